@@ -1,0 +1,42 @@
+import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// One project per kind of test, so `npm test` can run and report them in order.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'unit', environment: 'node', include: ['server/**/*.test.ts', 'machines/**/*.test.ts', 'scripts/**/*.test.ts'] },
+      },
+      {
+        plugins: [react(), vanillaExtractPlugin()],
+        test: { name: 'web', environment: 'happy-dom', include: ['src/**/*.test.{ts,tsx}', 'locales/**/*.test.ts'] },
+      },
+      {
+        test: { name: 'model', environment: 'node', include: ['tests/model/**/*.test.ts'] },
+      },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/security/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
