@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+const url = (name: string) =>
+  z.string().refine((v) => URL.canParse(v), { message: `${name} must be an absolute URL such as http://localhost:3000` });
+
+/** Every setting the server reads, with its default. Documented in README.md § Configuration. */
+const environment = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('localhost'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), { message: 'DATABASE_URL must start with postgres:// or postgresql://' }),
+  APP_MODE: z.enum(['saas', 'oss'], { message: 'APP_MODE must be "saas" or "oss"' }).default('saas'),
+  PUBLIC_URL: url('PUBLIC_URL').optional(),
+  AFFILIATE_API_URL: z.union([z.literal(''), url('AFFILIATE_API_URL')]).default(''),
+  VSCODE_URL: url('VSCODE_URL').optional(),
+  SUPPORT_EMAIL: z.email({ message: 'SUPPORT_EMAIL must be an email address' }).default('support@localhost.localdomain'),
+  BUILD_NUMBER: z.string().default('3'),
+  FEATURE_HIDE_LLM_SETTINGS: flag,
+  FEATURE_HIDE_MICROAGENT_MANAGEMENT: flag,
+  LLM_PROVIDER: z.enum(['openai', 'anthropic', 'openai-compatible']).optional(),
+  LLM_MODEL: z.string().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_BASE_URL: url('LLM_BASE_URL').optional(),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^smtps?:\/\//.test(v), { message: 'SMTP_URL must start with smtp:// or smtps://' }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: flag,
+  AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+});
+
+export type Config = ReturnType<typeof parseConfig>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; throws ConfigError listing every bad variable. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = environment.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    appMode: e.APP_MODE,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    affiliateApiUrl: e.AFFILIATE_API_URL,
+    vscodeUrl: e.VSCODE_URL ?? null,
+    supportEmail: e.SUPPORT_EMAIL,
+    buildNumber: e.BUILD_NUMBER,
+    featureFlags: { HIDE_LLM_SETTINGS: e.FEATURE_HIDE_LLM_SETTINGS, HIDE_MICROAGENT_MANAGEMENT: e.FEATURE_HIDE_MICROAGENT_MANAGEMENT },
+    llm: { provider: e.LLM_PROVIDER, model: e.LLM_MODEL, apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL },
+    smtpUrl: e.SMTP_URL,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    authRateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL, windowMs: e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000 },
+  };
+}

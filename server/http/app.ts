@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { createModules } from '../modules/index.ts';
+import { HttpError, ValidationFailure } from '../shared/http-error.ts';
+import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
+import { listOperations, type Operation } from './openapi.ts';
+import { ResponseValidator } from './response-validator.ts';
+import { registerSocket } from '../realtime/socket.ts';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  /** Directory of the built SPA; served with history fallback when it exists. */
+  webRoot?: string;
+  /** Record every answer that does not match the contract (tests). */
+  validateResponses?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: { user: AuthUser | null; token: string | null };
+  }
+  interface FastifyContextConfig {
+    operation?: Operation;
+  }
+}
+
+/** Paths that belong to the API: never answered with the SPA. */
+const apiPrefixes = ['/api/', '/feedback/', '/socket', '/health', '/ready'];
+
+export async function buildApp({ config, database, webRoot, validateResponses }: AppOptions) {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 10 * 1024 * 1024,
+    // Unknown body fields are refused rather than silently dropped, so typos surface.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, strict: false } },
+  });
+  const modules = createModules(config, database);
+  const localUser = config.appMode === 'oss' ? await modules.auth.ensureLocalUser() : null;
+  const validator = validateResponses ? new ResponseValidator() : null;
+
+  app.decorateRequest('auth', null as never);
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    const index = webRoot && path.join(webRoot, 'index.html');
+    const wantsPage = request.method === 'GET' && !apiPrefixes.some((p) => request.url.startsWith(p));
+    if (index && wantsPage && fs.existsSync(index)) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.status(404).send({ detail: 'Not found' });
+  });
+
+  /** Resolves the caller: the local user in oss mode, else the bearer token's user. */
+  async function identify(request: FastifyRequest) {
+    const header = request.headers.authorization ?? '';
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? null;
+    const user = token ? await modules.auth.authenticate(token) : null;
+    request.auth = { user: user ?? localUser, token: user ? token : null };
+  }
+
+  if (validator) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const op = request.routeOptions.config.operation;
+      if (op) validator.check(op, reply.statusCode, reply.getHeader('content-type') as string | undefined, payload);
+      return payload;
+    });
+  }
+
+  const operations = listOperations();
+  for (const op of operations) {
+    const handler = modules.handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
+    const isPublic = op.security.length === 0;
+    app.route({
+      method: op.method as 'GET',
+      url: op.url,
+      config: { operation: op },
+      schema: { body: op.request.body, querystring: op.request.querystring, params: op.request.params },
+      preHandler: async (request) => {
+        await identify(request);
+        if (!isPublic && !request.auth.user) throw new HttpError(401, 'Not authenticated');
+      },
+      handler: async (request, reply) => {
+        if (!handler) return reply.status(501).send({ detail: 'Not implemented' });
+        const result = await handler({
+          body: request.body as never,
+          query: (request.query ?? {}) as never,
+          params: (request.params ?? {}) as never,
+          headers: request.headers,
+          ip: request.ip,
+          user: request.auth.user,
+          token: request.auth.token,
+          log: request.log,
+        });
+        if (result instanceof RawResponse) return reply.status(result.status).headers(result.headers).send(result.body);
+        return reply.status(200).send(result);
+      },
+    });
+  }
+
+  await app.register(fastifyWebsocket);
+  registerSocket(app, { identify: async (token) => (token ? await modules.auth.authenticate(token) : null) ?? localUser });
+
+  if (webRoot && fs.existsSync(webRoot)) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: true,
+      index: false,
+      setHeaders: (res, file) => {
+        const immutable = file.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+  }
+
+  return Object.assign(app, { operations, modules, contract: validator });
+}
+
+function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) return reply.status(error.status).headers(error.headers).send({ detail: error.detail });
+  if (error instanceof ValidationFailure) return reply.status(422).send({ detail: error.items });
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const where = fastifyError.validationContext ?? 'body';
+    const detail = fastifyError.validation.map((v) => {
+      const field = (v.params as { missingProperty?: string; additionalProperty?: string }).missingProperty
+        ?? (v.params as { additionalProperty?: string }).additionalProperty;
+      const loc = [where, ...v.instancePath.split('/').filter(Boolean), ...(field ? [field] : [])];
+      const name = loc.length > 1 ? String(loc[loc.length - 1]) : where;
+      return { loc, msg: `${name} ${v.message ?? 'is invalid'}`, type: v.keyword };
+    });
+    return reply.status(422).send({ detail });
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ detail: 'Internal server error' });
+  }
+  return reply.status(status).send({ detail: error.message });
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+
+export const openapiPath = path.join(import.meta.dirname, '..', '..', 'openapi', 'atelier.yaml');
+
+type JsonSchema = Record<string, unknown>;
+type Document = { paths: Record<string, Record<string, RawOperation>>; components?: Record<string, Record<string, unknown>>; security?: unknown[] };
+type RawOperation = {
+  operationId: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
+  requestBody?: { required?: boolean; content: Record<string, { schema?: JsonSchema }> };
+  responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+};
+
+export interface Operation {
+  operationId: string;
+  tag: string;
+  method: string;
+  /** OpenAPI path, e.g. /api/conversations/{conversation_id} */
+  path: string;
+  /** Fastify path, e.g. /api/conversations/:conversation_id */
+  url: string;
+  /** Names of the accepted security schemes; empty means public. */
+  security: string[];
+  /** Request schemas for Fastify's validator (references already resolved). */
+  request: { body?: JsonSchema; querystring?: JsonSchema; params?: JsonSchema; bodyRequired: boolean; bodyType?: string };
+  /** Response schemas by status code and media type (references resolved). */
+  responses: Record<string, Record<string, JsonSchema | undefined>>;
+}
+
+const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+export function loadDocument(file = openapiPath): Document {
+  return YAML.parse(fs.readFileSync(file, 'utf8')) as Document;
+}
+
+/** Inlines every internal `$ref` (the contract has no recursive schemas). */
+export function dereference<T>(value: T, doc: Document, seen: string[] = []): T {
+  if (Array.isArray(value)) return value.map((v) => dereference(v, doc, seen)) as T;
+  if (!value || typeof value !== 'object') return value;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') {
+    if (seen.includes(ref)) throw new Error(`Recursive $ref ${ref} cannot be inlined`);
+    const target = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
+    if (target === undefined) throw new Error(`Unresolved $ref ${ref}`);
+    return dereference(target as T, doc, [...seen, ref]);
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, dereference(v, doc, seen)])) as T;
+}
+
+/** Every operation in the contract, with its request and response schemas resolved. */
+export function listOperations(doc: Document = loadDocument()): Operation[] {
+  const operations: Operation[] = [];
+  for (const [p, item] of Object.entries(doc.paths)) {
+    for (const method of methods) {
+      const raw = item[method];
+      if (!raw) continue;
+      const op = dereference(raw, doc);
+      const params = [...((item as { parameters?: RawOperation['parameters'] }).parameters ?? []), ...(op.parameters ?? [])];
+      const group = (where: string) => {
+        const list = params.filter((x) => x.in === where);
+        if (!list.length) return undefined;
+        return {
+          type: 'object',
+          properties: Object.fromEntries(list.map((x) => [x.name, x.schema ?? {}])),
+          required: list.filter((x) => x.required || where === 'path').map((x) => x.name),
+        };
+      };
+      const [bodyType, bodyContent] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+      const security = (op.security ?? doc.security ?? []) as Record<string, string[]>[];
+      operations.push({
+        operationId: op.operationId,
+        tag: op.tags?.[0] ?? 'default',
+        method: method.toUpperCase(),
+        path: p,
+        url: p.replace(/\{([^}]+)\}/g, ':$1'),
+        security: security.flatMap((s) => Object.keys(s)),
+        request: {
+          body: bodyType === 'application/json' ? bodyContent?.schema : undefined,
+          querystring: group('query'),
+          params: group('path'),
+          bodyRequired: Boolean(op.requestBody?.required),
+          bodyType,
+        },
+        responses: Object.fromEntries(
+          Object.entries(op.responses).map(([status, r]) => [
+            status,
+            Object.fromEntries(Object.entries(r.content ?? {}).map(([type, c]) => [type, c.schema])),
+          ]),
+        ),
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, parseConfig } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { buildApp } from './http/app.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const webRoot = path.join(root, 'dist');
+
+/** Newest modification time below the web app's sources, to know whether dist/ is stale. */
+function newestSource(): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    const stat = fs.statSync(p, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
+    else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const p of ['src', 'locales', 'machines', 'index.html', 'vite.config.ts', 'openapi/schema.d.ts', 'package-lock.json']) visit(path.join(root, p));
+  return newest;
+}
+
+function buildIfNeeded() {
+  const built = fs.statSync(path.join(webRoot, 'index.html'), { throwIfNoEntry: false });
+  if (built && built.mtimeMs >= newestSource()) return;
+  console.log(JSON.stringify({ level: 30, msg: 'building the web app (vite build)' }));
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+async function main() {
+  let config;
+  try {
+    config = parseConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (process.argv.includes('--build-if-needed')) buildIfNeeded();
+  const database = await openDatabase(config);
+  await database.migrate();
+  const app = await buildApp({ config, database, webRoot });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await app.close();
+    await database.close();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ url: config.publicUrl, database: database.kind, mode: config.appMode }, 'Atelier is ready');
+}
+
+await main();

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { isUniqueViolation, type Db } from '../../db/index.ts';
+import { sessions, users } from '../../db/schema.ts';
+import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
+import type { AuthUser } from '../../shared/operations.ts';
+import { RateLimiter } from '../../shared/rate-limiter.ts';
+import { balanceMicros, microsToDollars } from '../credits/index.ts';
+import { isPersonalEmail } from './personal-email.ts';
+import { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens.ts';
+
+export interface AuthOptions {
+  rateLimit: { perIp: number; perEmail: number; windowMs: number };
+}
+
+/** The implicit user of oss mode. */
+export const LOCAL_USER = { id: 'local', email: 'local@localhost', fullname: 'Local user' } as const;
+
+// Verifying against a real hash when the email is unknown keeps both failures equally slow.
+const decoyHash = hash('decoy password for unknown emails');
+
+export function createAuthService(db: Db, options: AuthOptions) {
+  const { perIp, perEmail, windowMs } = options.rateLimit;
+  const limits = {
+    loginIp: new RateLimiter(perIp, windowMs),
+    loginEmail: new RateLimiter(perEmail, windowMs),
+    registerIp: new RateLimiter(perIp, windowMs),
+    registerEmail: new RateLimiter(perEmail, windowMs),
+  };
+
+  function throttle(limiters: RateLimiter[], keys: string[], what: string) {
+    const wait = Math.max(...limiters.map((l, i) => l.hit(keys[i] ?? '')));
+    if (wait > 0)
+      throw new HttpError(429, `Too many ${what} attempts. Please try again in ${wait} seconds.`, { 'retry-after': String(wait) });
+  }
+
+  async function findByEmail(email: string) {
+    const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+    return row;
+  }
+
+  return {
+    async register(input: { name: string; email: string; password: string; affiliate_code?: string | null; is_personal?: boolean }, ip: string) {
+      const email = input.email.trim();
+      const name = input.name.trim();
+      throttle([limits.registerIp, limits.registerEmail], [ip, email.toLowerCase()], 'registration');
+      if (!name) throw new ValidationFailure([{ loc: ['body', 'name'], msg: 'Name is required', type: 'value_error' }]);
+      const personal = isPersonalEmail(email);
+      if (personal && !input.is_personal) return { id: null, personal_email_detected: true };
+      if (await findByEmail(email)) throw new HttpError(409, 'An account with this email already exists.');
+      const id = randomUUID();
+      try {
+        await db.insert(users).values({
+          id,
+          fullname: name,
+          email,
+          passwordHash: await hash(input.password),
+          isPersonal: personal || Boolean(input.is_personal),
+          affiliateCode: input.affiliate_code?.trim() || null,
+        });
+      } catch (error) {
+        // Two registrations of one address racing: the unique index decides.
+        if (isUniqueViolation(error)) throw new HttpError(409, 'An account with this email already exists.');
+        throw error;
+      }
+      return { id, personal_email_detected: false };
+    },
+
+    async login(input: { email: string; password: string; remember_me?: boolean }, ip: string) {
+      const email = input.email.trim();
+      throttle([limits.loginIp, limits.loginEmail], [ip, email.toLowerCase()], 'sign-in');
+      const user = await findByEmail(email);
+      const valid = user?.passwordHash ? await verify(user.passwordHash, input.password) : (await verify(await decoyHash, input.password), false);
+      if (!user || !valid) throw new HttpError(401, 'Invalid email or password.');
+      const token = newToken();
+      const expiresAt = new Date(Date.now() + (input.remember_me === false ? TOKEN_LIFETIME_MS.session : TOKEN_LIFETIME_MS.rememberMe));
+      await db.insert(sessions).values({ id: randomUUID(), userId: user.id, tokenHash: hashToken(token), expiresAt });
+      return { access_token: token, token_type: 'bearer' as const, expires_at: expiresAt.toISOString() };
+    },
+
+    /** The user behind a bearer token, or null when it is unknown, revoked or expired. */
+    async authenticate(token: string): Promise<AuthUser | null> {
+      const [row] = await db
+        .select({ id: users.id, email: users.email, isActive: users.isActive })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+      return row ?? null;
+    },
+
+    async logout(token: string) {
+      await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+    },
+
+    async currentUser(userId: string) {
+      const [user] = await db.select().from(users).where(eq(users.id, userId));
+      if (!user) throw new HttpError(401, 'Not authenticated');
+      return {
+        id: user.id,
+        fullname: user.fullname,
+        email: user.email,
+        is_personal: user.isPersonal,
+        is_active: user.isActive,
+        signed_agreement: user.signedAgreement,
+        email_verified: user.emailVerified,
+        credits: { balance: microsToDollars(await balanceMicros(db, user.id)) },
+      };
+    },
+
+    async credits(userId: string) {
+      return { balance: microsToDollars(await balanceMicros(db, userId)) };
+    },
+
+    /** oss mode: the one implicit, active user. */
+    async ensureLocalUser(): Promise<AuthUser> {
+      await db
+        .insert(users)
+        .values({ id: LOCAL_USER.id, email: LOCAL_USER.email, fullname: LOCAL_USER.fullname, isActive: true, isPersonal: false })
+        .onConflictDoNothing();
+      return { id: LOCAL_USER.id, email: LOCAL_USER.email, isActive: true };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

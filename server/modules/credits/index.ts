@@ -1,0 +1,37 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { creditLedger } from '../../db/schema.ts';
+
+export const MICROS_PER_DOLLAR = 1_000_000n;
+
+/** Dollars for the API, from integer micro-dollars (exact to the micro-dollar). */
+export const microsToDollars = (micros: bigint): number => Number(micros) / Number(MICROS_PER_DOLLAR);
+
+/** Sum of the user's completed ledger entries, in micro-dollars. */
+export async function balanceMicros(db: Db, userId: string): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${creditLedger.amountMicros}), 0)` })
+    .from(creditLedger)
+    .where(and(eq(creditLedger.userId, userId), eq(creditLedger.status, 'completed')));
+  return BigInt(row?.total ?? 0);
+}
+
+/** Adds credit once per idempotency key; returns false when the key was already used. */
+export async function grantCredit(
+  db: Db,
+  entry: { userId: string; amountMicros: bigint; type: 'initial_credit' | 'credit'; description: string; idempotencyKey: string },
+): Promise<boolean> {
+  if (entry.amountMicros <= 0n) throw new RangeError('A grant must be positive');
+  const inserted = await db
+    .insert(creditLedger)
+    .values({
+      userId: entry.userId,
+      amountMicros: entry.amountMicros,
+      transactionType: entry.type,
+      description: entry.description,
+      idempotencyKey: entry.idempotencyKey,
+    })
+    .onConflictDoNothing()
+    .returning({ id: creditLedger.id });
+  return inserted.length === 1;
+}
