@@ -78,7 +78,7 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
       method: op.method as 'GET',
       url: op.url,
       config: { operation: op },
-      schema: { body: op.request.body, querystring: op.request.querystring, params: op.request.params },
+      schema: requestSchema(op),
       preHandler: async (request) => {
         await identify(request);
         if (!isPublic && !request.auth.user) throw new HttpError(401, 'Not authenticated');
@@ -118,6 +118,12 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
   }
 
   return Object.assign(app, { operations, modules, contract: validator });
+}
+
+/** Only the parts the contract defines (Fastify warns about keys set to undefined). */
+function requestSchema(op: Operation) {
+  const { body, querystring, params } = op.request;
+  return { ...(body && { body }), ...(querystring && { querystring }), ...(params && { params }) };
 }
 
 function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {

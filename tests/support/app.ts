@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import { parseConfig } from '../../server/config.ts';
+import type { Db } from '../../server/db/index.ts';
+import { buildApp, type App } from '../../server/http/app.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+/**
+ * An in-process app on a private database for one test file, with contract checking on:
+ * after the file's tests every answer must have matched openapi/atelier.yaml.
+ */
+export function useTestApp(env: Record<string, string> = {}) {
+  const state = {} as { app: App; database: TestDatabase; db: Db };
+  beforeAll(async () => {
+    state.database = await createTestDatabase();
+    const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: state.database.dataDir, ...env });
+    const database = await state.database.open();
+    state.db = database.db;
+    state.app = await buildApp({ config, database, validateResponses: true });
+    state.app.addHook('onClose', () => database.close());
+  });
+  afterAll(async () => {
+    const violations = state.app?.contract?.violations ?? [];
+    await state.app?.close();
+    await state.database?.destroy();
+    expect(violations).toEqual([]);
+  });
+  return state;
+}
+
+/** JSON request helper over Fastify's inject. */
+export async function call(app: App, method: string, url: string, options: { body?: unknown; token?: string; ip?: string } = {}) {
+  const response = await app.inject({
+    method: method as 'GET',
+    url,
+    payload: options.body as object | undefined,
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    remoteAddress: options.ip ?? '127.0.0.1',
+  });
+  const text = response.body;
+  return { status: response.statusCode, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+}
