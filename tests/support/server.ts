@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export interface RunningServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  database: TestDatabase;
+  /** Everything the process printed (JSON log lines). */
+  output(): string;
+  /** SIGTERM and wait; the data is kept. */
+  stop(): Promise<void>;
+  /** Stop, then start again on the same port and data. */
+  restart(): Promise<void>;
+  /** Stop and delete the data. */
+  destroy(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The real platform in its own process (`server/main.ts`, as `npm start` runs it) on a
+ * private database, serving the built SPA from dist/ (built by the e2e global setup).
+ */
+export async function startServer(options: { mode?: 'saas' | 'oss'; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  let log = '';
+
+  async function launch() {
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATA_DIR: database.dataDir,
+      APP_MODE: options.mode ?? 'saas',
+      LOG_LEVEL: 'warn',
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      ...options.env,
+    };
+    if (!database.databaseUrl) delete env.DATABASE_URL;
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
+      try {
+        if ((await fetch(`${url}/ready`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`server did not become ready within 60 s:\n${log}`);
+  }
+
+  async function stop() {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  }
+
+  await launch();
+  return {
+    url,
+    port,
+    database,
+    output: () => log,
+    stop,
+    async restart() {
+      await stop();
+      await launch();
+    },
+    async destroy() {
+      await stop();
+      await database.destroy();
+    },
+  };
+}
