@@ -19,3 +19,4 @@ export function authHandlers(auth: AuthService): Handlers {
     getAuthCredits: async (ctx) => auth.credits(requireUser(ctx).id),
   };
 }
+export { findUserId, listUsers, setUserActive } from './admin.ts';

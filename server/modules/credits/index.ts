@@ -35,3 +35,10 @@ export async function grantCredit(
     .returning({ id: creditLedger.id });
   return inserted.length === 1;
 }
+
+/** Parses a dollar amount such as "12.5" into micro-dollars without floating point. */
+export function parseDollars(text: string): bigint {
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(text.trim());
+  if (!match) throw new RangeError(`"${text}" is not an amount in dollars (up to 6 decimals)`);
+  return BigInt(match[1] ?? '0') * MICROS_PER_DOLLAR + BigInt((match[2] ?? '').padEnd(6, '0'));
+}
