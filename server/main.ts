@@ -43,7 +43,7 @@ async function main() {
   if (process.argv.includes('--build-if-needed')) buildIfNeeded();
   const database = await openDatabase(config);
   await database.migrate();
-  const app = await buildApp({ config, database, webRoot });
+  const { http: app } = await buildApp({ config, database, webRoot });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -117,7 +117,8 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
     app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
 
-  return Object.assign(app, { operations, modules, contract: validator });
+  // A plain object: a Fastify instance is thenable, which confuses `await` and Awaited<>.
+  return { http: app, operations, modules, contract: validator };
 }
 
 /** Only the parts the contract defines (Fastify warns about keys set to undefined). */

@@ -24,9 +24,9 @@ describe('npm run admin', () => {
   it('activates a user and grants credit exactly once per key', async () => {
     const db = await database.open();
     const app = await buildApp({ config: parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: database.dataDir }), database: db });
-    const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Op', email: 'op@acme.example', password: 'long enough' } });
+    const reg = await app.http.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Op', email: 'op@acme.example', password: 'long enough' } });
     expect(reg.statusCode).toBe(200);
-    await app.close();
+    await app.http.close();
     await db.close();
 
     expect((await admin('list-users')).text).toMatch(/op@acme\.example\tOp\tinactive\tcompany/);

@@ -16,11 +16,11 @@ export function useTestApp(env: Record<string, string> = {}) {
     const database = await state.database.open();
     state.db = database.db;
     state.app = await buildApp({ config, database, validateResponses: true });
-    state.app.addHook('onClose', () => database.close());
+    state.app.http.addHook('onClose', () => database.close());
   });
   afterAll(async () => {
     const violations = state.app?.contract?.violations ?? [];
-    await state.app?.close();
+    await state.app?.http.close();
     await state.database?.destroy();
     expect(violations).toEqual([]);
   });
@@ -29,7 +29,7 @@ export function useTestApp(env: Record<string, string> = {}) {
 
 /** JSON request helper over Fastify's inject. */
 export async function call(app: App, method: string, url: string, options: { body?: unknown; token?: string; ip?: string } = {}) {
-  const response = await app.inject({
+  const response = await app.http.inject({
     method: method as 'GET',
     url,
     payload: options.body as object | undefined,
