@@ -1,0 +1,122 @@
+/**
+ * The runtime boundary (ARCHITECTURE.md §7, §8): everything the agent and the
+ * per-conversation API calls need from a conversation's workspace. The local runtime
+ * implements it with a directory, a pseudo-terminal, git, a Jupyter kernel and a headless
+ * Chromium; a container or Kubernetes runtime can implement it later.
+ */
+
+export interface CommandResult {
+  /** What the shell printed for this command (ANSI sequences removed). */
+  output: string;
+  /** The command's exit code; -1 while it is still running (timed out without finishing). */
+  exitCode: number;
+  /** True when the command is still running: send more input, poll with an empty command, or interrupt. */
+  running: boolean;
+  /** Working directory after the command, inside the workspace. */
+  cwd: string;
+}
+
+export interface RunCommandInput {
+  command: string;
+  /** Send `command` as input to the running process instead of starting a new command. */
+  isInput?: boolean;
+  /** Seconds to wait for completion before answering with running=true (default 120; hard max 600). */
+  timeoutSeconds?: number;
+  signal?: AbortSignal;
+}
+
+export type EditorCommand = 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit';
+
+export interface EditorInput {
+  command: EditorCommand;
+  /** Path inside the workspace (absolute under the workspace, or relative to it). */
+  path: string;
+  file_text?: string;
+  old_str?: string;
+  new_str?: string;
+  insert_line?: number;
+  view_range?: [number, number];
+}
+
+export interface EditorResult {
+  /** Text for the model: the view, or a confirmation with a snippet. */
+  output: string;
+  /** Unified diff of the change (empty for view). */
+  diff: string;
+  oldContent: string | null;
+  newContent: string | null;
+}
+
+export interface FileChange {
+  path: string;
+  status: 'A' | 'D' | 'M' | 'R' | 'U';
+}
+
+export interface PythonResult {
+  output: string;
+  /** Images the cell displayed, as data: URLs. */
+  images: string[];
+}
+
+export interface BrowserState {
+  url: string;
+  title: string;
+  /** PNG screenshot as a data: URL. */
+  screenshot: string;
+  /** Visible text of the page, for the model. */
+  text: string;
+}
+
+export type BrowserAction =
+  | { action: 'navigate'; url: string }
+  | { action: 'click'; selector: string }
+  | { action: 'type'; selector: string; text: string }
+  | { action: 'scroll'; dx?: number; dy: number }
+  | { action: 'screenshot' };
+
+export interface RuntimeSession {
+  readonly conversationId: string;
+  /** Absolute path of the workspace on the host. */
+  readonly workspaceDir: string;
+  /** The two ports reserved for apps the agent serves (web-hosts). */
+  readonly ports: readonly [number, number];
+  /** Whether commands run inside bubblewrap. */
+  readonly sandboxed: boolean;
+
+  runCommand(input: RunCommandInput): Promise<CommandResult>;
+  /** Ctrl-C to the running command. */
+  interrupt(): Promise<void>;
+  /** Every chunk the shell prints, for the terminal tab; returns an unsubscribe function. */
+  onOutput(listener: (chunk: string) => void): () => void;
+
+  editor(input: EditorInput): Promise<EditorResult>;
+  /** Entries of a directory (names; directories end with '/'), confined to the workspace. */
+  listFiles(path?: string): Promise<string[]>;
+  readFile(path: string): Promise<string>;
+  writeFile(path: string, content: string): Promise<void>;
+  /** Copies uploaded files into the workspace (archives are kept as files). */
+  putFile(path: string, data: Uint8Array): Promise<void>;
+  /** A zip of the workspace. */
+  zip(): Promise<Uint8Array>;
+
+  gitChanges(): Promise<FileChange[]>;
+  gitDiff(path: string): Promise<{ original: string; modified: string }>;
+
+  /** Null when the host has no Jupyter kernel (python3-ipykernel missing): the reason. */
+  pythonUnavailable(): Promise<string | null>;
+  runPython(code: string, timeoutSeconds?: number): Promise<PythonResult>;
+
+  browse(action: BrowserAction): Promise<BrowserState>;
+
+  /** Stops processes (shell, kernel, browser); the workspace stays. */
+  stop(): Promise<void>;
+}
+
+export interface Runtime {
+  /** Starts (or returns the running) session of a conversation; creates the workspace (a git repository) on first start. */
+  start(conversationId: string, options?: { env?: Record<string, string> }): Promise<RuntimeSession>;
+  get(conversationId: string): RuntimeSession | undefined;
+  /** Stops the session and deletes the workspace. */
+  remove(conversationId: string): Promise<void>;
+  stopAll(): Promise<void>;
+}
