@@ -1,0 +1,47 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { components, paths } from '../../openapi/schema.d.ts';
+import { ApiError } from './errors.ts';
+
+export type ApiClient = Client<paths>;
+export type User = components['schemas']['User'];
+export type ClientConfig = components['schemas']['ClientConfig'];
+export type LoginRequest = components['schemas']['LoginRequest'];
+export type RegistrationRequest = components['schemas']['RegistrationRequest'];
+export type RegistrationResult = components['schemas']['RegistrationResult'];
+
+/** Adds `Authorization: Bearer <token>` to every request while a token is stored. */
+export function bearerToken(readToken: () => string | null): Middleware {
+  return {
+    onRequest({ request }) {
+      const token = readToken();
+      if (token) request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+  };
+}
+
+export function createApiClient(options: { baseUrl: string; readToken: () => string | null; fetch?: (request: Request) => Promise<Response> }): ApiClient {
+  const client = createClient<paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  client.use(bearerToken(options.readToken));
+  return client;
+}
+
+/** The response data, or an ApiError carrying the status and the error body. */
+async function dataOf<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await pending;
+  if (!response.ok || data === undefined) throw new ApiError(response.status, error);
+  return data;
+}
+
+/** The calls the application makes, each resolving to its data or throwing an ApiError. */
+export function createRequests(client: ApiClient) {
+  return {
+    logIn: (body: LoginRequest) => dataOf(client.POST('/api/auth/login', { body })),
+    register: (body: RegistrationRequest) => dataOf(client.POST('/api/auth/register', { body })),
+    logOut: () => dataOf(client.POST('/api/auth/logout')),
+    currentUser: (signal?: AbortSignal) => dataOf(client.GET('/api/auth/me/extended', { signal })),
+    config: (signal?: AbortSignal) => dataOf(client.GET('/api/options/config', { signal })),
+  };
+}
+
+export type Requests = ReturnType<typeof createRequests>;

@@ -1,0 +1,13 @@
+export { Button } from './Button.tsx';
+export { Checkbox } from './Checkbox.tsx';
+export { Dialog } from './Dialog.tsx';
+export {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from './DropdownMenu.tsx';
+export { PageSpinner, Spinner } from './Spinner.tsx';
+export { TextField } from './TextField.tsx';
