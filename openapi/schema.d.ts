@@ -179,6 +179,1366 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a card to claim the free credit
+         * @description The card verification form of the claim-credit page. Server rules: after removing
+         *     spaces the card number must be 13 to 19 digits (else 422); `acceptTerms` must be
+         *     true. The card number is never stored: only its last four digits and brand. A
+         *     card can claim the free credit once (409 otherwise).
+         */
+        post: operations["claimCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/purchase-credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy credits
+         * @description Minimum purchase $5 (the client default is $25.00); amounts are rounded to cents.
+         *     When a payment provider is configured the answer may carry a `redirect_url` to its
+         *     hosted page, and the balance changes once the payment completes.
+         */
+        post: operations["purchaseCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/transactions/conversation-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Billing history grouped by conversation */
+        get: operations["listConversationGroupTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/transactions/other": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transactions not tied to a conversation
+         * @description Purchases, free credit grants and other credits, newest first.
+         */
+        get: operations["listOtherTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/transactions/category/{conversation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage transactions of one conversation and category
+         * @description The rows behind a conversation group: droplet usage, or LLM usage split into the
+         *     `devops` and `chat` sub-categories (`subcategory` applies to `llm` only).
+         */
+        get: operations["listCategoryTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{identity}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return from an external sign-in
+         * @description Exchanges the authorization `code` of an external identity provider (for example a
+         *     git host) for a session. 501 when that provider is not configured on this server.
+         */
+        post: operations["identityCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a click on a referral link
+         * @description Sent by the referral route `/{affiliateCode}`; `unique` is true when the code differs
+         *     from the one the browser saved before. Clicks on archived links still count.
+         *     The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        post: operations["recordAffiliateClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as an affiliate
+         * @description Affiliate sessions are separate from application sessions: the token is only
+         *     accepted by the affiliate calls.
+         *     The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        post: operations["affiliateLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in affiliate
+         * @description The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        get: operations["getCurrentAffiliate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke the affiliate token
+         * @description The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        post: operations["affiliateLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply to the affiliate programme
+         * @description New affiliates start unverified (`is_verified` false) until staff verify them.
+         *     `affiliate_code` is the code of the referring affiliate's link, which makes the new
+         *     affiliate a second-level affiliate of its owner. Empty optional fields are absent.
+         *     The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        post: operations["registerAffiliate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The affiliate's referral links (archived ones excluded)
+         * @description The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        get: operations["listAffiliateLinks"];
+        put?: never;
+        /**
+         * Create a referral link
+         * @description Only verified affiliates (403 otherwise). Name and code are trimmed. Codes are
+         *     unique across all links and can never equal a reserved route name of the site
+         *     (409 in both cases).
+         *     The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        post: operations["createAffiliateLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a referral link
+         * @description The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        put: operations["updateAffiliateLink"];
+        post?: never;
+        /**
+         * Archive a referral link
+         * @description The link disappears from the list; its users, clicks and earnings are kept.
+         *     The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        delete: operations["archiveAffiliateLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/links/{id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers who registered through a link
+         * @description The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        get: operations["listAffiliateLinkUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/links/{id}/affiliators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Second-level affiliates who registered through a link
+         * @description The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        get: operations["listAffiliateLinkAffiliators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Earnings summary of the signed-in affiliate
+         * @description Amounts in dollars. The tier is derived by the client from `current_month_revenue`.
+         *     The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
+         *     and defaults to this server.
+         */
+        get: operations["getAffiliateEarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{provider}/onboarding/form-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The onboarding answers saved so far */
+        get: operations["getOnboardingFormData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{provider}/onboarding/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Countries to choose from */
+        get: operations["listCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{provider}/onboarding/detect-country": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Guess the user's country from the request */
+        get: operations["detectCountry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{provider}/onboarding/save-user-country": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Step 1 — save the country */
+        post: operations["saveUserCountry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{provider}/onboarding/save-contact-information": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step 2 — save name and address
+         * @description Creates or replaces the user's contact information. `profile_type` is derived from
+         *     the account (personal → Individual, otherwise Organization) and cannot be changed;
+         *     a different value is rejected with 409. `organization_name` is required for
+         *     Organization profiles.
+         */
+        post: operations["saveContactInformation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{provider}/onboarding/save-payment-information": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step 2 — save a payment method
+         * @description Needs saved contact information (`contact_information_id`, else 404). The card
+         *     number and security code are checked and never stored: the answer carries the
+         *     last four digits and brand only. With `same_billing_address` true the billing
+         *     fields are ignored and the contact address is used.
+         */
+        post: operations["savePaymentInformation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{provider}/onboarding/start-free": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish onboarding and activate the account
+         * @description When required steps are missing the answer is 200 with `success` false and the
+         *     list in `missing_steps`; nothing changes. On success the user becomes active.
+         */
+        post: operations["startFree"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/create-checkout-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a hosted checkout to buy credits
+         * @description Minimum $5. 501 when no payment provider is configured.
+         */
+        post: operations["createCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/create-customer-setup-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a hosted session to save a payment method
+         * @description 501 when no payment provider is configured.
+         */
+        post: operations["createCustomerSetupSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Credits balance (billing view) */
+        get: operations["getBillingCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/options/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Known language models (provider/model identifiers) */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/options/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Available agent classes */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/options/security-analyzers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Available security analyzers */
+        get: operations["listSecurityAnalyzers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's settings
+         * @description 404 when the user has never saved settings (the client then uses the defaults;
+         *     in oss mode it opens the settings modal). Keys are never returned: see the
+         *     `*_set` booleans.
+         */
+        get: operations["getSettings"];
+        put?: never;
+        /**
+         * Save settings (partial)
+         * @description Only the fields sent change. `llm_api_key` and `search_api_key` are write-only:
+         *     null or an empty string clears them. `mcp_config` replaces the whole MCP
+         *     configuration.
+         */
+        post: operations["saveSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unset-provider-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget every git provider token of the user
+         * @description The oss-mode counterpart of logout.
+         */
+        post: operations["unsetProviderTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's identity on the connected git provider
+         * @description 404 when no git provider token is set.
+         */
+        get: operations["getGitUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/search/repositories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search repositories on the git provider */
+        get: operations["searchRepositories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/repositories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's repositories on the git provider
+         * @description Paged; when there is a next page the `Link` header holds its URL with
+         *     `rel="next"` (RFC 8288).
+         */
+        get: operations["listRepositories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/repository/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Branches of a repository */
+        get: operations["listBranches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/repository/{owner}/{repo}/microagents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Microagents stored in a repository */
+        get: operations["listRepositoryMicroagents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/repository/{owner}/{repo}/microagents/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Content of one microagent file of a repository */
+        get: operations["getRepositoryMicroagentContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/installations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** App installations (or workspaces) the user can reach on a provider */
+        get: operations["listInstallations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's saved workspace layouts */
+        get: operations["listLayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/layouts/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a saved layout
+         * @description The name is trimmed; 1 to 100 characters after trimming (else 422).
+         */
+        put: operations["saveLayout"];
+        post?: never;
+        /** Delete a saved layout */
+        delete: operations["deleteLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's custom secrets (names and descriptions, never values) */
+        get: operations["listSecrets"];
+        put?: never;
+        /**
+         * Add a custom secret
+         * @description The value is encrypted at rest and only given to the agent's runtime.
+         */
+        post: operations["createSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a secret, change its description or its value */
+        put: operations["updateSecret"];
+        post?: never;
+        /** Delete a secret */
+        delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's conversations, most recently updated first */
+        get: operations["listConversations"];
+        put?: never;
+        /**
+         * Create a conversation and start its runtime
+         * @description The conversation starts in STARTING; the client polls it every 3 s until RUNNING.
+         *     `replay_json` (a trajectory as downloaded from `trajectory`) replays a recorded
+         *     session through the runtime instead of calling a model. `create_microagent` marks
+         *     a microagent-launch conversation (trigger `microagent_management`). 402 when the
+         *     credits balance is below $0.10 (saas), 403 when the email is not verified,
+         *     429 when too many conversations are running.
+         */
+        post: operations["createConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One conversation
+         * @description 403 with detail 'Not authenticated' when neither credential is valid for it.
+         */
+        get: operations["getConversation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a conversation and all its data
+         * @description Stops the runtime, removes the workspace and every event. Cannot be undone.
+         */
+        delete: operations["deleteConversation"];
+        options?: never;
+        head?: never;
+        /** Rename a conversation */
+        patch: operations["updateConversation"];
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start (or resume) the runtime and agent of a conversation
+         * @description Idempotent on a RUNNING or STARTING conversation. 402 when credits are exhausted (saas).
+         */
+        post: operations["startConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the agent and runtime of a conversation
+         * @description Idempotent on a STOPPED conversation. The workspace and events are kept.
+         */
+        post: operations["stopConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Event history, newest first, in pages
+         * @description Events with `id < before_id` (all when absent), newest first. The socket streams
+         *     only what is newer than the newest event the client holds.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/zip-directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace as a zip archive */
+        get: operations["downloadWorkspaceZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/web-hosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** URLs of the ports the runtime serves apps on */
+        get: operations["getWebHosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/vscode-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * URL of the VS Code server for this workspace
+         * @description `vscode_url` is null when no VS Code server is configured (the client uses the built-in editor).
+         */
+        get: operations["getVscodeUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runtime identifiers of the conversation */
+        get: operations["getRuntimeConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/trajectory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event of the conversation, oldest first
+         * @description The client saves it as `trajectory-{conversation_id}.json`; it can be replayed with `replay_json`.
+         */
+        get: operations["getTrajectory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/git/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changed files in the workspace repository
+         * @description 400 with detail 'Not a git repository' when the workspace is not a git repository;
+         *     503 while the runtime is not ready.
+         */
+        get: operations["getGitChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/git/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Original and modified content of one changed file */
+        get: operations["getGitDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/microagents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Microagents loaded for this conversation */
+        get: operations["getConversationMicroagents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/remember-prompt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A prompt that asks the agent to store what an event taught as a microagent */
+        get: operations["getRememberPrompt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/list-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entries of a workspace directory
+         * @description Paths relative to the workspace root; directories end with `/`. Paths outside the workspace are refused (400).
+         */
+        get: operations["listFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/select-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Content of a workspace file
+         * @description 400 for a path outside the workspace or a binary file; 413 above the editor's size limit.
+         */
+        get: operations["selectFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/save-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write a workspace file from the built-in editor
+         * @description Creates parent directories as needed. 400 for a path outside the workspace.
+         */
+        post: operations["saveFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/upload-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload files into the workspace
+         * @description Limits: 200 MB per file and 200 MB in total (413 when the request exceeds them).
+         *     Accepted: archives (zip, tar, tar.gz, rar, 7z) and source or text files; images are
+         *     accepted for messages. Files that cannot be stored are listed in `skipped_files`
+         *     with a reason instead of failing the request. When `send_message` is true the
+         *     `message_content` (with `image_urls`) is then sent to the agent as a user message
+         *     naming the uploaded files.
+         */
+        post: operations["uploadFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/submit-feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Share feedback on a whole conversation, with its trajectory */
+        post: operations["submitTrajectoryFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feedback/conversation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate an agent event (saas)
+         * @description One rating per event (409 when it already exists). A reason is given for ratings of 3 or less.
+         */
+        post: operations["submitEventFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feedback/conversation/{conversation_id}/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ratings of every rated event of a conversation */
+        get: operations["getConversationFeedbackBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feedback/conversation/{conversation_id}/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether an event was rated, and how */
+        get: operations["getEventFeedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deployments/{conversation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Infrastructure deployed by the DevOps agent for a conversation */
+        get: operations["listDeployments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deployments/{conversation_id}/{droplet_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Destroy a deployed droplet
+         * @description Billing of the droplet stops when it is destroyed.
+         */
+        delete: operations["deleteDeployment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devops-agent/session/{session_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Messages of a DevOps agent session
+         * @description An unknown session answers with no messages (the client then starts the workflow
+         *     with the message 'start'). The client waits up to 600000 ms.
+         */
+        get: operations["getDevopsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devops-agent/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message to the DevOps agent and wait for its reply
+         * @description Long-running (the client waits up to 600000 ms). `user_id`, when sent, must be the
+         *     signed-in user's id (403 otherwise). 402 when credits are exhausted (saas).
+         */
+        post: operations["executeDevops"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -257,6 +1617,979 @@ export interface components {
             SUPPORT_EMAIL: string;
             BUILD_NUMBER: string;
         };
+        StringList: string[];
+        AffiliateClickRequest: {
+            code: string;
+            /** @description True when the code differs from the one this browser saved before. */
+            unique: boolean;
+        };
+        AffiliateRegistrationRequest: {
+            full_name: string;
+            /** Format: email */
+            email: string;
+            password: string;
+            /** @description Phone number with country code, e.g. `+1 2025550123`. */
+            whatsapp: string;
+            /** @description @username */
+            telegram?: string;
+            /** Format: uri */
+            website?: string;
+            /** Format: uri */
+            youtube?: string;
+            /** @description Code of the referring affiliate's link (second-level registration). */
+            affiliate_code?: string;
+        };
+        AffiliateRegistrationResult: {
+            id: string;
+        };
+        AffiliateLoginRequest: {
+            email: string;
+            password: string;
+            /** @default true */
+            remember_me: boolean;
+        };
+        AffiliateLoginResult: {
+            access_token: string;
+            affiliate_id: string;
+            /** @enum {string} */
+            token_type?: "bearer";
+            /** Format: date-time */
+            expires_at?: string;
+        };
+        Affiliate: {
+            id: string;
+            full_name: string;
+            email: string;
+            whatsapp?: string;
+            telegram?: string | null;
+            website?: string | null;
+            youtube?: string | null;
+            /** @description Granted by staff; only verified affiliates can create links. */
+            is_verified: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AffiliateLink: {
+            id: string;
+            name: string;
+            code: string;
+            /** @description The full referral link, `{PUBLIC_URL}/{code}`. */
+            url?: string;
+            total_clicks: number;
+            unique_clicks: number;
+            /** @description Registrations through the link. */
+            conversions: number;
+            /** @description Dollars. */
+            earnings: number;
+            /** Format: date-time */
+            created_at?: string;
+        };
+        AffiliateLinkCreateRequest: {
+            name: string;
+            /** @description Letters, digits, `-` and `_`; trimmed; unique; not a reserved route name. */
+            code: string;
+        };
+        AffiliateLinkUpdateRequest: {
+            name: string;
+        };
+        /** @description A customer (users list) or a second-level affiliate (affiliators list) of a link. */
+        ReferredUser: {
+            id: string;
+            name: string;
+            email: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description `Active`, `Pending`, or another value shown as is. */
+            status: string;
+            /** @description Dollars earned from this user so far. */
+            commission: number;
+        };
+        EarningsSummary: {
+            /** @description Dollars. */
+            total_earnings: number;
+            /** @description Dollars. */
+            current_month_earnings: number;
+            /** @description Dollars billed this month to referred customers; decides the tier (<50,000 → 1, <250,000 → 2, else 3). */
+            current_month_revenue: number;
+            total_referrals: number;
+            active_referrals: number;
+        };
+        /** @description The card verification form of the claim-credit page. */
+        ClaimRequest: {
+            /** @description Ignored except that, when given, it must be the signed-in user's id. */
+            user_id?: string | null;
+            /** @description Digits and spaces; 13 to 19 digits once spaces are removed (server rule). */
+            card_number: string;
+            card_holder_name: string;
+            billing_address: string;
+            /** @constant */
+            acceptTerms: true;
+        };
+        ClaimResult: {
+            success: boolean;
+            message?: string;
+            /** @description Dollars. */
+            new_balance?: number;
+        };
+        PurchaseCreditsRequest: {
+            /** @description Dollars, at least 5. */
+            amount: number;
+        };
+        PurchaseCreditsResult: {
+            /** @description Dollars. */
+            new_balance: number;
+            /** @description The payment provider's hosted page, when payment happens there. */
+            redirect_url?: string | null;
+        };
+        /** @enum {string} */
+        TransactionType: "initial_credit" | "credit" | "debit" | "purchase" | "usage";
+        /** @enum {string} */
+        TransactionStatus: "completed" | "pending" | "failed";
+        Transaction: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Dollars, always positive; the direction follows from `transaction_type`. */
+            amount: number;
+            description: string;
+            transaction_type: components["schemas"]["TransactionType"];
+            status: components["schemas"]["TransactionStatus"];
+        };
+        UsageBucket: {
+            count: number;
+            /** @description Dollars. */
+            total: number;
+            total_pages: number;
+            /** @description First page of the bucket's transactions. */
+            transactions: components["schemas"]["Transaction"][];
+        };
+        BillingConversationGroup: {
+            conversation_id: string;
+            title: string;
+            /** @description Dollars. */
+            total_cost: number;
+            droplet_usage: components["schemas"]["UsageBucket"];
+            llm_usage: {
+                /** @description Dollars. */
+                total: number;
+                devops: components["schemas"]["UsageBucket"];
+                chat: components["schemas"]["UsageBucket"];
+            };
+        };
+        ConversationGroupPage: {
+            conversation_groups: components["schemas"]["BillingConversationGroup"][];
+            total_pages: number;
+        };
+        TransactionPage: {
+            transactions: components["schemas"]["Transaction"][];
+            total_pages: number;
+        };
+        CategoryTransactionPage: {
+            transactions: components["schemas"]["Transaction"][];
+            total_pages: number;
+            /** @description Dollars, the whole category (every page). */
+            total: number;
+        };
+        IdentityCallbackRequest: {
+            code: string;
+            state?: string;
+        };
+        Country: {
+            id: number;
+            name: string;
+            /** @description ISO 3166-1 alpha-2 code. */
+            code?: string;
+        };
+        CountryList: {
+            countries: components["schemas"]["Country"][];
+        };
+        DetectedCountry: {
+            detected: boolean;
+            country: components["schemas"]["Country"] | null;
+        };
+        SaveUserCountryRequest: {
+            /** @description The id of a country of the countries call. */
+            country: number;
+        };
+        /** @enum {string} */
+        ProfileType: "Individual" | "Organization";
+        ContactInformationInput: {
+            profile_type?: components["schemas"]["ProfileType"];
+            organization_name?: string | null;
+            legal_name: string;
+            street_address: string;
+            apt_suite?: string | null;
+            city: string;
+            province: string;
+            postal_code: string;
+            tax_id?: string | null;
+            vat_number?: string | null;
+        };
+        ContactInformation: {
+            id: string;
+            profile_type: components["schemas"]["ProfileType"];
+            organization_name: string | null;
+            legal_name: string;
+            street_address: string;
+            apt_suite: string | null;
+            city: string;
+            province: string;
+            postal_code: string;
+            tax_id: string | null;
+            vat_number: string | null;
+            /** @description The saved payment method, null when none. */
+            payment_information: components["schemas"]["PaymentInformation"] | null;
+        };
+        ContactInformationResult: {
+            contact_information: components["schemas"]["ContactInformation"];
+        };
+        PaymentInformationInput: {
+            contact_information_id: string;
+            /** @description 13 to 19 digits once spaces are removed (server rule); never stored. */
+            card_number: string;
+            /** @description MM/YY. */
+            expiry_date: string;
+            /** @description Checked, never stored. */
+            security_code: string;
+            cardholder_name: string;
+            /** @description When true the billing fields are ignored and the contact address is used. */
+            same_billing_address: boolean;
+            billing_country?: string | null;
+            billing_street_address?: string | null;
+            billing_apt_suite?: string | null;
+            billing_city?: string | null;
+            billing_province?: string | null;
+            billing_postal_code?: string | null;
+        };
+        /** @description A saved payment method. The card number and security code are never stored or returned. */
+        PaymentInformation: {
+            id: string;
+            contact_information_id: string;
+            card_last4: string;
+            /** @description e.g. visa, mastercard, amex, unknown. */
+            card_brand: string;
+            /** @description MM/YY. */
+            expiry_date: string;
+            cardholder_name: string;
+            same_billing_address: boolean;
+            billing_country: string | null;
+            billing_street_address: string | null;
+            billing_apt_suite: string | null;
+            billing_city: string | null;
+            billing_province: string | null;
+            billing_postal_code: string | null;
+        };
+        PaymentInformationResult: {
+            payment_information: components["schemas"]["PaymentInformation"];
+        };
+        OnboardingFormData: {
+            country: {
+                country_id: number;
+                name: string;
+            } | null;
+            /** @description Its `payment_information` is the saved payment form data. */
+            contact_information: components["schemas"]["ContactInformation"] | null;
+        };
+        OnboardingFormDataResult: {
+            /** @enum {string} */
+            status: "not_started" | "in_progress" | "completed";
+            form_data: components["schemas"]["OnboardingFormData"] | null;
+        };
+        /** @enum {string} */
+        OnboardingStep: "country" | "contact_information" | "payment_information";
+        StartFreeResult: {
+            success: boolean;
+            message: string;
+            missing_steps: components["schemas"]["OnboardingStep"][];
+        };
+        CheckoutSessionRequest: {
+            /** @description Dollars, at least 5. */
+            amount: number;
+        };
+        RedirectResult: {
+            redirect_url: string;
+        };
+        BillingCredits: {
+            /** @description Dollars. */
+            credits: number;
+        };
+        McpSseServer: {
+            url: string;
+            api_key?: string | null;
+        };
+        McpStdioServer: {
+            name: string;
+            command: string;
+            args?: string[];
+            env?: {
+                [key: string]: string;
+            };
+        };
+        McpConfig: {
+            sse_servers: (string | components["schemas"]["McpSseServer"])[];
+            stdio_servers: components["schemas"]["McpStdioServer"][];
+        };
+        /** @description Which git providers have a token saved. */
+        ProviderTokensSet: {
+            github: boolean;
+            gitlab: boolean;
+            bitbucket: boolean;
+        };
+        ProviderTokenInput: {
+            /** @description Null or empty removes the token. */
+            token?: string | null;
+            /** @description Self-hosted instance host, e.g. gitlab.example.com. */
+            host?: string | null;
+        };
+        /**
+         * @description The user's settings as read. Keys are never returned: `llm_api_key_set`,
+         *     `search_api_key_set` and `provider_tokens_set` say whether they are set.
+         */
+        Settings: {
+            /** @description provider/model, e.g. the provider's Claude Sonnet 4 identifier by default. */
+            llm_model: string | null;
+            llm_base_url: string | null;
+            /** @default CodeActAgent */
+            agent: string;
+            /** @default en */
+            language: string;
+            /** @default false */
+            confirmation_mode: boolean;
+            security_analyzer: string | null;
+            llm_api_key_set: boolean;
+            search_api_key_set: boolean;
+            /** @description Never holds the key; always null in answers (see `search_api_key_set`). */
+            search_api_key?: string | null;
+            /**
+             * @default 1
+             * @enum {integer|null}
+             */
+            remote_runtime_resource_factor: 1 | 2 | 4 | 8 | null;
+            provider_tokens_set: components["schemas"]["ProviderTokensSet"];
+            /** @default true */
+            enable_default_condenser: boolean;
+            /** @default false */
+            enable_sound_notifications: boolean;
+            enable_proactive_conversation_starters: boolean;
+            /** @default false */
+            user_consents_to_analytics: boolean | null;
+            /** @description Dollars. */
+            max_budget_per_task: number | null;
+            email: string;
+            /** @default true */
+            email_verified: boolean;
+            /** @default true */
+            is_new_user: boolean;
+            mcp_config: components["schemas"]["McpConfig"] | null;
+            git_user_name: string | null;
+            git_user_email: string | null;
+        };
+        /**
+         * @description A partial update: only the fields sent change. `llm_api_key` and
+         *     `search_api_key` are write-only; null or an empty string clears them.
+         *     `provider_tokens` sets or removes git provider tokens (write-only).
+         */
+        SettingsUpdate: {
+            llm_model?: string | null;
+            llm_base_url?: string | null;
+            llm_api_key?: string | null;
+            agent?: string;
+            language?: string;
+            confirmation_mode?: boolean;
+            security_analyzer?: string | null;
+            search_api_key?: string | null;
+            /** @enum {integer|null} */
+            remote_runtime_resource_factor?: 1 | 2 | 4 | 8 | null;
+            provider_tokens?: {
+                github?: components["schemas"]["ProviderTokenInput"];
+                gitlab?: components["schemas"]["ProviderTokenInput"];
+                bitbucket?: components["schemas"]["ProviderTokenInput"];
+            };
+            enable_default_condenser?: boolean;
+            enable_sound_notifications?: boolean;
+            enable_proactive_conversation_starters?: boolean;
+            user_consents_to_analytics?: boolean | null;
+            /** @description Dollars. */
+            max_budget_per_task?: number | null;
+            /** Format: email */
+            email?: string;
+            is_new_user?: boolean;
+            mcp_config?: components["schemas"]["McpConfig"] | null;
+            git_user_name?: string | null;
+            git_user_email?: string | null;
+        };
+        /** @enum {string} */
+        GitProvider: "github" | "gitlab" | "bitbucket";
+        GitUser: {
+            id: string;
+            login: string;
+            avatar_url: string;
+            company: string | null;
+            name: string | null;
+            email: string | null;
+        };
+        Repository: {
+            id: string;
+            /** @description `owner/repo` */
+            full_name: string;
+            git_provider: components["schemas"]["GitProvider"];
+            is_public: boolean;
+            stargazers_count?: number | null;
+            /** Format: date-time */
+            pushed_at?: string | null;
+            main_branch?: string | null;
+        };
+        Branch: {
+            name: string;
+            commit_sha: string;
+            protected: boolean;
+            /** Format: date-time */
+            last_push_date?: string | null;
+        };
+        /** @enum {string} */
+        MicroagentType: "repo" | "knowledge";
+        Microagent: {
+            name: string;
+            type: components["schemas"]["MicroagentType"];
+            /** @description Words that load a knowledge microagent; empty for repo microagents. */
+            triggers: string[];
+            content: string;
+        };
+        MicroagentList: {
+            microagents: components["schemas"]["Microagent"][];
+        };
+        RepositoryMicroagent: {
+            name: string;
+            /** @description File path in the repository, e.g. .openhands/microagents/testing.md. */
+            path: string;
+            type: components["schemas"]["MicroagentType"];
+            triggers: string[];
+            /** Format: date-time */
+            created_at?: string | null;
+        };
+        MicroagentContent: {
+            content: string;
+            path: string;
+            triggers: string[];
+            git_provider?: components["schemas"]["GitProvider"];
+        };
+        SavedLayout: {
+            name: string;
+            /** @description The workspace layout model (flexlayout JSON), stored as given. */
+            layout: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LayoutList: {
+            layouts: components["schemas"]["SavedLayout"][];
+        };
+        SaveLayoutRequest: {
+            /** @description The workspace layout model (flexlayout JSON); at most 256 KiB serialized (413). */
+            layout: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Usable as an environment variable name. */
+        SecretNameString: string;
+        CustomSecret: {
+            name: string;
+            description: string | null;
+        };
+        SecretList: {
+            custom_secrets: components["schemas"]["CustomSecret"][];
+        };
+        SecretCreateRequest: {
+            name: components["schemas"]["SecretNameString"];
+            value: string;
+            description?: string | null;
+        };
+        SecretUpdateRequest: {
+            name?: components["schemas"]["SecretNameString"];
+            value?: string;
+            description?: string | null;
+        };
+        /** @enum {string} */
+        ConversationStatus: "RUNNING" | "STARTING" | "STOPPED";
+        /** @enum {string} */
+        ConversationTrigger: "gui" | "suggested_task" | "microagent_management" | "chat_onboarding" | "remote_api_key";
+        Conversation: {
+            conversation_id: string;
+            title: string;
+            status: components["schemas"]["ConversationStatus"];
+            /** @description e.g. STATUS$READY, STATUS$STOPPED, STATUS$RUNTIME_STARTED; null without a runtime. */
+            runtime_status: string | null;
+            /** @description Base URL for the per-conversation calls and the socket; null when stopped. */
+            url: string | null;
+            /** @description Sent as `X-Session-API-Key` on per-conversation calls; null when stopped. */
+            session_api_key: string | null;
+            selected_repository: string | null;
+            selected_branch: string | null;
+            /** @enum {string|null} */
+            git_provider: "github" | "gitlab" | "bitbucket" | null;
+            trigger: components["schemas"]["ConversationTrigger"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_updated_at: string;
+        };
+        ConversationPage: {
+            results: components["schemas"]["Conversation"][];
+            next_page_id: string | null;
+        };
+        SuggestedTask: {
+            git_provider: components["schemas"]["GitProvider"];
+            issue_number?: number | null;
+            repo: string;
+            title: string;
+            /** @enum {string} */
+            task_type: "MERGE_CONFLICTS" | "FAILING_CHECKS" | "UNRESOLVED_COMMENTS" | "OPEN_ISSUE" | "OPEN_PR" | "CREATE_MICROAGENT";
+        };
+        ConversationCreateRequest: {
+            /** @description `owner/repo` to clone into the workspace. */
+            repository?: string | null;
+            /** @enum {string|null} */
+            git_provider?: "github" | "gitlab" | "bitbucket" | null;
+            selected_branch?: string | null;
+            initial_user_msg?: string | null;
+            image_urls?: string[];
+            suggested_task?: components["schemas"]["SuggestedTask"] | null;
+            conversation_instructions?: string | null;
+            /** @description True for a microagent-launch conversation. */
+            create_microagent?: boolean | null;
+            /** @description When given it must be the signed-in user's id. */
+            user_id?: string | null;
+            /** @description A trajectory (as from `trajectory`) to replay instead of calling a model. */
+            replay_json?: string | null;
+        };
+        ConversationCreateResult: {
+            conversation_id: string;
+            url: string | null;
+            session_api_key: string | null;
+            status: components["schemas"]["ConversationStatus"];
+        };
+        ConversationUpdateRequest: {
+            /** @description Trimmed by the server; 1 to 200 characters. */
+            title: string;
+        };
+        ConversationStartRequest: {
+            providers_set?: components["schemas"]["GitProvider"][];
+        };
+        EventPage: {
+            /** @description Newest first. */
+            events: components["schemas"]["Event"][];
+            /** @description True when older events exist. */
+            has_more: boolean;
+        };
+        WebHosts: {
+            /** @description URLs, one per served port. */
+            hosts: string[];
+        };
+        VscodeUrl: {
+            vscode_url: string | null;
+        };
+        RuntimeConfig: {
+            runtime_id: string | null;
+            session_id: string | null;
+        };
+        Trajectory: {
+            /** @description Every event, oldest first. */
+            trajectory: components["schemas"]["Event"][];
+        };
+        FileChange: {
+            path: string;
+            /**
+             * @description A added, D deleted, M modified, R renamed, U untracked.
+             * @enum {string}
+             */
+            status: "A" | "D" | "M" | "R" | "U";
+        };
+        FileDiff: {
+            original: string;
+            modified: string;
+        };
+        RememberPrompt: {
+            prompt: string;
+        };
+        FileContent: {
+            code: string;
+        };
+        SaveFileRequest: {
+            /** @description Relative to the workspace root. */
+            path: string;
+            content: string;
+        };
+        /**
+         * @description multipart/form-data; the `files` part repeats once per file (`files[]` is accepted
+         *     as the same field). Booleans arrive as the strings `true` / `false`.
+         */
+        UploadFilesRequest: {
+            files: string[];
+            message_content?: string;
+            /** @default false */
+            send_message: boolean;
+            image_urls?: string[];
+            /** Format: date-time */
+            timestamp?: string;
+        };
+        SkippedFile: {
+            name: string;
+            reason: string;
+        };
+        UploadResult: {
+            /** @description Workspace paths of the stored files. */
+            uploaded_files: string[];
+            skipped_files: components["schemas"]["SkippedFile"][];
+        };
+        /** @description The agent's system prompt and tools, carried by the `system` action's args. */
+        SystemMessage: {
+            content: string;
+            tools: components["schemas"]["ToolSpec"][];
+            agent_class: string;
+            platform_version?: string | null;
+        };
+        ToolSpec: {
+            name: string;
+            description: string;
+            /** @description JSON Schema of the tool's arguments. */
+            parameters: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Client-held state of a microagent launch (not sent by the server). */
+        MicroagentLaunchTask: {
+            eventId: number;
+            conversationId: string;
+            /** @enum {string} */
+            status: "creating" | "completed" | "error";
+            prUrl?: string | null;
+        };
+        Feedback: {
+            conversation_id: string;
+            event_id: number;
+            rating: number;
+            reason?: string | null;
+            metadata?: {
+                /** @enum {string} */
+                source?: "likert-scale";
+            };
+        };
+        EventFeedback: {
+            exists: boolean;
+            rating: number | null;
+            reason: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description Keyed by event id (as a decimal string); events without a rating are absent. */
+        FeedbackBatch: {
+            [key: string]: components["schemas"]["EventFeedback"];
+        };
+        TrajectoryFeedbackRequest: {
+            /** @enum {string} */
+            polarity: "positive" | "negative";
+            /** @enum {string} */
+            permissions: "public" | "private";
+            feedback?: string;
+            email?: string | null;
+            version?: string | null;
+        };
+        TrajectoryFeedbackResult: {
+            success: boolean;
+            feedback_id: string;
+        };
+        Deployment: {
+            id: string;
+            droplet_name: string;
+            droplet_ip: string | null;
+            size_slug: string;
+            hourly_cost_usd: number;
+            region: string;
+            hours_alive: number;
+            /** Format: date-time */
+            created_at: string;
+            total_cost_usd: number;
+        };
+        DeploymentList: {
+            deployments: components["schemas"]["Deployment"][];
+            total_cost_usd: number;
+        };
+        DevopsMessage: {
+            id: string;
+            text: string;
+            /** @enum {string} */
+            sender: "user" | "agent";
+            /** Format: date-time */
+            timestamp: string;
+            is_complete: boolean;
+        };
+        DevopsHistory: {
+            messages: components["schemas"]["DevopsMessage"][];
+            /** @description Dollars per hour of the deployed infrastructure. */
+            infra_hourly_cost: number;
+        };
+        DevopsExecuteRequest: {
+            user_id?: string | null;
+            session_id: string;
+            user_message: string;
+        };
+        DevopsResponse: {
+            display_message: string;
+            is_complete: boolean;
+            infra_hourly_cost: number;
+        };
+        /** @enum {string} */
+        AgentState: "LOADING" | "INIT" | "RUNNING" | "AWAITING_USER_INPUT" | "AWAITING_USER_CONFIRMATION" | "USER_CONFIRMED" | "USER_REJECTED" | "PAUSED" | "STOPPED" | "FINISHED" | "REJECTED" | "ERROR" | "RATE_LIMITED";
+        /** @enum {string} */
+        ActionKind: "initialize" | "message" | "system" | "read" | "edit" | "write" | "run" | "run_ipython" | "browse" | "browse_interactive" | "delegate" | "think" | "finish" | "reject" | "change_agent_state" | "call_tool_mcp";
+        /** @enum {string} */
+        ObservationKind: "read" | "edit" | "browse" | "browse_interactive" | "run" | "run_ipython" | "chat" | "agent_state_changed" | "delegate" | "think" | "recall" | "mcp" | "error" | "null" | "user_rejected";
+        /**
+         * @description unknown (-1), low (0), medium (1), high (2).
+         * @enum {integer}
+         */
+        SecurityRisk: -1 | 0 | 1 | 2;
+        /** @enum {string} */
+        ConfirmationState: "confirmed" | "rejected" | "awaiting_confirmation";
+        /** @description Arguments of an action event; which fields appear depends on `action`. */
+        EventArgs: {
+            content?: string;
+            image_urls?: string[] | null;
+            file_urls?: string[] | null;
+            command?: string;
+            /** @description Python code of run_ipython. */
+            code?: string;
+            path?: string;
+            url?: string;
+            browser_actions?: string;
+            /** @description Tool name of call_tool_mcp. */
+            name?: string;
+            arguments?: {
+                [key: string]: unknown;
+            };
+            thought?: string;
+            final_thought?: string;
+            outputs?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string|null} */
+            task_completed?: "success" | "failure" | "partial" | null;
+            agent_state?: components["schemas"]["AgentState"];
+            reason?: string;
+            security_risk?: components["schemas"]["SecurityRisk"];
+            confirmation_state?: components["schemas"]["ConfirmationState"];
+            strict_input?: boolean;
+            hidden?: boolean;
+            /** @description True when `command` is input to a running process. */
+            is_input?: boolean;
+            blocking?: boolean;
+            /** @description Seconds. */
+            timeout?: number | null;
+            wait_for_response?: boolean;
+            old_str?: string | null;
+            new_str?: string | null;
+            file_text?: string | null;
+            start?: number;
+            end?: number;
+            /** @description Of the `system` action. */
+            agent_class?: string;
+            /** @description Of the `system` action. */
+            platform_version?: string | null;
+            /** @description Of the `system` action. */
+            tools?: components["schemas"]["ToolSpec"][];
+        } & {
+            [key: string]: unknown;
+        };
+        MicroagentKnowledge: {
+            name: string;
+            trigger: string;
+            content: string;
+        };
+        /** @description Details of an observation event; which fields appear depends on `observation`. */
+        EventExtras: {
+            hidden?: boolean;
+            /** @description A data: URL (browse observations). */
+            screenshot?: string | null;
+            url?: string;
+            agent_state?: components["schemas"]["AgentState"];
+            reason?: string;
+            image_urls?: string[] | null;
+            /** @description Translation key of an agent error. */
+            error_id?: string;
+            diff?: string;
+            path?: string;
+            command?: string;
+            code?: string;
+            name?: string;
+            arguments?: {
+                [key: string]: unknown;
+            };
+            metadata?: {
+                /** @description -1 timeout, 0 success, other error. */
+                exit_code?: number;
+                pid?: number;
+                working_dir?: string;
+                prefix?: string;
+                suffix?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            recall_type?: "workspace_context" | "knowledge";
+            repo_name?: string;
+            repo_directory?: string;
+            date?: string;
+            /** @description Served-app URL → port. */
+            runtime_hosts?: {
+                [key: string]: number;
+            };
+            repo_instructions?: string;
+            additional_agent_instructions?: string;
+            microagent_knowledge?: components["schemas"]["MicroagentKnowledge"][];
+            /** @description Secret name → description. */
+            custom_secrets_descriptions?: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        TokenUsage: {
+            prompt_tokens: number;
+            completion_tokens: number;
+            cache_read_tokens: number;
+            cache_write_tokens: number;
+            per_turn_token: number;
+            context_window: number;
+        };
+        LlmMetrics: {
+            /** @description Dollars. */
+            accumulated_cost: number;
+            /** @description Dollars. */
+            max_budget_per_task: number | null;
+            accumulated_token_usage: components["schemas"]["TokenUsage"];
+        };
+        /**
+         * @description One event of a conversation: an action (`action` set, with `args`), an
+         *     observation (`observation` set, with `extras` and `cause` pointing at the action's
+         *     id), or a status update (`status_update` true, with `type`, `status_id`, `message`
+         *     and optionally `conversation_title`). Ids are per conversation and strictly
+         *     increasing; events are persisted before they are sent.
+         */
+        Event: {
+            id: number;
+            /** @enum {string} */
+            source: "user" | "agent" | "environment";
+            cause?: number | null;
+            message?: string;
+            /** Format: date-time */
+            timestamp: string;
+            action?: components["schemas"]["ActionKind"];
+            observation?: components["schemas"]["ObservationKind"];
+            content?: string;
+            args?: components["schemas"]["EventArgs"];
+            extras?: components["schemas"]["EventExtras"];
+            llm_metrics?: components["schemas"]["LlmMetrics"] | null;
+            /** @description Dollars. */
+            conversation_accumulated_cost?: number | null;
+            status_update?: boolean;
+            /**
+             * @description Of a status update.
+             * @enum {string}
+             */
+            type?: "info" | "error";
+            /**
+             * @description Translation key of a status update, e.g. STATUS$STARTING_RUNTIME (the `id` of the
+             *     client-held status message).
+             */
+            status_id?: string;
+            /** @description New title, in a status update. */
+            conversation_title?: string;
+        };
+        /** @description Fields the client may add to any action it sends. */
+        ClientActionMeta: {
+            /** @description Chat-only mode. */
+            auth_token?: string;
+            /** Format: date-time */
+            timestamp?: string;
+            /** @enum {string} */
+            source?: "user";
+            /** @description Client-side id, echoed for de-duplication. */
+            id?: string;
+        };
+        MessageAction: components["schemas"]["ClientActionMeta"] & {
+            /** @constant */
+            action: "message";
+            args: {
+                content: string;
+                image_urls?: string[];
+                file_urls?: string[];
+                /** Format: date-time */
+                timestamp?: string;
+            };
+        };
+        ChangeAgentStateAction: components["schemas"]["ClientActionMeta"] & {
+            /** @constant */
+            action: "change_agent_state";
+            args: {
+                agent_state: components["schemas"]["AgentState"];
+            };
+        };
+        RunAction: components["schemas"]["ClientActionMeta"] & {
+            /** @constant */
+            action: "run";
+            args: {
+                command: string;
+                /** @default false */
+                hidden: boolean;
+            };
+        };
+        UserAuthenticatedAction: components["schemas"]["ClientActionMeta"] & {
+            /** @constant */
+            action: "user_authenticated";
+            args: {
+                /** @enum {string} */
+                auth_method: "signup" | "login";
+                user_preferences?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        FilesUploadedAction: components["schemas"]["ClientActionMeta"] & {
+            /** @constant */
+            action: "files_uploaded";
+            args: {
+                uploaded_files: string[];
+                skipped_files: components["schemas"]["SkippedFile"][];
+            };
+        };
+        GenericRewindAction: components["schemas"]["ClientActionMeta"] & {
+            /** @constant */
+            action: "generic_rewind";
+            args: {
+                reason: string;
+            };
+        };
+        ClientAction: components["schemas"]["MessageAction"] | components["schemas"]["ChangeAgentStateAction"] | components["schemas"]["RunAction"] | components["schemas"]["UserAuthenticatedAction"] | components["schemas"]["FilesUploadedAction"] | components["schemas"]["GenericRewindAction"];
+        ClientFrame: {
+            /** @constant */
+            type: "oh_user_action";
+            data: components["schemas"]["ClientAction"];
+        };
+        EventFrame: {
+            /** @constant */
+            type: "oh_event";
+            data: components["schemas"]["Event"];
+        };
+        ErrorFrame: {
+            /** @constant */
+            error: true;
+            message: string;
+            /** @description 401 means the session expired (the client reloads after 2 s). */
+            error_code?: number;
+        };
+        ServerFrame: components["schemas"]["EventFrame"] | components["schemas"]["ErrorFrame"];
     };
     responses: {
         /** @description The request cannot be carried out as sent. */
@@ -350,8 +2683,32 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not enough credits for this call. */
+        PaymentRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        ConversationId: string;
+        /** @description 1-based page number. */
+        Page: number;
+        AffiliateLinkId: string;
+        /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+        OnboardingProvider: string;
+        /** @description The git provider to ask; the user's first connected provider when absent. */
+        SelectedProvider: components["schemas"]["GitProvider"];
+        RepoOwner: string;
+        RepoName: string;
+        /** @description Layout name; trimmed by the server, 1 to 100 characters after trimming. */
+        LayoutName: string;
+        SecretName: components["schemas"]["SecretNameString"];
+        DevopsSessionId: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -576,6 +2933,2027 @@ export interface operations {
                     "application/json": components["schemas"]["ClientConfig"];
                 };
             };
+        };
+    };
+    claimCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description Card verified and credit granted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    purchaseCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseCreditsRequest"];
+            };
+        };
+        responses: {
+            /** @description Purchased (or redirect to the payment page). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseCreditsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listConversationGroupTransactions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of conversation cost groups, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationGroupPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    listOtherTransactions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    listCategoryTransactions: {
+        parameters: {
+            query: {
+                category: "droplet" | "llm";
+                subcategory?: "devops" | "chat";
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of transactions and the category total. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryTransactionPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    identityCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                identity: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityCallbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    recordAffiliateClick: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliateClickRequest"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    affiliateLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliateLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateLoginResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getCurrentAffiliate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The affiliate record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Affiliate"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    affiliateLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token no longer works. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    registerAffiliate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliateRegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateRegistrationResult"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAffiliateLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Links with their statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateLink"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createAffiliateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliateLinkCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    updateAffiliateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AffiliateLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliateLinkUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The renamed link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    archiveAffiliateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AffiliateLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listAffiliateLinkUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AffiliateLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Referred users, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferredUser"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listAffiliateLinkAffiliators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["AffiliateLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sub-affiliates, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferredUser"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getAffiliateEarnings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EarningsSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getOnboardingFormData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Status and saved form data (null before anything is saved). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingFormDataResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every country, sorted by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    detectCountry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The detected country, or `detected` false and `country` null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetectedCountry"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    saveUserCountry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveUserCountryRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    saveContactInformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactInformationInput"];
+            };
+        };
+        responses: {
+            /** @description The saved contact information. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactInformationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    savePaymentInformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentInformationInput"];
+            };
+        };
+        responses: {
+            /** @description The saved payment information. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInformationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    startFree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Activated, or the list of missing steps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartFreeResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCustomerSetupSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBillingCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance in dollars. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingCredits"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Model identifiers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StringList"];
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Agent class names, e.g. CodeActAgent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StringList"];
+                };
+            };
+        };
+    };
+    listSecurityAnalyzers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Analyzer names. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StringList"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    saveSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    unsetProviderTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tokens removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getGitUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The git user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitUser"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    searchRepositories: {
+        parameters: {
+            query: {
+                query: string;
+                per_page?: number;
+                /** @description The git provider to ask; the user's first connected provider when absent. */
+                selected_provider?: components["parameters"]["SelectedProvider"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching repositories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listRepositories: {
+        parameters: {
+            query?: {
+                /** @description The git provider to ask; the user's first connected provider when absent. */
+                selected_provider?: components["parameters"]["SelectedProvider"];
+                sort?: "pushed" | "updated" | "created" | "full_name";
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                per_page?: number;
+                installation_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of repositories. */
+            200: {
+                headers: {
+                    /** @description `<url>; rel="next"` when there is a next page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBranches: {
+        parameters: {
+            query: {
+                /** @description Full name, `owner/repo`. */
+                repository: string;
+                /** @description The git provider to ask; the user's first connected provider when absent. */
+                selected_provider?: components["parameters"]["SelectedProvider"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branch"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listRepositoryMicroagents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: components["parameters"]["RepoOwner"];
+                repo: components["parameters"]["RepoName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The repository's microagents (without content). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepositoryMicroagent"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getRepositoryMicroagentContent: {
+        parameters: {
+            query: {
+                file_path: string;
+            };
+            header?: never;
+            path: {
+                owner: components["parameters"]["RepoOwner"];
+                repo: components["parameters"]["RepoName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file content and its triggers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MicroagentContent"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listInstallations: {
+        parameters: {
+            query: {
+                provider: components["schemas"]["GitProvider"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Installation ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StringList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLayouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Saved layouts, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LayoutList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    saveLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Layout name; trimmed by the server, 1 to 100 characters after trimming. */
+                name: components["parameters"]["LayoutName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveLayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The saved layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedLayout"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    deleteLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Layout name; trimmed by the server, 1 to 100 characters after trimming. */
+                name: components["parameters"]["LayoutName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secrets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    updateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Cursor from `next_page_id` of the previous page. */
+                page_id?: string;
+                /** @description Must be the signed-in user's id when given (403 otherwise). */
+                user_id?: string;
+                selected_repository?: string;
+                conversation_trigger?: components["schemas"]["ConversationTrigger"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of conversations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    createConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationCreateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    startConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConversationStartRequest"];
+            };
+        };
+        responses: {
+            /** @description The conversation, now STARTING or RUNNING. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    stopConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation, now STOPPED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                before_id?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    downloadWorkspaceZip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A zip of the workspace directory. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="workspace.zip"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebHosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hosts (empty while the runtime is not running). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebHosts"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getVscodeUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The URL or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VscodeUrl"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getRuntimeConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runtime id (null when no runtime is attached). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuntimeConfig"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTrajectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trajectory. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trajectory"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getGitChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Changed paths with their status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileChange"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getGitDiff: {
+        parameters: {
+            query: {
+                path: string;
+            };
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both versions (empty string for an added or deleted side). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDiff"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getConversationMicroagents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The microagents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MicroagentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getRememberPrompt: {
+        parameters: {
+            query: {
+                event_id: number;
+            };
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prompt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RememberPrompt"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: {
+                /** @description Directory relative to the workspace root; the root when absent. */
+                path?: string;
+            };
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description File and directory names. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StringList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    selectFile: {
+        parameters: {
+            query: {
+                file: string;
+            };
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileContent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    saveFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveFileRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadFilesRequest"];
+            };
+        };
+        responses: {
+            /** @description What was stored and what was skipped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    submitTrajectoryFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrajectoryFeedbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrajectoryFeedbackResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    submitEventFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Feedback"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    getConversationFeedbackBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Feedback keyed by event id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackBatch"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getEventFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+                event_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `exists` false (and null fields) when the event has no rating. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeedback"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    listDeployments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deployments and their total cost. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+                droplet_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Destroyed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDevopsHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["DevopsSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The history, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevopsHistory"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    executeDevops: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevopsExecuteRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent's reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevopsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }
