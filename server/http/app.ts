@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -8,7 +9,8 @@ import type { Database } from '../db/index.ts';
 import { createModules } from '../modules/index.ts';
 import { HttpError, ValidationFailure } from '../shared/http-error.ts';
 import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
-import { listOperations, type Operation } from './openapi.ts';
+import { renderApiDocs } from './api-docs.ts';
+import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
 import { registerSocket } from '../realtime/socket.ts';
 
@@ -29,6 +31,8 @@ declare module 'fastify' {
     operation?: Operation;
   }
 }
+
+export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
 
 /** Paths that belong to the API: never answered with the SPA. */
 const apiPrefixes = ['/api/', '/feedback/', '/socket', '/health', '/ready'];
@@ -70,9 +74,19 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
     });
   }
 
+  // Uploads stream through request.parts(); the spec's limit is 200 MB per file and in total.
+  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1000 } });
+
   const operations = listOperations();
+  const docsPage = renderApiDocs('Atelier API', operations);
+  const documentText = fs.readFileSync(openapiPath, 'utf8');
+  const handlers = {
+    ...modules.handlers,
+    getApiDocs: async () => new RawResponse(200, docsPage, { 'content-type': 'text/html; charset=utf-8' }),
+    getOpenApiDocument: async () => new RawResponse(200, documentText, { 'content-type': 'application/yaml; charset=utf-8' }),
+  } as Record<string, Handler<OperationId> | undefined>;
   for (const op of operations) {
-    const handler = modules.handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
+    const handler = handlers[op.operationId];
     const isPublic = op.security.length === 0;
     app.route({
       method: op.method as 'GET',
@@ -118,7 +132,7 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
   }
 
   // A plain object: a Fastify instance is thenable, which confuses `await` and Awaited<>.
-  return { http: app, operations, modules, contract: validator };
+  return { http: app, operations, modules, implemented: new Set(Object.keys(handlers)), contract: validator };
 }
 
 /** Only the parts the contract defines (Fastify warns about keys set to undefined). */

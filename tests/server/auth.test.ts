@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../server/db/index.ts';
 import { grantCredit } from '../../server/modules/credits/index.ts';
-import { call, useTestApp } from '../support/app.ts';
+import { call, withTestApp } from '../support/app.ts';
 
-const t = useTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000', AUTH_RATE_LIMIT_PER_EMAIL: '5' });
+const t = withTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000', AUTH_RATE_LIMIT_PER_EMAIL: '5' });
 let n = 0;
 const company = () => `dev${++n}@acme-${n}.example`;
 const register = (body: Record<string, unknown>) => call(t.app, 'POST', '/api/auth/register', { body: { name: 'Ada Lovelace', password: 'correct horse', ...body } });
@@ -124,7 +124,7 @@ describe('sessions', () => {
 });
 
 describe('rate limit per address', () => {
-  const s = useTestApp({ AUTH_RATE_LIMIT_PER_IP: '3' });
+  const s = withTestApp({ AUTH_RATE_LIMIT_PER_IP: '3' });
   it('refuses a fourth registration from one address within the window, not from another', async () => {
     const reg = (ip: string) => call(s.app, 'POST', '/api/auth/register', { ip, body: { name: 'A', email: company(), password: 'long enough' } });
     for (let i = 0; i < 3; i++) expect((await reg('10.1.1.1')).status).toBe(200);

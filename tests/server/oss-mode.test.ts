@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, useTestApp } from '../support/app.ts';
+import { call, withTestApp } from '../support/app.ts';
 
-const t = useTestApp({ APP_MODE: 'oss' });
+const t = withTestApp({ APP_MODE: 'oss' });
 
 describe('oss mode', () => {
   it('treats every caller as the one local, active user', async () => {

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
  * An in-process app on a private database for one test file, with contract checking on:
  * after the file's tests every answer must have matched openapi/atelier.yaml.
  */
-export function useTestApp(env: Record<string, string> = {}) {
+export function withTestApp(env: Record<string, string> = {}) {
   const state = {} as { app: App; database: TestDatabase; db: Db };
   beforeAll(async () => {
     state.database = await createTestDatabase();
