@@ -1,0 +1,228 @@
+import { assertEvent, assign, raise, setup, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
+import type { components } from '../openapi/schema.d.ts';
+import type { Credentials, ObtainedToken } from './credentials.ts';
+import { notProvidedAction, notProvidedCallback, notProvidedPromise } from './not-provided.ts';
+import { isServerRejection, messageNotice, serverNotice, type Notice } from './notice.ts';
+
+// Who is using the application, and the sign-in / sign-up dialog.
+//
+// account: the configuration decides the mode; in oss mode there is no sign-in and the local
+//   user is loaded straight away. In saas mode a token stored from an earlier visit loads the
+//   user, else the visitor is signed out. Signing in stores the token (localStorage or
+//   sessionStorage, see `storeToken`) and loads the user; a failed load clears the token.
+//   Logging out asks the server to end the session, then always forgets everything local and
+//   reloads the page at /dashboard.
+// dialog: which form the auth dialog shows, if any; sign-in and sign-up are saas only.
+
+export type User = components['schemas']['User'];
+export type ClientConfig = components['schemas']['ClientConfig'];
+export type AppMode = ClientConfig['APP_MODE'];
+
+export type LoginMessage = 'loginFailed' | 'loginFailedCheckCredentials' | 'loginError';
+export type LoginFailure = Notice<LoginMessage>;
+
+/** The server's explanation; without one a refused login asks to check the credentials; an exception is not the user's fault. */
+export function loginFailure(error: unknown): LoginFailure {
+  if (!isServerRejection(error)) return messageNotice('loginError');
+  if (error.message !== '') return serverNotice(error.message);
+  return messageNotice(error.status === 401 ? 'loginFailedCheckCredentials' : 'loginFailed');
+}
+
+const errorOf = ({ event }: { event: ErrorActorEvent }) => event.error;
+
+interface SessionContext {
+  mode: AppMode | null;
+  startedWithToken: boolean;
+  user: User | null;
+  loginFailure: LoginFailure | null;
+}
+
+export interface SessionInput {
+  /** A token was kept from an earlier visit. */
+  startedWithToken: boolean;
+}
+
+export type SessionEvent =
+  | { type: 'RETRY' }
+  | { type: 'LOG_IN'; credentials: Credentials }
+  /** A token obtained elsewhere (automatic sign-in after registration). */
+  | { type: 'SIGNED_IN'; obtained: ObtainedToken }
+  | { type: 'USER_LOADED'; user: User }
+  | { type: 'USER_FAILED'; unauthorized: boolean }
+  | { type: 'LOG_OUT' }
+  | { type: 'OPEN_SIGN_IN' }
+  | { type: 'OPEN_SIGN_UP' }
+  | { type: 'CLOSE_DIALOG' };
+
+export const sessionMachine = setup({
+  types: { context: {} as SessionContext, events: {} as SessionEvent, input: {} as SessionInput },
+  actors: {
+    loadConfig: notProvidedPromise<ClientConfig>('loadConfig'),
+    /** Follows the current user (GET /api/auth/me/extended) and sends USER_LOADED / USER_FAILED. */
+    observeUser: notProvidedCallback<SessionEvent>('observeUser'),
+    logIn: notProvidedPromise<ObtainedToken, Credentials>('logIn'),
+    /** Ends the session on the server when a token is stored. */
+    logOut: notProvidedPromise<void>('logOut'),
+  },
+  actions: {
+    storeToken: notProvidedAction<ObtainedToken>('storeToken'),
+    clearToken: notProvidedAction('clearToken'),
+    /** Clears tokens, stored preferences, saved layouts and the account's cached queries. */
+    forgetSession: notProvidedAction('forgetSession'),
+    reloadAtDashboard: notProvidedAction('reloadAtDashboard'),
+    showDashboard: notProvidedAction('showDashboard'),
+    announceUserLoadFailure: notProvidedAction('announceUserLoadFailure'),
+    rememberMode: assign((_, config: ClientConfig) => ({ mode: config.APP_MODE })),
+    rememberUser: assign((_, user: User) => ({ user })),
+    forgetUser: assign({ user: null }),
+    rememberLoginFailure: assign((_, error: unknown) => ({ loginFailure: loginFailure(error) })),
+    forgetLoginFailure: assign({ loginFailure: null }),
+  },
+  guards: {
+    isOssConfig: (_, config: ClientConfig) => config.APP_MODE === 'oss',
+    isOssMode: ({ context }) => context.mode === 'oss',
+    isSaasMode: ({ context }) => context.mode === 'saas',
+    startedWithToken: ({ context }) => context.startedWithToken,
+    hasUser: ({ context }) => context.user !== null,
+    isUnauthorized: (_, failure: { unauthorized: boolean }) => failure.unauthorized,
+  },
+}).createMachine({
+  id: 'session',
+  type: 'parallel',
+  context: ({ input }) => ({ mode: null, startedWithToken: input.startedWithToken, user: null, loginFailure: null }),
+  states: {
+    account: {
+      initial: 'loadingConfig',
+      states: {
+        loadingConfig: {
+          invoke: {
+            id: 'loadConfig',
+            src: 'loadConfig',
+            onDone: [
+              {
+                guard: { type: 'isOssConfig', params: ({ event }) => event.output },
+                target: 'authenticated',
+                actions: { type: 'rememberMode', params: ({ event }) => event.output },
+              },
+              { guard: 'startedWithToken', target: 'authenticated', actions: { type: 'rememberMode', params: ({ event }) => event.output } },
+              { target: 'signedOut', actions: { type: 'rememberMode', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'unavailable' },
+          },
+        },
+        unavailable: {
+          on: { RETRY: { target: 'loadingConfig' } },
+        },
+        signedOut: {
+          on: {
+            LOG_IN: { target: 'signingIn' },
+            SIGNED_IN: { target: 'authenticated', actions: { type: 'storeToken', params: ({ event }) => event.obtained } },
+          },
+        },
+        signingIn: {
+          entry: 'forgetLoginFailure',
+          invoke: {
+            id: 'logIn',
+            src: 'logIn',
+            input: ({ event }) => {
+              assertEvent(event, 'LOG_IN');
+              return event.credentials;
+            },
+            onDone: {
+              target: 'authenticated',
+              actions: [{ type: 'storeToken', params: ({ event }) => event.output }, raise({ type: 'CLOSE_DIALOG' }), 'showDashboard'],
+            },
+            onError: [
+              // Switching account failed: the current user stays signed in.
+              { guard: 'hasUser', target: 'authenticated.ready', actions: { type: 'rememberLoginFailure', params: errorOf } },
+              { target: 'signedOut', actions: { type: 'rememberLoginFailure', params: errorOf } },
+            ],
+          },
+        },
+        authenticated: {
+          invoke: { id: 'observeUser', src: 'observeUser' },
+          initial: 'loadingUser',
+          on: {
+            SIGNED_IN: {
+              guard: 'isSaasMode',
+              target: 'authenticated',
+              reenter: true,
+              actions: { type: 'storeToken', params: ({ event }) => event.obtained },
+            },
+          },
+          states: {
+            loadingUser: {
+              on: {
+                USER_LOADED: { target: 'ready', actions: { type: 'rememberUser', params: ({ event }) => event.user } },
+                USER_FAILED: [
+                  { guard: 'isOssMode', target: '#session.account.unavailable' },
+                  { target: '#session.account.signedOut', actions: ['clearToken', 'forgetUser', 'announceUserLoadFailure'] },
+                ],
+              },
+            },
+            ready: {
+              on: {
+                USER_LOADED: { actions: { type: 'rememberUser', params: ({ event }) => event.user } },
+                // Later failures sign out only when the server no longer accepts the token.
+                USER_FAILED: {
+                  guard: { type: 'isUnauthorized', params: ({ event }) => event },
+                  target: '#session.account.signedOut',
+                  actions: ['clearToken', 'forgetUser', 'announceUserLoadFailure'],
+                },
+                LOG_IN: { guard: 'isSaasMode', target: '#session.account.signingIn' },
+                LOG_OUT: { guard: 'isSaasMode', target: '#session.account.signingOut' },
+              },
+            },
+          },
+        },
+        signingOut: {
+          invoke: {
+            id: 'logOut',
+            src: 'logOut',
+            onDone: { target: 'signedOut', actions: ['forgetSession', 'forgetUser', 'reloadAtDashboard'] },
+            onError: { target: 'signedOut', actions: ['forgetSession', 'forgetUser', 'reloadAtDashboard'] },
+          },
+        },
+      },
+    },
+    dialog: {
+      initial: 'closed',
+      states: {
+        closed: {
+          on: {
+            OPEN_SIGN_IN: { guard: 'isSaasMode', target: 'signIn' },
+            OPEN_SIGN_UP: { guard: 'isSaasMode', target: 'signUp' },
+          },
+        },
+        signIn: {
+          entry: 'forgetLoginFailure',
+          on: { OPEN_SIGN_UP: { target: 'signUp' }, CLOSE_DIALOG: { target: 'closed' } },
+        },
+        signUp: {
+          on: { OPEN_SIGN_IN: { target: 'signIn' }, CLOSE_DIALOG: { target: 'closed' } },
+        },
+      },
+    },
+  },
+});
+
+type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+export type AuthDialog = 'closed' | 'signIn' | 'signUp';
+
+export const selectUser = (snapshot: SessionSnapshot) => snapshot.context.user;
+export const selectSignInAvailable = (snapshot: SessionSnapshot) => snapshot.context.mode === 'saas';
+/** The configuration or the current user is still loading: nothing can be shown yet. */
+export const selectIsLoading = (snapshot: SessionSnapshot) =>
+  snapshot.matches({ account: 'loadingConfig' }) || snapshot.matches({ account: { authenticated: 'loadingUser' } });
+export const selectIsUnavailable = (snapshot: SessionSnapshot) => snapshot.matches({ account: 'unavailable' });
+export const selectIsSignedIn = (snapshot: SessionSnapshot) => snapshot.matches({ account: { authenticated: 'ready' } });
+/** Signed in with an account that is not active yet: held at /registration-onboarding. */
+export const selectIsHeldForOnboarding = (snapshot: SessionSnapshot) => snapshot.context.user?.is_active === false;
+export const selectIsSigningIn = (snapshot: SessionSnapshot) => snapshot.matches({ account: 'signingIn' });
+export const selectIsSigningOut = (snapshot: SessionSnapshot) => snapshot.matches({ account: 'signingOut' });
+export const selectLoginFailure = (snapshot: SessionSnapshot) => snapshot.context.loginFailure;
+export const selectAuthDialog = (snapshot: SessionSnapshot): AuthDialog => {
+  if (snapshot.matches({ dialog: 'signIn' })) return 'signIn';
+  if (snapshot.matches({ dialog: 'signUp' })) return 'signUp';
+  return 'closed';
+};
