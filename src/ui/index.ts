@@ -1,3 +1,4 @@
+export { Avatar } from './Avatar.tsx';
 export { Button } from './Button.tsx';
 export { Checkbox } from './Checkbox.tsx';
 export { Dialog } from './Dialog.tsx';

@@ -1,0 +1,24 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { Toaster } from 'sonner';
+import type { AppRouter } from './router.ts';
+import { queryClient } from './services.ts';
+import { SessionContext, sessionInput, type createSessionLogic } from './session.ts';
+
+interface AppProps {
+  router: AppRouter;
+  sessionLogic: ReturnType<typeof createSessionLogic>;
+}
+
+export function App({ router, sessionLogic }: AppProps) {
+  const { t } = useTranslation();
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SessionContext.Provider logic={sessionLogic} options={{ input: sessionInput() }}>
+        <RouterProvider router={router} />
+        <Toaster position="top-right" theme="system" richColors closeButton containerAriaLabel={t('toasts.label')} />
+      </SessionContext.Provider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,15 @@
+import type auth from '../../locales/en/auth.json';
+import type common from '../../locales/en/common.json';
+import type onboarding from '../../locales/en/onboarding.json';
+
+// Translation keys are checked against the English source files.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'common';
+    resources: {
+      common: typeof common;
+      auth: typeof auth;
+      onboarding: typeof onboarding;
+    };
+  }
+}

@@ -1,0 +1,19 @@
+// What the browser keeps for the person using Atelier, besides the token (src/api/token-store.ts).
+
+/** Where the referral code from an affiliate link is kept until registration. */
+export const AFFILIATE_CODE_KEY = 'affiliate_code';
+/** The user's stored preferences. */
+export const PREFERENCES_KEY = 'atelier.preferences';
+/** Workspace layouts the user saved by name. */
+export const SAVED_LAYOUTS_KEY = 'atelier.layouts';
+
+export function storedAffiliateCode(storage: Storage = localStorage): string | null {
+  const code = storage.getItem(AFFILIATE_CODE_KEY)?.trim();
+  return code ? code : null;
+}
+
+/** Forgets the stored preferences and saved layouts (on logout). */
+export function forgetPreferencesAndLayouts(storage: Storage = localStorage): void {
+  storage.removeItem(PREFERENCES_KEY);
+  storage.removeItem(SAVED_LAYOUTS_KEY);
+}

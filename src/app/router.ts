@@ -1,0 +1,17 @@
+import { createRouter } from '@tanstack/react-router';
+import { routeTree } from '../routeTree.gen.ts';
+import { showProgressWhileNavigating } from './progress-bar.ts';
+
+export function createAppRouter() {
+  const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+  showProgressWhileNavigating(router);
+  return router;
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,30 @@
+import i18next from 'i18next';
+import { toast } from 'sonner';
+import { createApiClient, createRequests } from '../api/client.ts';
+import { withoutRepeats } from '../api/error-toasts.ts';
+import { queryKeys } from '../api/queries.ts';
+import { createQueryClient } from '../api/query-client.ts';
+import { toastDuration } from '../api/toast-duration.ts';
+import { createTokenStore } from '../api/token-store.ts';
+
+// The one instance of each service the browser application uses.
+
+export const tokenStore = createTokenStore(window.localStorage, window.sessionStorage);
+
+export const requests = createRequests(createApiClient({ baseUrl: window.location.origin, readToken: tokenStore.read }));
+
+/** An error toast; the same text is not shown twice within 3 seconds. */
+export const showErrorToast = withoutRepeats((text) => {
+  toast.error(text, { duration: toastDuration(text, 'error') });
+});
+
+export const queryClient = createQueryClient({
+  showError: (text) => showErrorToast(text || i18next.t('common:errors.unknown')),
+  currentPath: () => window.location.pathname,
+  reloadPage: () => window.location.reload(),
+});
+
+/** Drops the cached data of the signed-in account (user, settings, tasks, secrets). */
+export function forgetAccountQueries(): void {
+  for (const queryKey of queryKeys.accountScoped) queryClient.removeQueries({ queryKey });
+}

@@ -1,0 +1,100 @@
+import { QueryObserver, type QueryObserverResult } from '@tanstack/react-query';
+import { createActorContext } from '@xstate/react';
+import i18next from 'i18next';
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import type { Credentials, ObtainedToken } from '../../machines/credentials.ts';
+import { registrationMachine } from '../../machines/registration.ts';
+import { sessionMachine, type SessionEvent, type User } from '../../machines/session.ts';
+import { signInMachine } from '../../machines/sign-in.ts';
+import type { RegistrationRequest, RegistrationResult } from '../api/client.ts';
+import { isUnauthorized } from '../api/errors.ts';
+import { configQuery, currentUserQuery } from '../api/queries.ts';
+import { forgetPreferencesAndLayouts } from './local-data.ts';
+import { forgetAccountQueries, queryClient, requests, showErrorToast, tokenStore } from './services.ts';
+
+// The side effects of the auth machines, bound to the real API, storage, cache and router.
+
+/** The session of this page; views select from it and send it events. */
+export const SessionContext = createActorContext(sessionMachine);
+export type SessionActor = ReturnType<typeof SessionContext.useActorRef>;
+
+interface Navigation {
+  showDashboard(): void;
+}
+
+const logIn = fromPromise<ObtainedToken, Credentials>(async ({ input }) => {
+  const result = await requests.logIn({ email: input.email, password: input.password, remember_me: input.rememberMe });
+  return { token: result.access_token, rememberMe: input.rememberMe };
+});
+
+function storeToken(_: unknown, { token, rememberMe }: ObtainedToken) {
+  tokenStore.save(token, rememberMe);
+  forgetAccountQueries();
+}
+
+/** Forwards the cached current-user query to the session: loaded, or failed (and whether the token was refused). */
+const observeUser = fromCallback<EventObject, void, SessionEvent>(({ sendBack }) => {
+  const observer = new QueryObserver(queryClient, currentUserQuery(requests));
+  const forward = (result: QueryObserverResult<User>) => {
+    if (result.status === 'success') sendBack({ type: 'USER_LOADED', user: result.data });
+    if (result.status === 'error') sendBack({ type: 'USER_FAILED', unauthorized: isUnauthorized(result.error) });
+  };
+  const stopObserving = observer.subscribe(forward);
+  forward(observer.getCurrentResult());
+  return stopObserving;
+});
+
+export function createSessionLogic(navigation: Navigation) {
+  return sessionMachine.provide({
+    actors: {
+      loadConfig: fromPromise(() => queryClient.fetchQuery(configQuery(requests))),
+      observeUser,
+      logIn,
+      logOut: fromPromise(async () => {
+        if (tokenStore.read() !== null) await requests.logOut();
+      }),
+    },
+    actions: {
+      storeToken,
+      clearToken: () => {
+        tokenStore.clear();
+        forgetAccountQueries();
+      },
+      forgetSession: () => {
+        tokenStore.clear();
+        forgetPreferencesAndLayouts();
+        forgetAccountQueries();
+      },
+      // Loading /dashboard anew is both the navigation and the reload.
+      reloadAtDashboard: () => window.location.assign('/dashboard'),
+      showDashboard: () => navigation.showDashboard(),
+      announceUserLoadFailure: () => showErrorToast(i18next.t('common:errors.userFetchFailed')),
+    },
+  });
+}
+
+export function sessionInput() {
+  return { startedWithToken: tokenStore.read() !== null };
+}
+
+/** The Sign In form, handing valid credentials to the session. */
+export function createSignInLogic(session: SessionActor) {
+  return signInMachine.provide({
+    actions: { submitCredentials: (_, credentials) => session.send({ type: 'LOG_IN', credentials }) },
+  });
+}
+
+/** The Sign Up form: registers through the API, then hands the token to the session. */
+export function createRegistrationLogic(session: SessionActor, navigation: Navigation) {
+  return registrationMachine.provide({
+    actors: {
+      register: fromPromise<RegistrationResult, RegistrationRequest>(({ input }) => requests.register(input)),
+      logIn,
+    },
+    actions: {
+      signIn: (_, obtained) => session.send({ type: 'SIGNED_IN', obtained }),
+      closeDialog: () => session.send({ type: 'CLOSE_DIALOG' }),
+      showDashboard: () => navigation.showDashboard(),
+    },
+  });
+}

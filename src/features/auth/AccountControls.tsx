@@ -1,0 +1,41 @@
+import { useTranslation } from 'react-i18next';
+import { selectSignInAvailable, selectUser } from '../../../machines/session.ts';
+import { SessionContext } from '../../app/session.ts';
+import { Avatar, Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/index.ts';
+import * as styles from './auth.css.ts';
+
+/** The header's account corner: the profile menu when signed in, Sign in / Sign up otherwise; nothing in oss mode. */
+export function AccountControls() {
+  const { t } = useTranslation();
+  const session = SessionContext.useActorRef();
+  const signInAvailable = SessionContext.useSelector(selectSignInAvailable);
+  const user = SessionContext.useSelector(selectUser);
+
+  if (!signInAvailable) return null;
+  if (user) {
+    return (
+      <DropdownMenu>
+        <DropdownMenuTrigger>
+          <Button tone="ghost" size="sm" aria-label={t('header.accountMenu')}>
+            <Avatar name={user.fullname || user.email} />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent>
+          <DropdownMenuLabel>{user.email}</DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => session.send({ type: 'LOG_OUT' })}>{t('header.logout')}</DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+    );
+  }
+  return (
+    <div className={styles.headerControls}>
+      <Button tone="ghost" size="sm" onClick={() => session.send({ type: 'OPEN_SIGN_IN' })}>
+        {t('header.signIn')}
+      </Button>
+      <Button size="sm" onClick={() => session.send({ type: 'OPEN_SIGN_UP' })}>
+        {t('header.signUp')}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { selectIsSigningIn, selectLoginFailure } from '../../../machines/session.ts';
+import { useSignInForm } from '../../app/hooks.ts';
+import { SessionContext } from '../../app/session.ts';
+import { Button, Checkbox, TextField } from '../../ui/index.ts';
+import * as styles from './auth.css.ts';
+import { useNoticeText } from './notice-text.ts';
+
+export function SignInForm() {
+  const { t } = useTranslation('auth');
+  const noticeText = useNoticeText();
+  const session = SessionContext.useActorRef();
+  const form = useSignInForm();
+  const { email, password, rememberMe, errors } = useSelector(form, (snapshot) => snapshot.context);
+  const signingIn = SessionContext.useSelector(selectIsSigningIn);
+  const failure = SessionContext.useSelector(selectLoginFailure);
+
+  return (
+    <form
+      className={styles.form}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        form.send({ type: 'SUBMIT' });
+      }}
+    >
+      <TextField
+        label={t('signIn.email')}
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        error={errors.email && t(`validation.${errors.email}`)}
+        onChange={(event) => form.send({ type: 'FIELD_CHANGED', field: 'email', value: event.target.value })}
+      />
+      <TextField
+        label={t('signIn.password')}
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        error={errors.password && t(`validation.${errors.password}`)}
+        onChange={(event) => form.send({ type: 'FIELD_CHANGED', field: 'password', value: event.target.value })}
+      />
+      <Checkbox
+        label={t('signIn.rememberMe')}
+        checked={rememberMe}
+        onCheckedChange={(checked) => form.send({ type: 'REMEMBER_ME_CHANGED', rememberMe: checked })}
+      />
+      {failure ? (
+        <p className={styles.failure} role="alert">
+          {noticeText(failure)}
+        </p>
+      ) : null}
+      <div className={styles.actions}>
+        <Button type="submit" wide disabled={signingIn}>
+          {signingIn ? t('signIn.submitting') : t('signIn.submit')}
+        </Button>
+        <Button tone="secondary" wide onClick={() => session.send({ type: 'CLOSE_DIALOG' })}>
+          {t('signIn.cancel')}
+        </Button>
+      </div>
+      <p className={styles.switchMode}>
+        {t('signIn.noAccount')}
+        <Button tone="link" size="sm" onClick={() => session.send({ type: 'OPEN_SIGN_UP' })}>
+          {t('signIn.toSignUp')}
+        </Button>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,2 @@
+export { AccountControls } from './AccountControls.tsx';
+export { AuthDialog } from './AuthDialog.tsx';

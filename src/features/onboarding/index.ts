@@ -1,0 +1,1 @@
+export { RegistrationOnboardingPage } from './RegistrationOnboardingPage.tsx';

@@ -1,0 +1,2 @@
+export { AppShell } from './AppShell.tsx';
+export { NotFoundPage } from './NotFoundPage.tsx';

@@ -1,0 +1,22 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './styles/global.css.ts';
+import { App } from './app/App.tsx';
+import { followColorScheme } from './app/color-scheme.ts';
+import { initI18n } from './app/i18n.ts';
+import { createAppRouter } from './app/router.ts';
+import { createSessionLogic } from './app/session.ts';
+
+followColorScheme();
+await initI18n();
+
+const router = createAppRouter();
+const sessionLogic = createSessionLogic({ showDashboard: () => void router.navigate({ to: '/dashboard' }) });
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <App router={router} sessionLogic={sessionLogic} />
+  </StrictMode>,
+);

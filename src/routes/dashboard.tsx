@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { DashboardPage } from '../features/home/index.ts';
+
+export const Route = createFileRoute('/dashboard')({
+  component: DashboardPage,
+});

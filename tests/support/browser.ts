@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type * as Axe from 'axe-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+// Headless Debian Chromium driven by playwright-core (a Playwright-downloaded browser cannot be
+// installed on these machines), and an axe-core accessibility check.
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+const AXE_SCRIPT = path.resolve(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js');
+
+/**
+ * True when the browser tests must be skipped because Chromium is missing. With
+ * REQUIRE_BROWSER=1 a missing Chromium is an error instead (CI must not skip them silently).
+ */
+export function browserMissing(): boolean {
+  if (fs.existsSync(CHROMIUM_PATH)) return false;
+  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM_PATH}`);
+  return true;
+}
+
+export interface Browser {
+  context: BrowserContext;
+  /** A new tab. */
+  newPage(): Promise<Page>;
+  /** Closes the browser and deletes its profile. */
+  close(): Promise<void>;
+}
+
+/** Chromium with a fresh, throw-away profile. */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    // Without the background-networking flags Chromium floods the closed network with connections.
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    newPage: () => context.newPage(),
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export type AccessibilityViolation = Pick<Axe.Result, 'id' | 'impact' | 'help'> & { targets: string[] };
+
+/** Runs axe-core on the page as it is now and returns the serious and critical violations. */
+export async function seriousAccessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: typeof Axe };
+    const results = await axe.run(document);
+    return results.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, targets: nodes.map((node) => node.target.join(' ')) }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
