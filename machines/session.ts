@@ -215,7 +215,6 @@ export const selectSignInAvailable = (snapshot: SessionSnapshot) => snapshot.con
 export const selectIsLoading = (snapshot: SessionSnapshot) =>
   snapshot.matches({ account: 'loadingConfig' }) || snapshot.matches({ account: { authenticated: 'loadingUser' } });
 export const selectIsUnavailable = (snapshot: SessionSnapshot) => snapshot.matches({ account: 'unavailable' });
-export const selectIsSignedIn = (snapshot: SessionSnapshot) => snapshot.matches({ account: { authenticated: 'ready' } });
 /** Signed in with an account that is not active yet: held at /registration-onboarding. */
 export const selectIsHeldForOnboarding = (snapshot: SessionSnapshot) => snapshot.context.user?.is_active === false;
 export const selectIsSigningIn = (snapshot: SessionSnapshot) => snapshot.matches({ account: 'signingIn' });

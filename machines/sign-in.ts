@@ -1,4 +1,4 @@
-import { assign, setup, type SnapshotFrom } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { Credentials } from './credentials.ts';
 import { notProvidedAction } from './not-provided.ts';
 import { emailError, isBlank, presentErrors, withoutError } from './validation.ts';
@@ -63,7 +63,3 @@ export const signInMachine = setup({
     },
   },
 });
-
-type SignInSnapshot = SnapshotFrom<typeof signInMachine>;
-
-export const selectSignInValues = (snapshot: SignInSnapshot) => snapshot.context;

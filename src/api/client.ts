@@ -3,9 +3,7 @@ import type { components, paths } from '../../openapi/schema.d.ts';
 import { ApiError } from './errors.ts';
 
 export type ApiClient = Client<paths>;
-export type User = components['schemas']['User'];
-export type ClientConfig = components['schemas']['ClientConfig'];
-export type LoginRequest = components['schemas']['LoginRequest'];
+type LoginRequest = components['schemas']['LoginRequest'];
 export type RegistrationRequest = components['schemas']['RegistrationRequest'];
 export type RegistrationResult = components['schemas']['RegistrationResult'];
 

@@ -1,10 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, launchBrowser, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 const TOKEN_KEY = 'atelier_token';
 const PASSWORD = 'correct horse battery';
+
+/** Uncaught errors of the pages opened by the current test; each test ends with none. */
+let pageErrors: string[] = [];
+
+afterEach(() => {
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors).toEqual([]);
+});
+
+async function openPage(browser: Browser) {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return page;
+}
 
 const storedTokens = (page: Page) =>
   page.evaluate((key) => ({ local: localStorage.getItem(key), session: sessionStorage.getItem(key) }), TOKEN_KEY);
@@ -49,7 +64,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
   });
 
   it('signs up with a personal email, keeps the session over a reload and logs out', async () => {
-    const page = await browser.newPage();
+    const page = await openPage(browser);
     const email = `ada.${Date.now()}@gmail.com`;
     await page.goto(`${server.url}/`);
     await page.waitForURL('**/dashboard');
@@ -82,6 +97,11 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.getByRole('heading', { name: 'Registration Onboarding' }).waitFor();
     expect(await profileMenuText(page)).toContain(email);
 
+    await page.getByRole('button', { name: 'Switch account' }).click();
+    await page.getByRole('dialog', { name: 'Sign In' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL('**/dashboard');
@@ -93,7 +113,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
   it('shows the server’s message for a wrong password', async () => {
     const email = `grace.wrong.${Date.now()}@atelier-e2e.dev`;
     await registerThroughApi(server, email);
-    const page = await browser.newPage();
+    const page = await openPage(browser);
     const signIn = await openSignIn(page, server);
     await signIn.getByLabel('Email').fill(email);
     await signIn.getByLabel('Password').fill('not the password');
@@ -108,7 +128,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
   it('keeps the token for this tab only when ‘Keep me signed in’ is off', async () => {
     const email = `grace.tab.${Date.now()}@atelier-e2e.dev`;
     await registerThroughApi(server, email);
-    const page = await browser.newPage();
+    const page = await openPage(browser);
     const signIn = await openSignIn(page, server);
     await signIn.getByLabel('Email').fill(email);
     await signIn.getByLabel('Password').fill(PASSWORD);
@@ -123,17 +143,48 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.close();
   });
 
-  it('has no serious or critical accessibility violations in the sign-in dialog and on /dashboard', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/dashboard`);
-    await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  it.each(['light', 'dark'] as const)(
+    'has no serious or critical accessibility violations on /dashboard and in the sign-in dialog (%s scheme)',
+    async (colorScheme) => {
+      const page = await openPage(browser);
+      await page.emulateMedia({ colorScheme });
+      await page.goto(`${server.url}/dashboard`);
+      await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
-    const signIn = await openSignIn(page, server);
-    await signIn.waitFor();
-    await signIn.getByRole('button', { name: 'Sign In' }).click();
-    await signIn.getByText('Email is required').waitFor();
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      const signIn = await openSignIn(page, server);
+      await signIn.getByRole('button', { name: 'Sign In' }).click();
+      await signIn.getByText('Email is required').waitFor();
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await page.close();
+    },
+  );
+});
+
+describe.skipIf(browserMissing())('the self-hosted (oss) mode in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ mode: 'oss' });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+  });
+
+  it('opens the dashboard for the local user without any sign-in', async () => {
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
+    expect(await page.getByRole('button', { name: /sign (in|up)/i }).count()).toBe(0);
+    expect(await storedTokens(page)).toEqual({ local: null, session: null });
+
+    await page.goto(`${server.url}/no-such-page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await page.close();
   });
 });
