@@ -1,0 +1,45 @@
+import type { Event, NewEvent } from '../types.ts';
+
+/** Builds event histories for the context tests: ids and timestamps as the store would give them. */
+export class HistoryBuilder {
+  readonly events: Event[] = [];
+  private responses = 0;
+
+  add(event: NewEvent): Event {
+    const stored: Event = { ...event, id: this.events.length, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, this.events.length)).toISOString() };
+    this.events.push(stored);
+    return stored;
+  }
+
+  userMessage(content: string): Event {
+    return this.add({ source: 'user', action: 'message', args: { content } });
+  }
+
+  agentMessage(content: string): Event {
+    return this.add({ source: 'agent', action: 'message', args: { content } });
+  }
+
+  recall(cause: number): Event {
+    return this.add({ source: 'agent', observation: 'recall', cause, extras: { recall_type: 'workspace_context', date: '2026-01-01', repo_instructions: 'Use pnpm.' } });
+  }
+
+  /** One model response with tool calls; returns the action events. */
+  toolCalls(calls: { name: string; input: Record<string, unknown> }[], thought = ''): Event[] {
+    const responseId = `response-${++this.responses}`;
+    return calls.map((call, index) =>
+      this.add({
+        source: 'agent',
+        action: call.name === 'execute_bash' ? 'run' : 'think',
+        args: {
+          ...call.input,
+          thought: index === 0 ? thought : '',
+          tool_call_metadata: { function_name: call.name, tool_call_id: `${responseId}-call-${index}`, model_response_id: responseId, arguments: call.input },
+        },
+      }),
+    );
+  }
+
+  result(action: Event, content: string): Event {
+    return this.add({ source: 'agent', observation: action.action === 'run' ? 'run' : 'think', cause: action.id, content, extras: {} });
+  }
+}

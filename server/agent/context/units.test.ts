@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { HistoryBuilder } from './history-fixtures.ts';
+import { eventsToUnits, missingResult, unitMessages } from './units.ts';
+
+const messagesOf = (history: HistoryBuilder) => eventsToUnits(history.events).flatMap(unitMessages);
+
+describe('eventsToUnits', () => {
+  it('turns a message, its recall, tool calls and their results into model messages', () => {
+    const history = new HistoryBuilder();
+    const message = history.userMessage('List the files');
+    history.recall(message.id);
+    const [run] = history.toolCalls([{ name: 'execute_bash', input: { command: 'ls' } }], 'I will look.');
+    history.result(run!, 'a.txt');
+    history.agentMessage('There is a.txt.');
+
+    expect(messagesOf(history)).toEqual([
+      { role: 'user', content: 'List the files' },
+      { role: 'user', content: expect.stringContaining('Use pnpm.') },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'I will look.' },
+          { type: 'tool-call', toolCallId: 'response-1-call-0', toolName: 'execute_bash', input: { command: 'ls' } },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'response-1-call-0', toolName: 'execute_bash', output: { type: 'text', value: 'a.txt' } }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'There is a.txt.' }] },
+    ]);
+  });
+
+  it('pins the first user message and the workspace recall only', () => {
+    const history = new HistoryBuilder();
+    history.recall(history.userMessage('first').id);
+    history.userMessage('second');
+    expect(eventsToUnits(history.events).map((unit) => unit.pinned)).toEqual([true, true, false]);
+  });
+
+  it('groups the calls of one response into one assistant message and one tool message', () => {
+    const history = new HistoryBuilder();
+    history.userMessage('go');
+    const [a, b] = history.toolCalls([
+      { name: 'execute_bash', input: { command: 'a' } },
+      { name: 'execute_bash', input: { command: 'b' } },
+    ]);
+    history.result(a!, 'A');
+    history.result(b!, 'B');
+    const [, assistant, tool] = messagesOf(history);
+    expect(assistant?.content).toHaveLength(2);
+    expect(tool?.content).toHaveLength(2);
+  });
+
+  it('moves a user message sent while tools ran after their results', () => {
+    const history = new HistoryBuilder();
+    history.userMessage('go');
+    const [run] = history.toolCalls([{ name: 'execute_bash', input: { command: 'sleep 5' } }]);
+    history.userMessage('also add tests');
+    history.result(run!, 'done');
+    expect(messagesOf(history).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+  });
+
+  it('answers a call that never got a result, so the model never sees an unanswered call', () => {
+    const history = new HistoryBuilder();
+    history.userMessage('go');
+    history.toolCalls([{ name: 'execute_bash', input: { command: 'rm -rf build' } }]);
+    history.userMessage('never mind');
+    const tool = messagesOf(history)[2];
+    expect(tool).toEqual({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'response-1-call-0', toolName: 'execute_bash', output: { type: 'text', value: missingResult('execute_bash') } }],
+    });
+  });
+
+  it('keeps one call when an action is stated again with a new confirmation state', () => {
+    const history = new HistoryBuilder();
+    history.userMessage('go');
+    const [awaiting] = history.toolCalls([{ name: 'execute_bash', input: { command: 'ls' } }]);
+    history.add({ ...awaiting!, args: { ...awaiting!.args, confirmation_state: 'confirmed' } });
+    history.result(awaiting!, 'a.txt');
+    const [, assistant, tool] = messagesOf(history);
+    expect(assistant?.content).toHaveLength(1);
+    expect(tool?.content).toHaveLength(1);
+  });
+
+  it('shows the model what the user ran in the terminal, but not hidden commands', () => {
+    const history = new HistoryBuilder();
+    const visible = history.add({ source: 'user', action: 'run', args: { command: 'npm test' } });
+    history.add({ source: 'agent', observation: 'run', cause: visible.id, content: '3 passed' });
+    const hidden = history.add({ source: 'user', action: 'run', args: { command: 'ls', hidden: true } });
+    history.add({ source: 'agent', observation: 'run', cause: hidden.id, content: 'x' });
+    expect(messagesOf(history)).toEqual([{ role: 'user', content: 'I ran `npm test` in the terminal. It printed:\n3 passed' }]);
+  });
+
+  it('leaves out state changes, status updates and the system prompt event', () => {
+    const history = new HistoryBuilder();
+    history.add({ source: 'agent', action: 'system', args: { content: 'You are…' } });
+    history.add({ source: 'agent', observation: 'agent_state_changed', extras: { agent_state: 'RUNNING' } });
+    history.add({ source: 'agent', status_update: true, type: 'info', message: 'hi' });
+    expect(messagesOf(history)).toEqual([]);
+  });
+});

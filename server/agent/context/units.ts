@@ -1,0 +1,131 @@
+import type { AssistantContent, ModelMessage, ToolCallPart, ToolResultPart, UserContent } from 'ai';
+import { renderRecall } from '../recall/render.ts';
+import type { Event } from '../types.ts';
+
+/**
+ * The conversation as the model sees it, in units that condensation keeps or drops whole:
+ * a user-side message, or an assistant turn together with the results of all its tool
+ * calls. A turn is never split, so the model is never sent a tool call without its result or
+ * a result without its call.
+ */
+export type ContextUnit =
+  | { kind: 'user'; firstEventId: number; pinned: boolean; message: ModelMessage }
+  | { kind: 'turn'; firstEventId: number; pinned: false; messages: ModelMessage[] };
+
+/** What the agent stores in an action's args so the history can be replayed to the model. */
+export interface ToolCallMetadata {
+  function_name: string;
+  tool_call_id: string;
+  model_response_id: string | null;
+  /** The arguments exactly as the model sent them. */
+  arguments: Record<string, unknown>;
+}
+
+export function toolCallMetadataOf(event: Event): ToolCallMetadata | null {
+  const metadata = event.args?.tool_call_metadata as ToolCallMetadata | undefined;
+  return metadata && typeof metadata.tool_call_id === 'string' ? metadata : null;
+}
+
+/** What the model reads for an action that never got an observation. */
+export function missingResult(toolName: string): string {
+  return toolName === 'finish'
+    ? 'The task was marked as finished.'
+    : 'This action did not run to completion: the agent was stopped or paused before it finished, or it was never confirmed.';
+}
+
+export function unitMessages(unit: ContextUnit): ModelMessage[] {
+  return unit.kind === 'user' ? [unit.message] : unit.messages;
+}
+
+interface OpenTurn {
+  firstEventId: number;
+  responseId: string | null;
+  text: string;
+  calls: ToolCallPart[];
+  results: Map<string, string>;
+}
+
+function userContent(event: Event): UserContent {
+  const text = event.args?.content ?? '';
+  const images = (event.args?.image_urls ?? []).filter((url) => url.startsWith('data:'));
+  if (images.length === 0) return text;
+  return [{ type: 'text', text }, ...images.map((image) => ({ type: 'image' as const, image }))];
+}
+
+function observationText(event: Event): string {
+  if (event.observation === 'user_rejected') return event.content || 'The user rejected this action.';
+  return event.content ?? '';
+}
+
+export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
+  const units: ContextUnit[] = [];
+  const byId = new Map(events.map((event) => [event.id, event]));
+  const seenCalls = new Set<string>();
+  let turn: OpenTurn | null = null;
+  let deferred: ContextUnit[] = [];
+  let firstUserMessagePinned = false;
+
+  const closeTurn = () => {
+    if (turn) {
+      const content: AssistantContent = [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), ...turn.calls];
+      const messages: ModelMessage[] = [{ role: 'assistant', content }];
+      if (turn.calls.length > 0) {
+        const results: ToolResultPart[] = turn.calls.map((call) => ({
+          type: 'tool-result',
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          output: { type: 'text', value: turn?.results.get(call.toolCallId) ?? missingResult(call.toolName) },
+        }));
+        messages.push({ role: 'tool', content: results });
+      }
+      units.push({ kind: 'turn', firstEventId: turn.firstEventId, pinned: false, messages });
+      turn = null;
+    }
+    units.push(...deferred);
+    deferred = [];
+  };
+  // User-side messages wait while a turn still expects tool results: results must follow their calls.
+  const addUserUnit = (unit: ContextUnit) => (turn && turn.calls.length > 0 ? deferred.push(unit) : (closeTurn(), units.push(unit)));
+
+  for (const event of events) {
+    if (event.action === 'message' && event.source === 'user') {
+      addUserUnit({ kind: 'user', firstEventId: event.id, pinned: !firstUserMessagePinned, message: { role: 'user', content: userContent(event) } });
+      firstUserMessagePinned = true;
+    } else if (event.observation === 'recall' && event.extras) {
+      const text = renderRecall(event.extras);
+      if (text) addUserUnit({ kind: 'user', firstEventId: event.id, pinned: event.extras.recall_type === 'workspace_context', message: { role: 'user', content: text } });
+    } else if (event.action === 'message' && event.source === 'agent') {
+      closeTurn();
+      turn = { firstEventId: event.id, responseId: null, text: event.args?.content ?? '', calls: [], results: new Map() };
+      closeTurn();
+    } else if (event.action && event.source === 'agent') {
+      const metadata = toolCallMetadataOf(event);
+      if (!metadata || seenCalls.has(metadata.tool_call_id)) continue;
+      seenCalls.add(metadata.tool_call_id);
+      if (!turn || turn.responseId === null || turn.responseId !== metadata.model_response_id) {
+        closeTurn();
+        turn = { firstEventId: event.id, responseId: metadata.model_response_id, text: '', calls: [], results: new Map() };
+      }
+      if (event.args?.thought) turn.text = turn.text ? `${turn.text}\n${event.args.thought}` : event.args.thought;
+      turn.calls.push({ type: 'tool-call', toolCallId: metadata.tool_call_id, toolName: metadata.function_name, input: metadata.arguments });
+    } else if (event.observation && event.cause !== null && event.cause !== undefined) {
+      const action = byId.get(event.cause);
+      const metadata = action ? toolCallMetadataOf(action) : null;
+      if (metadata) {
+        const open: OpenTurn | null = turn;
+        if (open && open.calls.some((call) => call.toolCallId === metadata.tool_call_id) && !open.results.has(metadata.tool_call_id)) {
+          open.results.set(metadata.tool_call_id, observationText(event));
+        }
+      } else if (action?.source === 'user' && action.action === 'run' && !action.args?.hidden && !event.extras?.hidden) {
+        addUserUnit({
+          kind: 'user',
+          firstEventId: event.id,
+          pinned: false,
+          message: { role: 'user', content: `I ran \`${action.args?.command ?? ''}\` in the terminal. It printed:\n${event.content ?? ''}` },
+        });
+      }
+    }
+  }
+  closeTurn();
+  return units;
+}
