@@ -1,0 +1,36 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import type { LlmSettings } from '../types.ts';
+import { ModelCallError } from './errors.ts';
+
+export const NO_MODEL_CONFIGURED =
+  'No language model is configured. In oss mode, choose a provider, a model and an API key in Settings → LLM. ' +
+  'In saas mode the operator configures it with the LLM_PROVIDER, LLM_MODEL, LLM_API_KEY (and, for an OpenAI-compatible server, LLM_BASE_URL) environment variables.';
+
+/**
+ * The AI SDK model for the configured provider. OpenAI is spoken to through its Chat
+ * Completions API — the same wire protocol as every OpenAI-compatible server — so one fake
+ * server exercises both adapters in tests.
+ */
+export function createLanguageModel(llm: LlmSettings | null): LanguageModel {
+  if (!llm) throw new ModelCallError({ reason: NO_MODEL_CONFIGURED, retryable: false, errorId: 'STATUS$ERROR_LLM_NOT_CONFIGURED' });
+  const baseURL = llm.baseUrl || undefined;
+  switch (llm.provider) {
+    case 'openai':
+      return createOpenAI({ apiKey: llm.apiKey, baseURL }).chat(llm.model);
+    case 'anthropic':
+      return createAnthropic({ apiKey: llm.apiKey, baseURL })(llm.model);
+    case 'openai-compatible':
+      if (!baseURL) {
+        throw new ModelCallError({
+          reason: 'An OpenAI-compatible model needs a base URL (for example http://localhost:11434/v1 for Ollama).',
+          retryable: false,
+          errorId: 'STATUS$ERROR_LLM_NOT_CONFIGURED',
+        });
+      }
+      // includeUsage asks the server for the token counts that metering needs at the end of the stream.
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey: llm.apiKey, includeUsage: true }).chatModel(llm.model);
+  }
+}

@@ -1,0 +1,132 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpConfig } from '../types.ts';
+import { OUTPUT_LIMIT, ToolInputError, truncateMiddle, type AgentTool, type ToolOutcome } from './tool.ts';
+
+const CLIENT_INFO = { name: 'atelier-agent', version: '1.0.0' };
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/** The user's MCP servers, connected, and their tools as agent tools. */
+export interface McpConnections {
+  tools: AgentTool<Record<string, unknown>>[];
+  /** Servers that could not be reached, with the reason (told to the user, the other servers still work). */
+  failures: { server: string; reason: string }[];
+  close(): Promise<void>;
+}
+
+interface McpServerSpec {
+  /** For messages: the stdio server's name or the URL. */
+  label: string;
+  connect(client: Client): Promise<void>;
+}
+
+function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string): McpServerSpec {
+  return {
+    label: server.name,
+    connect: (client) =>
+      client.connect(
+        new StdioClientTransport({
+          command: server.command,
+          args: server.args ?? [],
+          env: { ...getDefaultEnvironment(), ...server.env },
+          cwd,
+          stderr: 'ignore',
+        }),
+        { timeout: CONNECT_TIMEOUT_MS },
+      ),
+  };
+}
+
+/**
+ * A remote server. The settings call them SSE servers, but current servers speak Streamable
+ * HTTP: try that first and fall back to the older SSE transport, as the MCP SDK recommends
+ * for clients that must talk to both.
+ */
+function remoteServer(server: McpConfig['sse_servers'][number]): McpServerSpec {
+  const { url, api_key: apiKey } = typeof server === 'string' ? { url: server, api_key: null } : server;
+  const requestInit: RequestInit = apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {};
+  return {
+    label: url,
+    async connect(client) {
+      const attempt = async (transport: Transport) => client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      try {
+        await attempt(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
+      } catch {
+        await attempt(new SSEClientTransport(new URL(url), { requestInit }));
+      }
+    },
+  };
+}
+
+function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const parts = Array.isArray(result.content) ? (result.content as { type: string; text?: string; uri?: string }[]) : [];
+  const texts = parts.map((part) => (part.type === 'text' ? (part.text ?? '') : `[${part.type}${part.uri ? `: ${part.uri}` : ''}]`));
+  if (texts.length === 0 && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent));
+  return texts.join('\n');
+}
+
+function mcpTool(client: Client, tool: Awaited<ReturnType<Client['listTools']>>['tools'][number]): AgentTool<Record<string, unknown>> {
+  return {
+    name: tool.name,
+    description: tool.description ?? `The ${tool.name} tool of an MCP server.`,
+    parameters: tool.inputSchema,
+    actionKind: 'call_tool_mcp',
+    parse(input) {
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ToolInputError(`The arguments of ${tool.name} must be an object.`);
+      return input as Record<string, unknown>;
+    },
+    describe: (input) => ({ action: 'call_tool_mcp', message: `Calling MCP tool: ${tool.name}`, args: { name: tool.name, arguments: input } }),
+    async run(input, { signal }): Promise<ToolOutcome> {
+      const result = await client.callTool({ name: tool.name, arguments: input }, undefined, { signal });
+      return {
+        observation: 'mcp',
+        content: truncateMiddle(resultText(result), OUTPUT_LIMIT),
+        message: `MCP tool ${tool.name} answered.`,
+        extras: { name: tool.name, arguments: input },
+        error: result.isError === true,
+      };
+    },
+  };
+}
+
+/**
+ * Connects every configured server (in parallel; one failing does not stop the others) and
+ * lists their tools. Stdio servers start in the workspace directory. A tool named like a
+ * built-in or an earlier server's tool is left out, so every name means one thing.
+ */
+export async function connectMcpServers(config: McpConfig, options: { cwd: string; reservedNames: ReadonlySet<string> }): Promise<McpConnections> {
+  const specs = [...config.stdio_servers.map((server) => stdioServer(server, options.cwd)), ...config.sse_servers.map(remoteServer)];
+  const clients: Client[] = [];
+  const failures: McpConnections['failures'] = [];
+  const listed = await Promise.all(
+    specs.map(async (spec) => {
+      const client = new Client(CLIENT_INFO);
+      try {
+        await spec.connect(client);
+        clients.push(client);
+        const { tools } = await client.listTools();
+        return tools.map((tool) => mcpTool(client, tool));
+      } catch (error) {
+        failures.push({ server: spec.label, reason: error instanceof Error ? error.message : String(error) });
+        await client.close().catch(() => undefined);
+        return [];
+      }
+    }),
+  );
+  const names = new Set(options.reservedNames);
+  const tools = listed.flat().filter((tool) => {
+    if (names.has(tool.name)) return false;
+    names.add(tool.name);
+    return true;
+  });
+  return {
+    tools,
+    failures,
+    async close() {
+      await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+    },
+  };
+}
