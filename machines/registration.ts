@@ -157,6 +157,8 @@ export const registrationMachine = setup({
 
 type RegistrationSnapshot = SnapshotFrom<typeof registrationMachine>;
 
+/** The form can be edited and submitted only while editing; afterwards it is held. */
+export const selectIsEditing = (snapshot: RegistrationSnapshot) => snapshot.matches('editing');
 export const selectIsBusy = (snapshot: RegistrationSnapshot) =>
   snapshot.matches('registering') || snapshot.matches('signingIn') || snapshot.matches('signedIn');
 export const selectIsConfirmingPersonalEmail = (snapshot: RegistrationSnapshot) => snapshot.matches('confirmingPersonalEmail');

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { selectIsBusy, selectIsConfirmingPersonalEmail, selectSignInFailed } from '../../../machines/registration.ts';
+import { selectIsBusy, selectIsConfirmingPersonalEmail, selectIsEditing, selectSignInFailed } from '../../../machines/registration.ts';
 import { useRegistrationForm } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, TextField } from '../../ui/index.ts';
@@ -17,7 +17,7 @@ export function SignUpForm() {
   const busy = useSelector(registration, selectIsBusy);
   const confirmingPersonalEmail = useSelector(registration, selectIsConfirmingPersonalEmail);
   const signInFailed = useSelector(registration, selectSignInFailed);
-  const formHeld = busy || confirmingPersonalEmail || signInFailed;
+  const formHeld = !useSelector(registration, selectIsEditing);
 
   return (
     <form
