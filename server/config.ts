@@ -39,6 +39,8 @@ const environment = z.object({
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  SECRET_KEY: z.string().min(32, { message: 'SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)' }).optional(),
+  MAX_RUNNING_CONVERSATIONS_PER_USER: z.coerce.number().int().min(1).default(5),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -70,5 +72,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     authRateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL, windowMs: e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    secretKey: e.SECRET_KEY,
+    maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
   };
 }

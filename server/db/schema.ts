@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -57,4 +57,125 @@ export const creditLedger = pgTable(
     check('credit_ledger_type', sql`${t.transactionType} in ('initial_credit', 'credit', 'debit', 'purchase', 'usage')`),
     check('credit_ledger_status', sql`${t.status} in ('completed', 'pending', 'failed')`),
   ],
+);
+
+/**
+ * A conversation and its runtime state. Events are numbered by `next_event_id`: taking a
+ * number locks this row until the event's transaction commits, so ids are strictly
+ * increasing per conversation and commit in id order (readers never see a gap fill later).
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    status: text('status').notNull().default('STOPPED'),
+    runtimeStatus: text('runtime_status'),
+    /** Encrypted (AES-256-GCM); a new key on every start, null while stopped. */
+    sessionApiKey: text('session_api_key'),
+    selectedRepository: text('selected_repository'),
+    selectedBranch: text('selected_branch'),
+    gitProvider: text('git_provider'),
+    trigger: text('trigger'),
+    instructions: text('instructions'),
+    nextEventId: integer('next_event_id').notNull().default(0),
+    /** The node whose runtime and agent serve the conversation while it runs, and until when its claim holds. */
+    ownerNode: text('owner_node'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUpdatedAt: timestamp('last_updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('conversations_user_updated_idx').on(t.userId, t.lastUpdatedAt, t.id),
+    index('conversations_owner_idx').on(t.ownerNode),
+    check('conversations_status', sql`${t.status} in ('RUNNING', 'STARTING', 'STOPPED')`),
+  ],
+);
+
+/** Append-only event log of a conversation; `data` is the event as sent to clients. */
+export const events = pgTable(
+  'events',
+  {
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    id: integer('id').notNull(),
+    data: jsonb('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.id] })],
+);
+
+/** Model, agent and git settings; a row exists once the user saved settings. Keys are encrypted. */
+export const userSettings = pgTable('user_settings', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  llmModel: text('llm_model'),
+  llmBaseUrl: text('llm_base_url'),
+  llmApiKey: text('llm_api_key'),
+  agent: text('agent').notNull().default('CodeActAgent'),
+  language: text('language').notNull().default('en'),
+  confirmationMode: boolean('confirmation_mode').notNull().default(false),
+  securityAnalyzer: text('security_analyzer'),
+  searchApiKey: text('search_api_key'),
+  remoteRuntimeResourceFactor: integer('remote_runtime_resource_factor').default(1),
+  enableDefaultCondenser: boolean('enable_default_condenser').notNull().default(true),
+  enableSoundNotifications: boolean('enable_sound_notifications').notNull().default(false),
+  enableProactiveConversationStarters: boolean('enable_proactive_conversation_starters').notNull().default(false),
+  userConsentsToAnalytics: boolean('user_consents_to_analytics').default(false),
+  maxBudgetPerTaskMicros: bigint('max_budget_per_task_micros', { mode: 'bigint' }),
+  email: text('email'),
+  isNewUser: boolean('is_new_user').notNull().default(true),
+  mcpConfig: jsonb('mcp_config'),
+  gitUserName: text('git_user_name'),
+  gitUserEmail: text('git_user_email'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Git provider tokens (encrypted), one per provider. */
+export const providerTokens = pgTable(
+  'provider_tokens',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    token: text('token').notNull(),
+    host: text('host'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider] }), check('provider_tokens_provider', sql`${t.provider} in ('github', 'gitlab', 'bitbucket')`)],
+);
+
+/** The user's custom secrets: values encrypted, given to runtimes as environment variables. */
+export const customSecrets = pgTable(
+  'custom_secrets',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    value: text('value').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.name] })],
+);
+
+/** Workspace layouts the user saved by name (flexlayout JSON as given). */
+export const savedLayouts = pgTable(
+  'saved_layouts',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    layout: jsonb('layout').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.name] })],
 );
