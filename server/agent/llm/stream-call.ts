@@ -50,6 +50,8 @@ export async function streamModelCall(request: ModelRequest): Promise<ModelRespo
     tools: request.tools,
     maxRetries: 0,
     abortSignal: request.signal,
+    // The error also arrives as a stream part, handled below; the SDK's default handler would only log it.
+    onError: () => undefined,
   });
   let text = '';
   const toolCalls: ModelToolCall[] = [];

@@ -1,0 +1,17 @@
+/**
+ * The agent (ARCHITECTURE.md §7). The conversations module creates one session per running
+ * conversation with `createAgentSession(host)` and passes it the user's `message` and
+ * `change_agent_state` actions. The session emits every event of the agent's side — the
+ * user's message event too, so that the recall and the actions that follow it are linked to
+ * its id — through `host.emit`.
+ */
+import type { AgentFactory } from './types.ts';
+import { createAgentSession } from './session.ts';
+
+export { createAgentSession, type AgentOptions } from './session.ts';
+export { NO_MODEL_CONFIGURED } from './llm/provider.ts';
+export { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from './model-gateway.ts';
+export type { AgentFactory, AgentHost, AgentSession, AgentSettings, AgentState, ClientAction, Event, LlmSettings, McpConfig, NewEvent } from './types.ts';
+
+/** The factory the conversations module is given. */
+export const agentFactory: AgentFactory = (host) => createAgentSession(host);

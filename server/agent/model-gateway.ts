@@ -1,0 +1,78 @@
+import { generateText, type ModelMessage, type ToolSet } from 'ai';
+import type { LimitCheck } from '../../machines/agent-controller.ts';
+import { classifyModelError } from './llm/errors.ts';
+import { createLanguageModel } from './llm/provider.ts';
+import { streamModelCall, toCallUsage, type ModelResponse } from './llm/stream-call.ts';
+import type { CallUsage, MetricsTracker } from './metrics.ts';
+import type { AgentHost } from './types.ts';
+
+/** Below this balance (micro-dollars, $0.10) the chat is blocked (spec §9). */
+export const MINIMUM_BALANCE_MICROS = 100_000n;
+export const INSUFFICIENT_CREDITS = 'Insufficient credits. Please add more credits to continue chatting.';
+
+const dollars = (micros: bigint) => `$${(Number(micros) / 1_000_000).toFixed(4)}`;
+
+/**
+ * Every model call of a session goes through here: the limits are checked before it, and
+ * its tokens are metered and (in saas mode) charged after it.
+ */
+export class ModelGateway {
+  /** Numbers the calls for the charge's idempotency key. */
+  private callNumber: number;
+
+  constructor(
+    private readonly host: AgentHost,
+    private readonly metrics: MetricsTracker,
+    firstCallNumber: number,
+  ) {
+    // The session starts numbering after the history's last event id: every charged call of
+    // an earlier session produced at least one event, so numbers never repeat across restarts.
+    this.callNumber = firstCallNumber;
+  }
+
+  /** Budget per task, then credits: checked before every call, so an exhausted budget sends nothing. */
+  async checkLimits(): Promise<LimitCheck> {
+    const budget = this.metrics.budgetMicros;
+    const spent = this.metrics.accumulatedMicros;
+    if (budget !== null && spent >= budget) {
+      return {
+        ok: false,
+        problem: {
+          reason: `The task reached its maximum budget of ${dollars(budget)} (spent ${dollars(spent)}). Raise the maximum budget per task in the settings to continue.`,
+          errorId: 'AGENT_ERROR$BUDGET_EXCEEDED',
+        },
+      };
+    }
+    if (this.host.balance && (await this.host.balance()) < MINIMUM_BALANCE_MICROS) {
+      return { ok: false, problem: { reason: INSUFFICIENT_CREDITS, errorId: 'STATUS$ERROR_LLM_OUT_OF_CREDITS' } };
+    }
+    return { ok: true };
+  }
+
+  private async meter(usage: CallUsage): Promise<void> {
+    const cost = this.metrics.record(usage);
+    const key = `${this.host.conversationId}:${this.callNumber++}`;
+    if (this.host.charge && cost > 0n) await this.host.charge(cost, key);
+  }
+
+  /** One agent step. Throws ModelCallError. */
+  async step(request: { system: string; messages: ModelMessage[]; tools: ToolSet; signal: AbortSignal }): Promise<ModelResponse> {
+    const model = createLanguageModel(this.host.settings.llm);
+    const response = await streamModelCall({ model, ...request });
+    await this.meter(response.usage);
+    return response;
+  }
+
+  /** A short non-streamed completion without tools (the title). Throws ModelCallError. */
+  async complete(request: { system: string; prompt: string; signal: AbortSignal }): Promise<string> {
+    const model = createLanguageModel(this.host.settings.llm);
+    let result;
+    try {
+      result = await generateText({ model, system: request.system, prompt: request.prompt, maxRetries: 0, abortSignal: request.signal });
+    } catch (error) {
+      throw classifyModelError(error);
+    }
+    await this.meter(toCallUsage(result.usage));
+    return result.text;
+  }
+}
