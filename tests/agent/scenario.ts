@@ -1,0 +1,67 @@
+import { tempRuntime, type TempRuntime } from '../../server/runtime/test-helpers.ts';
+import { createAgentSession, type AgentOptions } from '../../server/agent/index.ts';
+import type { AgentSession, AgentSettings, Event } from '../../server/agent/types.ts';
+import { FakeLlm } from '../support/fake-llm/index.ts';
+import { MemoryHost, testSettings } from './memory-host.ts';
+
+/** Retries without the production waits, so rate-limit scenarios take milliseconds. */
+export const FAST_RETRIES = { maxRetries: 2, initialDelayMs: 20, maxDelayMs: 50 };
+
+export interface Scenario {
+  llm: FakeLlm;
+  store: MemoryHost;
+  session: AgentSession;
+  /** Sends a user message as the browser would. */
+  say(content: string): void;
+  /** Sends change_agent_state. */
+  setState(state: 'PAUSED' | 'STOPPED' | 'RUNNING' | 'USER_CONFIRMED' | 'USER_REJECTED'): void;
+  close(): Promise<void>;
+}
+
+/**
+ * One real runtime per test file (a workspace per scenario), started lazily: scenarios that
+ * never touch the workspace still get a real RuntimeSession.
+ */
+export class ScenarioFactory {
+  private runtime: Promise<TempRuntime> | null = null;
+  private count = 0;
+
+  async start(
+    options: {
+      settings?: Partial<AgentSettings>;
+      balanceMicros?: bigint;
+      history?: Event[];
+      agent?: AgentOptions;
+      /** Prepares the fake model before the session starts. */
+      script?: (llm: FakeLlm) => void;
+    } = {},
+  ): Promise<Scenario> {
+    this.runtime ??= tempRuntime();
+    const llm = new FakeLlm();
+    const baseUrl = await llm.start();
+    options.script?.(llm);
+    const runtime = await (await this.runtime).runtime.start(`scenario-${++this.count}`);
+    const store = new MemoryHost({
+      runtime,
+      settings: testSettings({ baseUrl, ...options.settings }),
+      balanceMicros: options.balanceMicros,
+      history: options.history,
+    });
+    const session = createAgentSession(store.host, { retryPolicy: FAST_RETRIES, ...options.agent });
+    return {
+      llm,
+      store,
+      session,
+      say: (content) => session.handle({ action: 'message', args: { content } }),
+      setState: (state) => session.handle({ action: 'change_agent_state', args: { agent_state: state } }),
+      async close() {
+        await session.stop();
+        await llm.stop();
+      },
+    };
+  }
+
+  async cleanup(): Promise<void> {
+    if (this.runtime) await (await this.runtime).cleanup();
+  }
+}
