@@ -1,0 +1,29 @@
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { PortPool } from './ports.ts';
+
+describe('PortPool', () => {
+  it('skips ports in use and never gives one port to two owners', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(48_500, resolve));
+    try {
+      const pool = new PortPool([48_500, 48_503]);
+      const first = await pool.reserve('a');
+      expect(first).not.toContain(48_500);
+      const second = await pool.reserve('b').catch((error: Error) => error);
+      expect(second).toBeInstanceOf(Error);
+      expect((second as Error).message).toMatch(/No free ports/);
+      pool.release('a');
+      await expect(pool.reserve('b')).resolves.toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it('gives a returning owner its previous ports', async () => {
+    const pool = new PortPool([48_600, 48_699]);
+    const before = await pool.reserve('a');
+    pool.release('a');
+    expect(await pool.reserve('a')).toEqual(before);
+  });
+});
