@@ -20,7 +20,10 @@ export interface RunCommandInput {
   command: string;
   /** Send `command` as input to the running process instead of starting a new command. */
   isInput?: boolean;
-  /** Seconds to wait for completion before answering with running=true (default 120; hard max 600). */
+  /**
+   * Seconds to wait for completion before answering with running=true (default 120; hard max 600).
+   * Without it, the call also answers once the command printed nothing for 30 s.
+   */
   timeoutSeconds?: number;
   signal?: AbortSignal;
 }

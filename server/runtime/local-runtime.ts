@@ -1,0 +1,177 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdir, realpath, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { BrowserTab, SharedBrowser } from './browser.ts';
+import { Git } from './git.ts';
+import { assertConversationId } from './paths.ts';
+import { PortPool } from './ports.ts';
+import { PythonKernel } from './python-kernel.ts';
+import { detectBwrap, Sandbox, type SandboxMounts } from './sandbox.ts';
+import { LocalSession } from './session.ts';
+import { Shell } from './shell.ts';
+import type { Runtime, RuntimeSession } from './types.ts';
+
+/** What the runtime logs; a pino logger fits. */
+export interface RuntimeLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface LocalRuntimeOptions {
+  /** Holds one workspace per conversation (`<rootDir>/<conversationId>`) and their homes (`<rootDir>/.homes/<id>`). */
+  rootDir: string;
+  /** Ports handed to the apps conversations serve, two each (default 40000–49999). */
+  portRange?: [number, number];
+  /** 'auto' runs commands, git and the Python kernel in bubblewrap when the host has it; 'off' never does. */
+  sandbox?: 'auto' | 'off';
+  /**
+   * Directories the sandbox hides besides rootDir: the server's data directory and
+   * anything else holding secrets. Default: rootDir's parent (unless that is '/').
+   */
+  hiddenDirs?: string[];
+  /** The interpreter with ipykernel (default /usr/bin/python3: the `python3` on PATH may be another one). */
+  python?: string;
+  logger?: RuntimeLogger;
+}
+
+const GIT_IDENTITY = { name: 'Atelier', email: 'agent@atelier.local' };
+const consoleLogger: RuntimeLogger = { warn: (details, message) => console.warn(message, details) };
+
+/**
+ * Runs each conversation's workspace on this machine: a directory that is a git
+ * repository, a bash in a pseudo-terminal, a Jupyter kernel, a page in a shared headless
+ * Chromium and two reserved ports, with commands, git and Python confined by bubblewrap
+ * where available. The browser runs outside bwrap, shared by all conversations (one
+ * context each), and may only be sent to http(s) addresses so it cannot read local files.
+ */
+export class LocalRuntime implements Runtime {
+  readonly sandboxed: boolean;
+  private readonly rootDir: string;
+  private readonly sandbox: Sandbox;
+  private readonly ports: PortPool;
+  private readonly browser = new SharedBrowser();
+  private readonly python: string;
+  private readonly sessions = new Map<string, LocalSession>();
+  private readonly starting = new Map<string, Promise<LocalSession>>();
+  private pythonCheck: Promise<string | null> | null = null;
+
+  constructor(options: LocalRuntimeOptions) {
+    mkdirSync(options.rootDir, { recursive: true });
+    // Real paths throughout: bwrap binds and the workspace confinement compare them.
+    this.rootDir = realpathSync(options.rootDir);
+    mkdirSync(path.join(this.rootDir, '.homes'), { recursive: true, mode: 0o700 });
+    const parent = path.dirname(this.rootDir);
+    const hiddenDirs = options.hiddenDirs ?? (parent === path.parse(parent).root ? [] : [parent]);
+    const logger = options.logger ?? consoleLogger;
+    let bwrap: string | null = null;
+    if (options.sandbox !== 'off') {
+      const found = detectBwrap();
+      bwrap = found.path;
+      if (!bwrap) logger.warn({ sandboxed: false, reason: found.problem }, 'Runtime commands run without a sandbox: they can read and write anything the server can');
+    }
+    this.sandbox = new Sandbox(bwrap, this.rootDir, hiddenDirs);
+    this.sandboxed = this.sandbox.sandboxed;
+    this.ports = new PortPool(options.portRange ?? [40000, 49999]);
+    this.python = options.python ?? '/usr/bin/python3';
+  }
+
+  get(conversationId: string): RuntimeSession | undefined {
+    return this.sessions.get(conversationId);
+  }
+
+  async start(conversationId: string, options: { env?: Record<string, string> } = {}): Promise<RuntimeSession> {
+    assertConversationId(conversationId);
+    const running = this.sessions.get(conversationId);
+    if (running) return running;
+    let pending = this.starting.get(conversationId);
+    if (!pending) {
+      pending = this.create(conversationId, options.env ?? {}).finally(() => this.starting.delete(conversationId));
+      this.starting.set(conversationId, pending);
+    }
+    return pending;
+  }
+
+  async remove(conversationId: string): Promise<void> {
+    assertConversationId(conversationId);
+    await this.starting.get(conversationId)?.catch(() => undefined);
+    await this.sessions.get(conversationId)?.stop();
+    this.ports.forget(conversationId);
+    await rm(this.workspacePath(conversationId), { recursive: true, force: true });
+    await rm(this.homePath(conversationId), { recursive: true, force: true });
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.allSettled([...this.starting.values()]);
+    await Promise.allSettled([...this.sessions.values()].map((session) => session.stop()));
+    await this.browser.close();
+  }
+
+  private workspacePath(id: string): string {
+    return path.join(this.rootDir, id);
+  }
+
+  /** Outside the workspace so caches (npm, pip) and dotfiles stay out of git and the zip; hidden from other conversations like the workspaces. */
+  private homePath(id: string): string {
+    return path.join(this.rootDir, '.homes', id);
+  }
+
+  /** Null when the kernel can run, else the reason; asked once per runtime. */
+  private pythonUnavailable(): Promise<string | null> {
+    this.pythonCheck ??= new Promise((resolve) => {
+      execFile(this.python, ['-c', 'import ipykernel'], { timeout: 30_000 }, (error, _stdout, stderr) => {
+        resolve(error ? `Python is unavailable: ${this.python} cannot import ipykernel (install python3-ipykernel): ${(stderr || error.message).trim()}` : null);
+      });
+    });
+    return this.pythonCheck;
+  }
+
+  private async create(id: string, givenEnv: Record<string, string>): Promise<LocalSession> {
+    await mkdir(this.workspacePath(id), { recursive: true });
+    await mkdir(this.homePath(id), { recursive: true, mode: 0o700 });
+    const homeDir = await realpath(this.homePath(id));
+    const mounts: SandboxMounts = { workspaceDir: await realpath(this.workspacePath(id)), homeDir, tmpDir: path.join(homeDir, '.tmp') };
+    await mkdir(mounts.tmpDir, { recursive: true });
+    const controlDir = path.join(mounts.homeDir, '.atelier');
+    const ports = await this.ports.reserve(id);
+    // Only what the workspace needs: the server's own environment holds its secrets.
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      TERM: 'xterm-256color',
+      // Pagers would wait for a keypress that never comes.
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+      ...givenEnv,
+      HOME: mounts.homeDir,
+      APP_PORT_1: String(ports[0]),
+      APP_PORT_2: String(ports[1]),
+    };
+    const shell = new Shell({ cwd: mounts.workspaceDir, env, controlDir, wrap: (argv) => this.sandbox.wrap(argv, mounts) });
+    try {
+      const git = new Git({ workspaceDir: mounts.workspaceDir, env, wrap: (argv) => this.sandbox.wrap(argv, mounts, { network: false }) });
+      await git.init(GIT_IDENTITY);
+      await shell.start();
+      const session = new LocalSession({
+        conversationId: id,
+        workspaceDir: mounts.workspaceDir,
+        ports,
+        sandboxed: this.sandboxed,
+        shell,
+        git,
+        kernel: new PythonKernel({ python: this.python, workspaceDir: mounts.workspaceDir, controlDir, env, wrap: (argv) => this.sandbox.wrap(argv, mounts) }),
+        browser: new BrowserTab(this.browser),
+        pythonUnavailable: () => this.pythonUnavailable(),
+        onStopped: () => {
+          if (this.sessions.get(id) === session) this.sessions.delete(id);
+          this.ports.release(id);
+        },
+      });
+      this.sessions.set(id, session);
+      return session;
+    } catch (error) {
+      await shell.kill();
+      this.ports.release(id);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import type { BrowserTab } from './browser.ts';
+import { Editor } from './editor.ts';
+import { WorkspaceFiles } from './files.ts';
+import type { Git } from './git.ts';
+import type { PythonKernel } from './python-kernel.ts';
+import type { Shell } from './shell.ts';
+import type {
+  BrowserAction,
+  BrowserState,
+  CommandResult,
+  EditorInput,
+  EditorResult,
+  FileChange,
+  PythonResult,
+  RunCommandInput,
+  RuntimeSession,
+} from './types.ts';
+
+const DEFAULT_PYTHON_TIMEOUT_S = 120;
+const MAX_PYTHON_TIMEOUT_S = 600;
+
+export interface LocalSessionParts {
+  conversationId: string;
+  /** Real path of the workspace. */
+  workspaceDir: string;
+  ports: readonly [number, number];
+  sandboxed: boolean;
+  shell: Shell;
+  git: Git;
+  kernel: PythonKernel;
+  browser: BrowserTab;
+  /** Null when the kernel can run, else why not (shared by all sessions of the runtime). */
+  pythonUnavailable: () => Promise<string | null>;
+  /** Called once the session's processes are gone (the runtime forgets it and frees its ports). */
+  onStopped: () => void;
+}
+
+/** One conversation's running workspace: the parts wired together behind the RuntimeSession interface. */
+export class LocalSession implements RuntimeSession {
+  readonly conversationId: string;
+  readonly workspaceDir: string;
+  readonly ports: readonly [number, number];
+  readonly sandboxed: boolean;
+  private readonly files: WorkspaceFiles;
+  private readonly edits: Editor;
+  private stopping: Promise<void> | null = null;
+
+  constructor(private readonly parts: LocalSessionParts) {
+    this.conversationId = parts.conversationId;
+    this.workspaceDir = parts.workspaceDir;
+    this.ports = parts.ports;
+    this.sandboxed = parts.sandboxed;
+    this.files = new WorkspaceFiles(parts.workspaceDir);
+    this.edits = new Editor(this.files);
+  }
+
+  runCommand(input: RunCommandInput): Promise<CommandResult> {
+    return this.parts.shell.run(input);
+  }
+
+  interrupt(): Promise<void> {
+    return this.parts.shell.interrupt();
+  }
+
+  onOutput(listener: (chunk: string) => void): () => void {
+    return this.parts.shell.onOutput(listener);
+  }
+
+  editor(input: EditorInput): Promise<EditorResult> {
+    return this.edits.run(input);
+  }
+
+  listFiles(dir?: string): Promise<string[]> {
+    return this.files.list(dir);
+  }
+
+  readFile(file: string): Promise<string> {
+    return this.files.read(file);
+  }
+
+  writeFile(file: string, content: string): Promise<void> {
+    return this.files.write(file, content);
+  }
+
+  putFile(file: string, data: Uint8Array): Promise<void> {
+    return this.files.write(file, data);
+  }
+
+  zip(): Promise<Uint8Array> {
+    return this.files.zip();
+  }
+
+  gitChanges(): Promise<FileChange[]> {
+    return this.parts.git.changes();
+  }
+
+  async gitDiff(file: string): Promise<{ original: string; modified: string }> {
+    const target = await this.files.resolve(file);
+    return this.parts.git.diff(path.relative(this.workspaceDir, target));
+  }
+
+  pythonUnavailable(): Promise<string | null> {
+    return this.parts.pythonUnavailable();
+  }
+
+  async runPython(code: string, timeoutSeconds = DEFAULT_PYTHON_TIMEOUT_S): Promise<PythonResult> {
+    const reason = await this.parts.pythonUnavailable();
+    if (reason) throw new Error(reason);
+    return this.parts.kernel.execute(code, Math.min(timeoutSeconds, MAX_PYTHON_TIMEOUT_S) * 1000);
+  }
+
+  browse(action: BrowserAction): Promise<BrowserState> {
+    return this.parts.browser.act(action);
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await Promise.allSettled([this.parts.shell.kill(), this.parts.kernel.stop(), this.parts.browser.close()]);
+      this.parts.onStopped();
+    })();
+    return this.stopping;
+  }
+}
