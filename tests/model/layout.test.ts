@@ -1,0 +1,197 @@
+import { Model, type IJsonModel } from 'flexlayout-react';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createActor, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import {
+  layoutMachine,
+  maximisedComponent,
+  openComponents,
+  openTab,
+  presetLayout,
+  PRESETS,
+  selectCanSave,
+  selectLayoutChoices,
+  tabSetsOf,
+  toggleMaximised,
+  type LayoutEvent,
+  type SavedLayout,
+} from '../../machines/layout.ts';
+import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+
+const refusal = (status: number, message: string) => Object.assign(new Error(message), { status });
+
+const teamLayout = presetLayout('user');
+const savedTeam: SavedLayout[] = [{ name: 'team', layout: teamLayout }];
+const draggedModel = openTab(presetLayout('default'), 'changes');
+
+/** Events that change the model (run with the library loaded or not). */
+const modelEvents: (LayoutEvent | AnyEventObject)[] = [
+  { type: 'xstate.done.actor.listLayouts', output: savedTeam },
+  { type: 'SELECT', layout: 'pm' },
+  { type: 'SELECT', layout: 'user' },
+  { type: 'SELECT', layout: 'saved:team' },
+  { type: 'SELECT', layout: 'saved:nothing-by-that-name' },
+  { type: 'OPEN_TAB', component: 'terminal' },
+  { type: 'OPEN_TAB', component: 'chat' },
+  { type: 'TOGGLE_MAXIMISE', component: 'chat' },
+  { type: 'POP_OUT', component: 'chat' },
+  { type: 'RESET' },
+  { type: 'MODEL_CHANGED', layout: draggedModel },
+];
+
+/** Events of the saved layouts and the Save Layout dialog. */
+const dialogEvents: (LayoutEvent | AnyEventObject)[] = [
+  { type: 'xstate.done.actor.listLayouts', output: savedTeam },
+  { type: 'xstate.error.actor.listLayouts', error: new TypeError('Failed to fetch') },
+  { type: 'OPEN_SAVE_DIALOG' },
+  { type: 'NAME_CHANGED', name: '  mine  ' },
+  { type: 'NAME_CHANGED', name: '   ' },
+  { type: 'SAVE' },
+  { type: 'CANCEL' },
+  { type: 'xstate.done.actor.saveLayout', output: { name: 'mine', layout: presetLayout('pm') } },
+  { type: 'xstate.error.actor.saveLayout', error: refusal(413, 'The layout is too large.') },
+  { type: 'xstate.error.actor.saveLayout', error: new TypeError('Failed to fetch') },
+];
+
+const fakes: FakeSideEffects = { promises: ['listLayouts', 'saveLayout'], callbacks: {}, actions: ['popOut'] };
+
+/** A model flexlayout-react accepts, with the same tabs once it has read it. */
+function expectValidModel(layout: IJsonModel) {
+  const read = Model.fromJson(layout).toJson();
+  expect(openComponents(read)).toEqual(openComponents(layout));
+}
+
+function expectSideEffects({ event, before, after, effects, started }: StepRecord) {
+  expect(effects).toEqual(event.type === 'POP_OUT' ? ['popOut'] : []);
+  if (event.type === 'OPEN_TAB') {
+    const component = (event as Extract<LayoutEvent, { type: 'OPEN_TAB' }>).component;
+    expect(after.context.layout).toEqual(openTab(before.context.layout, component));
+    expect(openComponents(after.context.layout).filter((name) => name === component)).toHaveLength(1);
+  }
+  if (event.type === 'SELECT' && before.context.selected !== after.context.selected) {
+    expect(after.context.layout).toEqual((event as { layout: string }).layout === 'saved:team' ? teamLayout : presetLayout((event as { layout: 'pm' | 'user' }).layout));
+  }
+  if (event.type === 'RESET') {
+    const selected = after.context.selected as string;
+    expect(after.context.layout).toEqual(selected === 'saved:team' ? teamLayout : presetLayout(selected as 'pm'));
+  }
+  for (const { src, input } of started) {
+    if (src === 'saveLayout') expect(input).toEqual({ name: 'mine', layout: before.context.layout });
+  }
+  if (event.type === 'xstate.done.actor.saveLayout') {
+    expect(after.context.selected).toBe('saved:mine');
+    expect(Object.keys(after.context.saved)).toContain('mine');
+  }
+  expectValidModel(after.context.layout);
+}
+
+const summarizeModel = (snapshot: AnyMachineSnapshot) => ({
+  value: snapshot.value,
+  selected: snapshot.context.selected,
+  tabs: openComponents(snapshot.context.layout),
+  maximised: maximisedComponent(snapshot.context.layout),
+  saved: Object.keys(snapshot.context.saved),
+});
+const summarizeDialog = (snapshot: AnyMachineSnapshot) => ({
+  value: snapshot.value,
+  selected: snapshot.context.selected,
+  saved: Object.keys(snapshot.context.saved).sort(),
+  draft: snapshot.context.draftName,
+  failure: snapshot.context.failure?.kind ?? null,
+});
+
+const coverage = new Coverage(layoutMachine);
+let pathCount = 0;
+const input = { devopsAgent: false };
+
+describe('layout machine, every edge of its graph', () => {
+  for (const [name, events, summarize] of [
+    ['changing the model', modelEvents, summarizeModel],
+    ['saved layouts and the Save Layout dialog', dialogEvents, summarizeDialog],
+  ] as const) {
+    describe(name, () => {
+      const paths = withoutPrefixPaths(pathsThroughEveryEdge(layoutMachine, { events, input, summarize }));
+      pathCount += paths.length;
+      it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
+        const reached = await runPath(layoutMachine, path, { fakes, input, coverage, expectStep: expectSideEffects });
+        expect(reached.value).toEqual(path.state.value);
+      });
+    });
+  }
+
+  it('reaches every state and takes every transition of the definition', () => {
+    expect(coverage.missing()).toEqual({ states: [], transitions: [] });
+  });
+
+  afterAll(() => console.log(coverage.summary(pathCount)));
+});
+
+describe('layout rules', () => {
+  const weights = (layout: IJsonModel) => tabSetsOf(layout).map((set) => [set.weight, (set.children ?? []).map((tab) => ('component' in tab ? tab.component : ''))]);
+
+  it('has the spec presets, each a model flexlayout-react accepts', () => {
+    expect(weights(presetLayout('default'))).toEqual([[50, ['chat']]]);
+    expect(weights(presetLayout('pm'))).toEqual([
+      [35, ['chat']],
+      [65, ['app', 'browser']],
+    ]);
+    expect(weights(presetLayout('user'))).toEqual([[100, ['app']]]);
+    expect(weights(presetLayout('developer', { devopsAgent: true }))).toEqual([
+      [30, ['chat', 'devops-agent']],
+      [70, ['app', 'vscode', 'browser']],
+    ]);
+    for (const preset of PRESETS) expectValidModel(presetLayout(preset, { devopsAgent: true }));
+  });
+
+  it('leaves the DevOps agent tab out of the developer preset while the agent does not exist', () => {
+    expect(openComponents(presetLayout('developer'))).toEqual(['chat', 'app', 'vscode', 'browser']);
+  });
+
+  it('selects an open tab instead of adding it again', () => {
+    const opened = openTab(presetLayout('pm'), 'browser');
+    const right = tabSetsOf(opened)[1];
+    expect(right?.selected).toBe(1);
+    expect(right?.active).toBe(true);
+    expect(openComponents(opened)).toEqual(openComponents(presetLayout('pm')));
+  });
+
+  it('adds a closed tab on the right, in a new tab set at the end of the root row', () => {
+    const opened = openTab(openTab(presetLayout('pm'), 'terminal'), 'jupyter');
+    const sets = tabSetsOf(opened);
+    expect(sets.map((set) => set.id)).toEqual(['left', 'right', 'added-1', 'added-2']);
+    expect(sets.at(-1)?.active).toBe(true);
+    expect(sets.filter((set) => set.active)).toHaveLength(1);
+    expectValidModel(opened);
+    // flexlayout itself puts the new tab set last.
+    const read = Model.fromJson(opened).toJson();
+    expect(openComponents(read).at(-1)).toBe('jupyter');
+  });
+
+  it('maximises one tab set at a time and restores it', () => {
+    const maximised = toggleMaximised(presetLayout('pm'), 'browser');
+    expect(maximisedComponent(maximised)).toBe('app');
+    expect(Model.fromJson(maximised).getMaximizedTabset()?.getId()).toBe('right');
+    const moved = toggleMaximised(maximised, 'chat');
+    expect(tabSetsOf(moved).filter((set) => set.maximized)).toHaveLength(1);
+    expect(maximisedComponent(toggleMaximised(moved, 'chat'))).toBeNull();
+  });
+
+  it('offers the presets then the saved layouts, and saves only a non-empty trimmed name', async () => {
+    const actor = createActor(
+      layoutMachine.provide({
+        actors: {
+          listLayouts: (await import('xstate')).fromPromise(async () => savedTeam),
+        },
+      }),
+      { input },
+    ).start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(selectLayoutChoices(actor.getSnapshot())).toEqual(['default', 'pm', 'user', 'developer', 'saved:team']);
+    expect(actor.getSnapshot().context.selected).toBe('pm');
+    actor.send({ type: 'OPEN_SAVE_DIALOG' });
+    actor.send({ type: 'NAME_CHANGED', name: '   ' });
+    expect(selectCanSave(actor.getSnapshot())).toBe(false);
+    actor.send({ type: 'SAVE' });
+    expect(actor.getSnapshot().matches({ saveDialog: 'editing' })).toBe(true);
+    actor.stop();
+  });
+});
