@@ -140,6 +140,10 @@ export const agentControllerMachine = setup({
     rejectAction: () => {
       throw missing('rejectAction');
     },
+    /** Emits an observation saying the awaiting action will not run (the user stopped the agent instead of deciding). */
+    abandonAction: () => {
+      throw missing('abandonAction');
+    },
     startTask: assign({ iterations: 0, retries: 0, pending: [], currentEventId: null, recentSteps: [], problem: null, startWhenLoaded: false }),
     dropPlannedActions: assign({ pending: [], currentEventId: null }),
     forgetProblem: assign({ problem: null }),
@@ -325,7 +329,7 @@ export const agentControllerMachine = setup({
           target: 'awaitingUserInput',
           actions: [{ type: 'restateAction', params: { confirmation: 'rejected' } }, 'rejectAction', 'dropPlannedActions'],
         },
-        STOP: { target: 'stopped', actions: 'dropPlannedActions' },
+        STOP: { target: 'stopped', actions: ['abandonAction', 'dropPlannedActions'] },
       },
     },
     paused: {

@@ -21,6 +21,8 @@ interface ToolCallPlan {
   risk: RiskLevel;
 }
 
+const NOT_RUN = 'This action was not run: the agent was paused or stopped before it started.';
+
 const fingerprint = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 function argumentsObject(input: unknown): Record<string, unknown> {
@@ -103,11 +105,23 @@ export class ActionRunner {
     };
   }
 
-  /** Emits the action event before anything runs; in confirmation mode it says whether it awaits the user. */
-  async announce(actionId: string, awaitingConfirmation: boolean): Promise<number> {
+  /**
+   * Emits the action event before anything runs; in confirmation mode it says whether it
+   * awaits the user. When the user paused or stopped the agent meanwhile, the action will
+   * never run, and an observation says so at once.
+   */
+  async announce(actionId: string, awaitingConfirmation: boolean, signal: AbortSignal): Promise<number> {
     const confirmation = awaitingConfirmation ? 'awaiting_confirmation' : this.host.settings.confirmationMode ? 'confirmed' : null;
     const event = await this.log.emit(this.actionEvent(this.planOf(actionId), confirmation));
+    if (signal.aborted) this.abandon(event.id);
     return event.id;
+  }
+
+  /** Answers an announced action that will not run (the agent was paused or stopped first). */
+  abandon(actionEventId: number): void {
+    void this.log
+      .emit({ source: 'agent', observation: 'error', cause: actionEventId, content: NOT_RUN, message: NOT_RUN, extras: {} })
+      .catch(() => undefined);
   }
 
   /** The user's decision on an awaiting action, as a new statement of the action (the security log merges them). */

@@ -142,8 +142,8 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       takeUserMessages: fromPromise(() => takeUserMessages()),
       checkLimits: fromPromise(() => requireGateway().checkLimits()),
       callModel: fromPromise(({ signal }) => callModel(signal)),
-      announceAction: fromPromise(async ({ input }: { input: { actionId: string; awaitingConfirmation: boolean } }) => ({
-        eventId: await actions.announce(input.actionId, input.awaitingConfirmation),
+      announceAction: fromPromise(async ({ input, signal }: { input: { actionId: string; awaitingConfirmation: boolean }; signal: AbortSignal }) => ({
+        eventId: await actions.announce(input.actionId, input.awaitingConfirmation, signal),
       })),
       runAction: fromPromise(({ input, signal }: { input: { actionId: string; eventId: number }; signal: AbortSignal }) =>
         track(actions.run(input.actionId, input.eventId, signal)),
@@ -159,6 +159,9 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       },
       rejectAction: ({ context }) => {
         if (context.currentEventId !== null) actions.reject(context.currentEventId);
+      },
+      abandonAction: ({ context }) => {
+        if (context.currentEventId !== null) actions.abandon(context.currentEventId);
       },
     },
   });

@@ -40,8 +40,10 @@ export const executeBash = zodTool({
       result = await runtime.runCommand({ command: input.command, isInput: input.is_input ?? false, timeoutSeconds: input.timeout, signal });
     } catch (error) {
       if (!signal.aborted) throw error;
+      // Stopped or paused: interrupt the command and report what it printed before it ended.
       await runtime.interrupt();
-      return outcome(input.command, { output: 'The command was interrupted because the agent was stopped.', exitCode: 130, running: false, cwd: '' });
+      const ended = await runtime.runCommand({ command: '', timeoutSeconds: 5 });
+      return outcome(input.command, { ...ended, output: `${ended.output}\n[The command was interrupted because the agent was paused or stopped.]`.trim() });
     }
     return outcome(input.command, result);
   },

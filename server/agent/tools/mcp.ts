@@ -100,22 +100,22 @@ function mcpTool(client: Client, tool: Awaited<ReturnType<Client['listTools']>>[
 export async function connectMcpServers(config: McpConfig, options: { cwd: string; reservedNames: ReadonlySet<string> }): Promise<McpConnections> {
   const specs = [...config.stdio_servers.map((server) => stdioServer(server, options.cwd)), ...config.sse_servers.map(remoteServer)];
   const clients: Client[] = [];
-  const failures: McpConnections['failures'] = [];
-  const listed = await Promise.all(
+  const connected = await Promise.all(
     specs.map(async (spec) => {
       const client = new Client(CLIENT_INFO);
       try {
         await spec.connect(client);
         clients.push(client);
         const { tools } = await client.listTools();
-        return tools.map((tool) => mcpTool(client, tool));
+        return { tools: tools.map((tool) => mcpTool(client, tool)) };
       } catch (error) {
-        failures.push({ server: spec.label, reason: error instanceof Error ? error.message : String(error) });
         await client.close().catch(() => undefined);
-        return [];
+        return { tools: [], failure: { server: spec.label, reason: error instanceof Error ? error.message : String(error) } };
       }
     }),
   );
+  const failures = connected.flatMap((result) => (result.failure ? [result.failure] : []));
+  const listed = connected.map((result) => result.tools);
   const names = new Set(options.reservedNames);
   const tools = listed.flat().filter((tool) => {
     if (names.has(tool.name)) return false;
