@@ -61,7 +61,13 @@ export class FakeLlm {
     const open = [...this.openResponses];
     this.openResponses.clear();
     for (const response of open) response.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    const server = this.server;
+    if (server) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Clients keep connections alive between requests; do not wait for them to time out.
+      server.closeAllConnections();
+      await closed;
+    }
     this.server = null;
   }
 

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ScenarioFactory, type Scenario } from '../../../tests/agent/scenario.ts';
+import { reply, withTools, withoutTools } from '../../../tests/support/fake-llm/index.ts';
+
+const scenarios = new ScenarioFactory();
+let scenario: Scenario | undefined;
+afterEach(async () => scenario?.close());
+afterAll(async () => scenarios.cleanup());
+
+const echoServer = {
+  name: 'echo',
+  command: process.execPath,
+  // Stdio servers start in the workspace, where a bare `tsx` would not resolve: name it by its URL.
+  args: ['--import', import.meta.resolve('tsx'), path.resolve(import.meta.dirname, '../../../tests/support/mcp-echo-server.ts')],
+  env: { ECHO_MODE: 'test' },
+};
+
+describe('MCP tools', () => {
+  it('offers the tools of a stdio MCP server to the model and calls them', async () => {
+    scenario = await scenarios.start({
+      settings: { mcpConfig: { stdio_servers: [echoServer], sse_servers: [] } },
+      script: (llm) =>
+        llm.enqueue(
+          reply.text('Title', { when: withoutTools }),
+          reply.toolCall('echo', { text: 'hi there' }, { when: withTools }),
+          reply.toolCall('fail', {}, { when: withTools }),
+          reply.toolCall('finish', { message: 'Done.' }, { when: withTools }),
+        ),
+    });
+    const { store, llm } = scenario;
+    await store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
+    const system = store.events.find((event) => event.action === 'system');
+    expect(system?.args?.tools?.map((tool) => tool.name)).toEqual(['execute_bash', 'str_replace_editor', 'execute_ipython_cell', 'browser', 'think', 'finish', 'echo', 'fail']);
+
+    scenario.say('Echo something');
+    await store.waitForState('FINISHED');
+    const [call] = store.events.filter((event) => event.action === 'call_tool_mcp');
+    expect(call?.args).toMatchObject({ name: 'echo', arguments: { text: 'hi there' } });
+    const [echoed, failed] = store.events.filter((event) => event.observation === 'mcp');
+    expect(echoed).toMatchObject({ cause: call?.id, content: 'echo: hi there', extras: { name: 'echo', arguments: { text: 'hi there' } } });
+    expect(failed?.content).toBe('this tool always fails');
+    expect(llm.completions.filter(withTools)[0]?.tools?.map((tool) => tool.function.name)).toContain('echo');
+  }, 30_000);
+
+  it('tells the user about a server that cannot start, and works without it', async () => {
+    scenario = await scenarios.start({
+      settings: { mcpConfig: { stdio_servers: [{ name: 'broken', command: '/nonexistent/mcp-server' }], sse_servers: ['http://127.0.0.1:9/mcp'] } },
+    });
+    await scenario.store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
+    const failures = scenario.store.events.filter((event) => event.status_update && event.status_id === 'STATUS$ERROR_MCP_SERVER');
+    expect(failures.map((event) => event.message)).toEqual([
+      expect.stringContaining('The MCP server broken could not be used'),
+      expect.stringContaining('The MCP server http://127.0.0.1:9/mcp could not be used'),
+    ]);
+  }, 30_000);
+});
