@@ -1,0 +1,163 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { type AnyEventObject } from 'xstate';
+import {
+  canConnect,
+  conversationMachine,
+  isNotAuthenticated,
+  renamedTitle,
+  type Conversation,
+  type ConversationEvent,
+} from '../../machines/conversation.ts';
+import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+
+const refusal = (status: number, message: string) => Object.assign(new Error(message), { status });
+
+const record = (fields: Partial<Conversation>): Conversation => ({
+  conversation_id: 'c-1',
+  title: 'Todo app',
+  status: 'RUNNING',
+  runtime_status: 'STATUS$READY',
+  url: 'http://localhost:3000/api/conversations/c-1',
+  session_api_key: 'key',
+  selected_repository: null,
+  selected_branch: null,
+  git_provider: null,
+  trigger: 'gui',
+  created_at: '2026-01-01T00:00:00Z',
+  last_updated_at: '2026-01-01T00:00:00Z',
+  ...fields,
+});
+const running = record({});
+const starting = record({ status: 'STARTING', runtime_status: null });
+const stopped = record({ status: 'STOPPED', runtime_status: null, url: null, session_api_key: null });
+const renamed = record({ title: 'Todo app with dark mode' });
+
+const after = (delay: string, state: string) => ({ type: `xstate.after.${delay}.conversation.${state}` });
+
+const events: (ConversationEvent | AnyEventObject)[] = [
+  { type: 'xstate.done.actor.fetchConversation', output: running },
+  { type: 'xstate.done.actor.fetchConversation', output: starting },
+  { type: 'xstate.done.actor.fetchConversation', output: stopped },
+  { type: 'xstate.error.actor.fetchConversation', error: refusal(403, 'Not authenticated') },
+  { type: 'xstate.error.actor.fetchConversation', error: refusal(500, '') },
+  { type: 'RETRY' },
+  { type: 'xstate.done.actor.startConversation', output: starting },
+  { type: 'xstate.error.actor.startConversation', error: refusal(503, 'No runtime is available.') },
+  { type: 'START' },
+  { type: 'STOP' },
+  { type: 'RESTART' },
+  { type: 'REFRESH' },
+  { type: 'DELETE' },
+  { type: 'RENAME', title: '  Todo app with dark mode ' },
+  { type: 'RENAME', title: '   ' },
+  { type: 'RENAME', title: 'Todo app' },
+  { type: 'xstate.done.actor.stopConversation', output: stopped },
+  { type: 'xstate.error.actor.stopConversation', error: new TypeError('Failed to fetch') },
+  { type: 'xstate.done.actor.deleteConversation' },
+  { type: 'xstate.error.actor.deleteConversation', error: refusal(500, '') },
+  { type: 'xstate.done.actor.renameConversation', output: renamed },
+  { type: 'xstate.error.actor.renameConversation', error: refusal(422, 'The title must be 1 to 200 characters.') },
+  after('pollWhileStarting', 'ready.idle'),
+  after('poll', 'ready.idle'),
+  after('restartWait', 'ready.restarting.waiting'),
+];
+
+const fakes: FakeSideEffects = {
+  promises: ['fetchConversation', 'startConversation', 'stopConversation', 'deleteConversation', 'renameConversation'],
+  callbacks: {},
+  actions: ['goToDashboard', 'announceStopped', 'announceRenamed', 'announceFailure'],
+};
+
+function expectSideEffects({ event, before, after: reached, effects, started }: StepRecord) {
+  const inRestart = before.matches({ ready: 'restarting' });
+  switch (event.type) {
+    case 'xstate.error.actor.fetchConversation':
+      expect(effects).toEqual((event as { error: { status: number } }).error.status === 403 ? ['goToDashboard'] : []);
+      if (effects.length > 0) expect(reached.matches('left')).toBe(true);
+      break;
+    case 'xstate.done.actor.stopConversation':
+      expect(effects).toEqual(inRestart ? [] : ['announceStopped', 'goToDashboard']);
+      break;
+    case 'xstate.done.actor.deleteConversation':
+      expect(effects).toEqual(['goToDashboard']);
+      break;
+    case 'xstate.done.actor.renameConversation':
+      expect(effects).toEqual(['announceRenamed']);
+      break;
+    case 'xstate.error.actor.startConversation':
+    case 'xstate.error.actor.stopConversation':
+    case 'xstate.error.actor.deleteConversation':
+    case 'xstate.error.actor.renameConversation':
+      expect(effects).toEqual(['announceFailure']);
+      // Optimistic changes are put back.
+      if (!inRestart) {
+        expect(reached.context.conversation).toEqual(before.context.rollback ?? before.context.conversation);
+        expect(reached.context.deleted).toBe(false);
+      }
+      break;
+    default:
+      expect(effects).toEqual([]);
+  }
+  if (event.type === 'STOP') expect(reached.context.conversation?.status).toBe('STOPPED');
+  if (event.type === 'DELETE') expect(reached.context.deleted).toBe(true);
+  if (event.type === 'RENAME') {
+    expect(reached.context.conversation?.title).toBe(renamedTitle(before.context.conversation?.title ?? '', (event as { title: string }).title));
+  }
+  if (event.type === 'xstate.done.actor.fetchConversation' && before.matches('loading')) {
+    // Opened STOPPED: started automatically.
+    expect(reached.matches('starting')).toBe((event as { output: Conversation }).output.status === 'STOPPED');
+  }
+  for (const { src, input } of started) {
+    if (src === 'renameConversation') expect(input).toEqual({ conversationId: 'c-1', title: reached.context.conversation?.title });
+    else expect(input).toEqual({ conversationId: 'c-1' });
+  }
+  if (event.type.startsWith('xstate.after.pollWhileStarting')) expect(before.context.conversation?.status).toBe('STARTING');
+}
+
+const input = { conversationId: 'c-1' };
+const coverage = new Coverage(conversationMachine);
+let pathCount = 0;
+
+describe('conversation machine, every edge of its graph', () => {
+  const paths = withoutPrefixPaths(pathsThroughEveryEdge(conversationMachine, { events, input }));
+  pathCount += paths.length;
+  it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
+    const reached = await runPath(conversationMachine, path, { fakes, input, coverage, expectStep: expectSideEffects });
+    expect(reached.value).toEqual(path.state.value);
+  });
+
+  it('reaches every state and takes every transition of the definition', () => {
+    expect(coverage.missing()).toEqual({ states: [], transitions: [] });
+  });
+
+  afterAll(() => console.log(coverage.summary(pathCount)));
+});
+
+describe('conversation rules', () => {
+  it('cancels a rename to an empty or unchanged title, trims the others', () => {
+    expect(renamedTitle('Todo app', '')).toBeNull();
+    expect(renamedTitle('Todo app', '   ')).toBeNull();
+    expect(renamedTitle('Todo app', ' Todo app ')).toBeNull();
+    expect(renamedTitle('Todo app', ' Notes ')).toBe('Notes');
+  });
+
+  it('sends to /dashboard only on a 403 that says Not authenticated', () => {
+    expect(isNotAuthenticated(refusal(403, 'Not authenticated'))).toBe(true);
+    expect(isNotAuthenticated(refusal(403, 'Forbidden'))).toBe(false);
+    expect(isNotAuthenticated(refusal(401, 'Not authenticated'))).toBe(false);
+    expect(isNotAuthenticated(new Error('Not authenticated'))).toBe(false);
+  });
+
+  it('opens the runtime socket only when RUNNING or with a runtime status', () => {
+    expect(canConnect(running)).toBe(true);
+    expect(canConnect(starting)).toBe(false);
+    expect(canConnect(record({ status: 'STARTING', runtime_status: 'STATUS$RUNTIME_STARTED' }))).toBe(true);
+    expect(canConnect(stopped)).toBe(false);
+    expect(canConnect(null)).toBe(false);
+  });
+
+  it('polls every 3 s while STARTING and every 5 minutes otherwise, and waits 1 s to restart', () => {
+    const delays = conversationMachine.implementations.delays;
+    expect(delays).toEqual({ pollWhileStarting: 3000, poll: 300000, restartWait: 1000 });
+  });
+});
