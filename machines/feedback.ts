@@ -74,7 +74,6 @@ export const feedbackMachine = setup({
   id: 'feedback',
   context: ({ input }) => ({ conversationId: input.conversationId, eventId: input.eventId, ratable: input.ratable, rating: null, reason: null, countdown: REASON_COUNTDOWN_SECONDS }),
   initial: 'checking',
-  on: { RATABLE_CHANGED: { actions: { type: 'setRatable', params: ({ event }) => event.ratable } } },
   states: {
     checking: {
       invoke: {
@@ -88,9 +87,12 @@ export const feedbackMachine = setup({
         // A failed check means "not rated".
         onError: { target: 'unrated' },
       },
+      on: { RATABLE_CHANGED: { actions: { type: 'setRatable', params: ({ event }) => event.ratable } } },
     },
     unrated: {
       on: {
+        // Newer events arrived: this one may have left the last 10 (a rating already begun goes on).
+        RATABLE_CHANGED: { actions: { type: 'setRatable', params: ({ event }) => event.ratable } },
         RATE: [
           { guard: { type: 'canRateHigh', params: ({ event }) => event.rating }, target: 'submitting', actions: { type: 'rate', params: ({ event }) => event.rating } },
           { guard: { type: 'canRateLow', params: ({ event }) => event.rating }, target: 'choosingReason', actions: { type: 'rate', params: ({ event }) => event.rating } },
