@@ -148,12 +148,14 @@ export const agentControllerMachine = setup({
     dropPlannedActions: assign({ pending: [], currentEventId: null }),
     forgetProblem: assign({ problem: null }),
     finishCurrentAction: assign(({ context }) => ({ pending: context.pending.slice(1), currentEventId: null })),
+    recordStep: assign(({ context }, step: StepSignature) => ({ recentSteps: [...context.recentSteps, step].slice(-STEPS_TO_KEEP) })),
   },
   guards: {
     startWhenLoaded: ({ context }) => context.startWhenLoaded,
     stuck: ({ context }) => stuckReason(context.recentSteps) !== null,
     iterationLimitReached: ({ context }) => context.iterations >= context.maxIterations,
-    noPendingAction: ({ context }) => context.pending.length === 0,
+    /** Read before the finished action leaves the queue. */
+    moreActionsPlanned: ({ context }) => context.pending.length > 1,
     nextFinishes: ({ context }) => context.pending[0]?.finishes === true,
     nextNeedsConfirmation: ({ context }) => context.pending[0]?.needsConfirmation === true,
   },
@@ -205,24 +207,21 @@ export const agentControllerMachine = setup({
           invoke: {
             id: 'takeUserMessages',
             src: 'takeUserMessages',
-            onDone: 'deciding',
+            onDone: [
+              {
+                guard: 'stuck',
+                target: '#agentController.error',
+                actions: assign({ problem: ({ context }) => ({ reason: stuckReason(context.recentSteps) ?? '', errorId: 'AGENT_ERROR$STUCK_IN_LOOP' }) }),
+              },
+              {
+                guard: 'iterationLimitReached',
+                target: '#agentController.paused',
+                actions: assign({ problem: ({ context }) => ({ reason: maxIterationsReason(context.maxIterations), errorId: 'AGENT_ERROR$MAX_ITERATIONS' }) }),
+              },
+              { target: 'checkingLimits' },
+            ],
             onError: { target: '#agentController.error', actions: assign({ problem: ({ event }) => problemOf(event.error) }) },
           },
-        },
-        deciding: {
-          always: [
-            {
-              guard: 'stuck',
-              target: '#agentController.error',
-              actions: assign({ problem: ({ context }) => ({ reason: stuckReason(context.recentSteps) ?? '', errorId: 'AGENT_ERROR$STUCK_IN_LOOP' }) }),
-            },
-            {
-              guard: 'iterationLimitReached',
-              target: '#agentController.paused',
-              actions: assign({ problem: ({ context }) => ({ reason: maxIterationsReason(context.maxIterations), errorId: 'AGENT_ERROR$MAX_ITERATIONS' }) }),
-            },
-            { target: 'checkingLimits' },
-          ],
         },
         checkingLimits: {
           invoke: {
@@ -275,11 +274,8 @@ export const agentControllerMachine = setup({
           },
         },
         acting: {
-          initial: 'next',
+          initial: 'announcing',
           states: {
-            next: {
-              always: [{ guard: 'noPendingAction', target: '#agentController.running.intake' }, { target: 'announcing' }],
-            },
             announcing: {
               invoke: {
                 id: 'announceAction',
@@ -302,10 +298,15 @@ export const agentControllerMachine = setup({
                 id: 'runAction',
                 src: 'runAction',
                 input: ({ context }) => ({ actionId: context.pending[0]?.id ?? '', eventId: context.currentEventId ?? -1 }),
-                onDone: {
-                  target: 'next',
-                  actions: [assign({ recentSteps: ({ context, event }) => [...context.recentSteps, event.output].slice(-STEPS_TO_KEEP) }), 'finishCurrentAction'],
-                },
+                onDone: [
+                  {
+                    guard: 'moreActionsPlanned',
+                    target: 'announcing',
+                    reenter: true,
+                    actions: [{ type: 'recordStep', params: ({ event }) => event.output }, 'finishCurrentAction'],
+                  },
+                  { target: '#agentController.running.intake', actions: [{ type: 'recordStep', params: ({ event }) => event.output }, 'finishCurrentAction'] },
+                ],
                 onError: { target: '#agentController.error', actions: assign({ problem: ({ event }) => problemOf(event.error) }) },
               },
             },
