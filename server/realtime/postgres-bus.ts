@@ -1,0 +1,131 @@
+import pg from 'pg';
+import { Listeners, type EventBus } from './event-bus.ts';
+
+const EVENTS = 'atelier_events';
+const SIGNALS = 'atelier_signals';
+/** Sent after a node's connection comes back: every node re-reads its streams (notifications may have been lost). */
+const RESYNC = '*';
+
+interface Logger {
+  warn(object: object, message: string): void;
+}
+
+/**
+ * Several nodes on one PostgreSQL database (ARCHITECTURE.md §8): notifications go through
+ * LISTEN/NOTIFY on one dedicated connection, which also sends them so its own echoes can be
+ * recognised by backend pid and skipped (local listeners are called directly, at once).
+ */
+export class PostgresEventBus implements EventBus {
+  private readonly events = new Listeners<[number]>();
+  private readonly signals = new Listeners<[string, string]>();
+  private readonly reconnects = new Listeners<[]>();
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Connects and listens; resolves once notifications flow. */
+  async start() {
+    await this.connection();
+  }
+
+  async publish(conversationId: string, eventId: number) {
+    this.events.emit(conversationId, eventId);
+    await this.notify(EVENTS, `${conversationId} ${eventId}`);
+  }
+
+  subscribe(conversationId: string, listener: (eventId: number) => void) {
+    return this.events.add(conversationId, listener);
+  }
+
+  async signal(conversationId: string, message: string) {
+    this.signals.emit('', conversationId, message);
+    await this.notify(SIGNALS, `${conversationId} ${message}`);
+  }
+
+  onSignal(listener: (conversationId: string, message: string) => void) {
+    return this.signals.add('', listener);
+  }
+
+  onReconnect(listener: () => void) {
+    return this.reconnects.add('', listener);
+  }
+
+  async close() {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+
+  private async notify(channel: string, payload: string) {
+    try {
+      const client = await this.connection();
+      await client.query('select pg_notify($1, $2)', [channel, payload]);
+    } catch (error) {
+      // Other nodes catch up on the resync sent when the connection is back.
+      if (!this.closed) this.log.warn({ err: error, channel }, 'notification not sent');
+    }
+  }
+
+  private connection(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.connect().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('notification', (message) => this.receive(client, message));
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    await client.connect();
+    await client.query(`listen ${EVENTS}`);
+    await client.query(`listen ${SIGNALS}`);
+    if (this.closed) {
+      await client.end();
+      throw new Error('event bus closed');
+    }
+    this.client = client;
+    return client;
+  }
+
+  private receive(client: pg.Client, message: pg.Notification) {
+    const own = message.processId === (client as unknown as { processID: number }).processID;
+    const payload = message.payload ?? '';
+    if (message.channel === EVENTS && payload === RESYNC) {
+      if (!own) this.reconnects.emit('');
+      return;
+    }
+    if (own) return;
+    const space = payload.indexOf(' ');
+    if (space < 0) return;
+    const conversationId = payload.slice(0, space);
+    const rest = payload.slice(space + 1);
+    if (message.channel === EVENTS) this.events.emit(conversationId, Number(rest));
+    else this.signals.emit('', conversationId, rest);
+  }
+
+  private lost(client: pg.Client, error: Error) {
+    if (this.client !== client || this.closed) return;
+    this.client = null;
+    this.log.warn({ err: error }, 'event bus connection lost; reconnecting');
+    void this.reconnect(1);
+  }
+
+  private async reconnect(attempt: number): Promise<void> {
+    if (this.closed) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 200 * attempt)));
+    try {
+      const client = await this.connection();
+      await client.query('select pg_notify($1, $2)', [EVENTS, RESYNC]);
+      this.reconnects.emit('');
+    } catch {
+      return this.reconnect(attempt + 1);
+    }
+  }
+}
