@@ -20,3 +20,4 @@ export function authHandlers(auth: AuthService): Handlers {
   };
 }
 export { findUserId, listUsers, setUserActive } from './admin.ts';
+export { findUser } from './lookup.ts';

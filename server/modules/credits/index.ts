@@ -42,3 +42,27 @@ export function parseDollars(text: string): bigint {
   if (!match) throw new RangeError(`"${text}" is not an amount in dollars (up to 6 decimals)`);
   return BigInt(match[1] ?? '0') * MICROS_PER_DOLLAR + BigInt((match[2] ?? '').padEnd(6, '0'));
 }
+
+/**
+ * Charges metered usage (a model call) once per idempotency key and answers the balance
+ * after it. Usage already happened, so it is recorded even when it takes the balance below
+ * zero; callers check the balance before the next call.
+ */
+export async function chargeUsage(
+  db: Db,
+  entry: { userId: string; amountMicros: bigint; description: string; idempotencyKey: string },
+): Promise<bigint> {
+  if (entry.amountMicros < 0n) throw new RangeError('A charge cannot be negative');
+  if (entry.amountMicros > 0n)
+    await db
+      .insert(creditLedger)
+      .values({
+        userId: entry.userId,
+        amountMicros: -entry.amountMicros,
+        transactionType: 'usage',
+        description: entry.description,
+        idempotencyKey: entry.idempotencyKey,
+      })
+      .onConflictDoNothing();
+  return balanceMicros(db, entry.userId);
+}

@@ -1,5 +1,13 @@
 import type { Config } from '../../config.ts';
 import type { Handlers } from '../../shared/operations.ts';
+import { knownModels } from './models.ts';
+
+/**
+ * The one agent class, and the one analyzer it implements: the model's own `security_risk`
+ * combined with static rules for known-destructive commands (server/agent/security-analyzer.ts).
+ */
+const AGENTS = ['CodeActAgent'];
+const SECURITY_ANALYZERS = ['llm'];
 
 export function optionsHandlers(config: Config): Handlers {
   return {
@@ -12,5 +20,8 @@ export function optionsHandlers(config: Config): Handlers {
       SUPPORT_EMAIL: config.supportEmail,
       BUILD_NUMBER: config.buildNumber,
     }),
+    listModels: async () => knownModels(config),
+    listAgents: async () => AGENTS,
+    listSecurityAnalyzers: async () => SECURITY_ANALYZERS,
   };
 }

@@ -1,0 +1,103 @@
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { notFound } from '../../shared/http-error.ts';
+import { requireUser, type Handlers } from '../../shared/operations.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
+import { findUser } from '../auth/index.ts';
+import { microsToDollars } from '../credits/index.ts';
+import { configuredModelId, DEFAULT_MODEL, parseModelId, type LlmChoice } from './llm.ts';
+import { createSettingsStore, GIT_PROVIDERS, type GitProvider } from './store.ts';
+import { DEFAULT_GIT_USER, EMPTY_MCP_CONFIG, toColumns, toSettings, type Settings } from './view.ts';
+
+export { configuredModelId, DEFAULT_MODEL, type LlmChoice } from './llm.ts';
+export type { GitProvider } from './store.ts';
+
+export function createSettingsService(db: Db, config: Config, box: SecretBox) {
+  const store = createSettingsStore(db, box);
+
+  return {
+    /** Null when the user never saved settings (the API answers 404; the client uses its defaults). */
+    async read(userId: string): Promise<Settings | null> {
+      const row = await store.find(userId);
+      const account = await findUser(db, userId);
+      if (!row || !account) return null;
+      const tokens = new Set((await store.tokens(userId)).map((t) => t.provider));
+      return toSettings(row, { config, account, tokens });
+    },
+
+    async save(userId: string, update: Parameters<typeof toColumns>[0]) {
+      await store.save(userId, toColumns(update, (plain) => box.encrypt(plain)));
+      for (const provider of GIT_PROVIDERS) {
+        const input = update.provider_tokens?.[provider];
+        if (!input) continue;
+        if (input.token?.trim()) await store.setToken(userId, provider, input.token.trim(), input.host?.trim() || null);
+        else await store.removeToken(userId, provider);
+      }
+    },
+
+    unsetProviderTokens: (userId: string) => store.removeToken(userId),
+
+    /**
+     * What an agent session of this user runs with. saas: the operator's LLM_* model, always.
+     * oss: the user's model (LLM_* as the default); the operator's base URL and key go with
+     * the operator's model only, never to a model the user picked elsewhere. Null `llm` when
+     * no reachable model results (the agent then says so).
+     */
+    async forAgent(userId: string) {
+      const row = await store.find(userId);
+      const llm = config.llm;
+      let choice: LlmChoice | null = null;
+      if (config.appMode === 'saas' || !row) {
+        const id = configuredModelId(llm);
+        const parsed = id && parseModelId(id, llm.baseUrl);
+        if (parsed) choice = { ...parsed, ...(llm.apiKey && { apiKey: llm.apiKey }), ...(llm.baseUrl && { baseUrl: llm.baseUrl }) };
+      } else {
+        const operatorModel = configuredModelId(llm);
+        const id = row.llmModel ?? operatorModel ?? DEFAULT_MODEL;
+        const operators = id === operatorModel;
+        const baseUrl = row.llmBaseUrl ?? (operators ? llm.baseUrl : undefined);
+        const apiKey = row.llmApiKey ? box.decrypt(row.llmApiKey) : operators ? llm.apiKey : undefined;
+        const parsed = parseModelId(id, baseUrl);
+        if (parsed) choice = { ...parsed, ...(apiKey && { apiKey }), ...(baseUrl && { baseUrl }) };
+      }
+      const confirmationMode = row?.confirmationMode ?? false;
+      return {
+        llm: choice,
+        agent: row?.agent ?? 'CodeActAgent',
+        confirmationMode,
+        // The analyzer only gates actions in confirmation mode (spec §5, settings).
+        securityAnalyzer: confirmationMode ? (row?.securityAnalyzer ?? null) : null,
+        maxBudgetPerTask: row?.maxBudgetPerTaskMicros == null ? null : microsToDollars(row.maxBudgetPerTaskMicros),
+        enableDefaultCondenser: row?.enableDefaultCondenser ?? true,
+        mcpConfig: (row?.mcpConfig as Settings['mcp_config']) ?? EMPTY_MCP_CONFIG,
+        gitUser: { name: row?.gitUserName ?? DEFAULT_GIT_USER.name, email: row?.gitUserEmail ?? DEFAULT_GIT_USER.email },
+      };
+    },
+
+    /** Git provider tokens, for the runtime's environment (only the providers asked for, when given). */
+    async providerTokens(userId: string, only?: readonly GitProvider[]) {
+      const tokens = await store.tokens(userId);
+      return tokens.filter((t) => !only || only.includes(t.provider));
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;
+
+export function settingsHandlers(settings: SettingsService): Handlers {
+  return {
+    getSettings: async (ctx) => {
+      const found = await settings.read(requireUser(ctx).id);
+      if (!found) throw notFound('Settings not found');
+      return found;
+    },
+    saveSettings: async (ctx) => {
+      await settings.save(requireUser(ctx).id, ctx.body);
+      return { success: true };
+    },
+    unsetProviderTokens: async (ctx) => {
+      await settings.unsetProviderTokens(requireUser(ctx).id);
+      return { success: true };
+    },
+  };
+}

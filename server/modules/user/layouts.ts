@@ -1,0 +1,53 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { savedLayouts } from '../../db/schema.ts';
+import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
+
+/** A layout is flexlayout JSON; 256 KiB serialized is far above any real workspace (contract). */
+const MAX_LAYOUT_BYTES = 256 * 1024;
+
+function layoutName(raw: string): string {
+  const name = raw.trim();
+  if (name.length < 1 || name.length > 100)
+    throw new ValidationFailure([{ loc: ['path', 'name'], msg: 'Layout name must be 1 to 100 characters after trimming spaces', type: 'value_error' }]);
+  return name;
+}
+
+const view = (row: typeof savedLayouts.$inferSelect) => ({
+  name: row.name,
+  layout: row.layout as Record<string, unknown>,
+  updated_at: row.updatedAt.toISOString(),
+});
+
+/** The user's saved workspace layouts, by name. */
+export function createLayouts(db: Db) {
+  return {
+    async list(userId: string) {
+      const rows = await db.select().from(savedLayouts).where(eq(savedLayouts.userId, userId)).orderBy(asc(savedLayouts.name));
+      return rows.map(view);
+    },
+
+    async save(userId: string, rawName: string, layout: Record<string, unknown>) {
+      const name = layoutName(rawName);
+      if (Buffer.byteLength(JSON.stringify(layout)) > MAX_LAYOUT_BYTES) throw new HttpError(413, 'A layout may be at most 256 KiB.');
+      const values = { layout, updatedAt: new Date() };
+      const [row] = await db
+        .insert(savedLayouts)
+        .values({ userId, name, ...values })
+        .onConflictDoUpdate({ target: [savedLayouts.userId, savedLayouts.name], set: values })
+        .returning();
+      if (!row) throw new Error('Layout upsert returned no row');
+      return view(row);
+    },
+
+    async remove(userId: string, rawName: string) {
+      const deleted = await db
+        .delete(savedLayouts)
+        .where(and(eq(savedLayouts.userId, userId), eq(savedLayouts.name, layoutName(rawName))))
+        .returning({ name: savedLayouts.name });
+      if (deleted.length === 0) throw notFound('Layout not found');
+    },
+  };
+}
+
+export type Layouts = ReturnType<typeof createLayouts>;
