@@ -2204,7 +2204,10 @@ export interface components {
             status: components["schemas"]["ConversationStatus"];
         };
         ConversationUpdateRequest: {
-            /** @description Trimmed by the server; 1 to 200 characters. */
+            /**
+             * @description Trimmed by the server, then 1 to 200 characters (else 422 saying so; the server
+             *     checks the trimmed length, so the raw string is only bounded loosely here).
+             */
             title: string;
         };
         ConversationStartRequest: {

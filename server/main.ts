@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { agentFactory } from './agent/index.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { buildApp } from './http/app.ts';
@@ -43,7 +44,7 @@ async function main() {
   if (process.argv.includes('--build-if-needed')) buildIfNeeded();
   const database = await openDatabase(config);
   await database.migrate();
-  const { http: app } = await buildApp({ config, database, webRoot });
+  const { http: app } = await buildApp({ config, database, webRoot, agentFactory });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

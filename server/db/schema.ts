@@ -179,3 +179,21 @@ export const savedLayouts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.name] })],
 );
+
+/**
+ * Client actions waiting for the node that runs their conversation, when a socket on another
+ * node received them (a NOTIFY payload is too small for a message of 100,000 characters).
+ * The owner deletes each row as it takes it.
+ */
+export const conversationInbox = pgTable(
+  'conversation_inbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    action: jsonb('action').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('conversation_inbox_conversation_idx').on(t.conversationId, t.id)],
+);

@@ -4,15 +4,21 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AgentFactory } from '../agent/types.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
+import { UPLOAD_LIMIT_BYTES } from '../modules/conversations/index.ts';
 import { createModules } from '../modules/index.ts';
+import { createEventBus } from '../realtime/bus.ts';
+import { registerSocket } from '../realtime/socket.ts';
+import { EventStreams } from '../realtime/streams.ts';
+import { LocalRuntime } from '../runtime/local-runtime.ts';
+import type { Runtime } from '../runtime/types.ts';
 import { HttpError, ValidationFailure } from '../shared/http-error.ts';
 import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
-import { registerSocket } from '../realtime/socket.ts';
 
 export interface AppOptions {
   config: Config;
@@ -21,6 +27,10 @@ export interface AppOptions {
   webRoot?: string;
   /** Record every answer that does not match the contract (tests). */
   validateResponses?: boolean;
+  /** Creates each running conversation's agent; without it messages are recorded but nobody answers. */
+  agentFactory?: AgentFactory;
+  /** Where conversations' workspaces run; default: this machine, under `<DATA_DIR>/workspaces`. */
+  runtime?: Runtime;
 }
 
 declare module 'fastify' {
@@ -32,12 +42,10 @@ declare module 'fastify' {
   }
 }
 
-export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
-
 /** Paths that belong to the API: never answered with the SPA. */
 const apiPrefixes = ['/api/', '/feedback/', '/socket', '/health', '/ready'];
 
-export async function buildApp({ config, database, webRoot, validateResponses }: AppOptions) {
+export async function buildApp({ config, database, webRoot, validateResponses, agentFactory, runtime: givenRuntime }: AppOptions) {
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -45,7 +53,19 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
     // Unknown body fields are refused rather than silently dropped, so typos surface.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, strict: false } },
   });
-  const modules = createModules(config, database);
+  const bus = await createEventBus(config.databaseUrl, app.log);
+  const runtime =
+    givenRuntime ??
+    new LocalRuntime({ rootDir: path.join(config.dataDir, 'workspaces'), hiddenDirs: [config.dataDir], logger: app.log });
+  const modules = createModules(config, database, { bus, runtime, agentFactory, log: app.log });
+  const { manager } = modules.conversations;
+  // PGlite is embedded, so nothing else can be running its conversations.
+  await manager.recover(database.kind === 'pglite');
+  // preClose: before the test harness's or main.ts's own onClose closes the database they need.
+  app.addHook('preClose', async () => {
+    await manager.shutdown();
+    await bus.close();
+  });
   const localUser = config.appMode === 'oss' ? await modules.auth.ensureLocalUser() : null;
   const validator = validateResponses ? new ResponseValidator() : null;
 
@@ -58,12 +78,21 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
     return reply.status(404).send({ detail: 'Not found' });
   });
 
-  /** Resolves the caller: the local user in oss mode, else the bearer token's user. */
-  async function identify(request: FastifyRequest) {
+  /**
+   * Resolves the caller: the bearer token's user, else (on per-conversation calls) the owner
+   * of the conversation whose session key came in X-Session-API-Key, else oss mode's local user.
+   */
+  async function identify(request: FastifyRequest, op: Operation) {
     const header = request.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? null;
     const user = token ? await modules.auth.authenticate(token) : null;
-    request.auth = { user: user ?? localUser, token: user ? token : null };
+    const sessionKey = request.headers['x-session-api-key'];
+    const conversationId = (request.params as { conversation_id?: string } | undefined)?.conversation_id;
+    const owner =
+      !user && typeof sessionKey === 'string' && conversationId && op.security.includes('sessionApiKey')
+        ? await modules.conversations.service.bySessionKey(conversationId, sessionKey)
+        : null;
+    request.auth = { user: user ?? owner ?? localUser, token: user ? token : null };
   }
 
   if (validator) {
@@ -94,7 +123,7 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
       config: { operation: op },
       schema: requestSchema(op),
       preHandler: async (request) => {
-        await identify(request);
+        await identify(request, op);
         if (!isPublic && !request.auth.user) throw new HttpError(401, 'Not authenticated');
       },
       handler: async (request, reply) => {
@@ -107,6 +136,7 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
           ip: request.ip,
           user: request.auth.user,
           token: request.auth.token,
+          parts: op.request.bodyType === 'multipart/form-data' ? (options) => request.parts(options) : null,
           log: request.log,
         });
         if (result instanceof RawResponse) return reply.status(result.status).headers(result.headers).send(result.body);
@@ -116,7 +146,15 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
   }
 
   await app.register(fastifyWebsocket);
-  registerSocket(app, { identify: async (token) => (token ? await modules.auth.authenticate(token) : null) ?? localUser });
+  const { events, service } = modules.conversations;
+  registerSocket(app, {
+    identify: async (token) => (token ? await modules.auth.authenticate(token) : null) ?? localUser,
+    bySessionKey: service.bySessionKey,
+    owns: async (user, id) => (await service.find(user, id)) !== null,
+    act: service.act,
+    events,
+    streams: new EventStreams(bus, events, app.log),
+  });
 
   if (webRoot && fs.existsSync(webRoot)) {
     await app.register(fastifyStatic, {
@@ -137,7 +175,9 @@ export async function buildApp({ config, database, webRoot, validateResponses }:
 
 /** Only the parts the contract defines (Fastify warns about keys set to undefined). */
 function requestSchema(op: Operation) {
-  const { body, querystring, params } = op.request;
+  const { querystring, params } = op.request;
+  // An optional body may be left out entirely, which Fastify validates as null.
+  const body = op.request.body && !op.request.bodyRequired ? { anyOf: [{ type: 'null' }, op.request.body] } : op.request.body;
   return { ...(body && { body }), ...(querystring && { querystring }), ...(params && { params }) };
 }
 

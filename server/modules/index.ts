@@ -1,19 +1,50 @@
+import os from 'node:os';
+import type { AgentFactory } from '../agent/types.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import type { Runtime } from '../runtime/types.ts';
 import type { Handlers } from '../shared/operations.ts';
+import { loadSecret, SecretBox } from '../shared/secret-box.ts';
 import { authHandlers, createAuthService } from './auth/index.ts';
+import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
 import { optionsHandlers } from './options/index.ts';
+import { createSecretsService, secretsHandlers } from './secrets/index.ts';
+import { createSettingsService, settingsHandlers } from './settings/index.ts';
 import { systemHandlers } from './system/index.ts';
+import { userHandlers } from './user/index.ts';
+
+export interface ModuleServices {
+  bus: EventBus;
+  runtime: Runtime;
+  agentFactory: AgentFactory | undefined;
+  log: ConversationsDeps['log'];
+}
+
+/**
+ * This process among the nodes sharing a database: host and port identify it across a
+ * restart, so a restarted node recognises the conversations it left running.
+ */
+const nodeIdentity = (config: Config) => `${os.hostname()}:${config.port}`;
 
 /** Builds every module once; the http layer binds their handlers to the contract's operations. */
-export function createModules(config: Config, database: Database) {
-  const auth = createAuthService(database.db, { rateLimit: config.authRateLimit });
+export function createModules(config: Config, database: Database, services: ModuleServices) {
+  const db = database.db;
+  const box = new SecretBox(loadSecret(config.secretKey, config.dataDir));
+  const auth = createAuthService(db, { rateLimit: config.authRateLimit });
+  const settings = createSettingsService(db, config, box);
+  const secrets = createSecretsService(db, box);
+  const conversations = createConversationsModule({ db, config, box, settings, secrets, nodeId: nodeIdentity(config), ...services });
   const handlers: Handlers = {
     ...systemHandlers(database),
     ...authHandlers(auth),
     ...optionsHandlers(config),
+    ...settingsHandlers(settings),
+    ...secretsHandlers(secrets),
+    ...userHandlers(db),
+    ...conversations.handlers,
   };
-  return { auth, handlers };
+  return { auth, conversations, handlers };
 }
 
 export type Modules = ReturnType<typeof createModules>;

@@ -1,28 +1,109 @@
 import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { components } from '../../openapi/schema.d.ts';
+import { contractValidator } from '../shared/contract-schemas.ts';
 import type { AuthUser } from '../shared/operations.ts';
+import type { Event, EventReader, EventStreams } from './streams.ts';
+
+type ClientFrame = components['schemas']['ClientFrame'];
+type ClientAction = components['schemas']['ClientAction'];
 
 export interface SocketDeps {
   /** The user behind a token (the local user in oss mode), or null. */
   identify(token: string | null): Promise<AuthUser | null>;
+  /** The owner of the running conversation this session key belongs to, or null. */
+  bySessionKey(conversationId: string, key: string): Promise<AuthUser | null>;
+  /** Whether the conversation exists and is the user's. */
+  owns(user: AuthUser, conversationId: string): Promise<boolean>;
+  /** Records and carries out a client action (throws an error whose message the client sees). */
+  act(user: AuthUser, conversationId: string, action: ClientAction): Promise<void>;
+  events: EventReader;
+  streams: EventStreams;
 }
 
-type ErrorFrame = { error: true; message: string; error_code: number };
+type ErrorFrame = { error: true; message: string; error_code?: number };
+
+/** Events read from the database per query while replaying. */
+const REPLAY_PAGE = 500;
 
 /**
  * The conversation event socket (ARCHITECTURE.md §5) at /socket. The caller authenticates
- * with `auth_token` in the query or a bearer header; frames are JSON.
+ * with `auth_token` in the query, a bearer header or the conversation's `session_api_key`.
+ * On connect it subscribes to the live stream first, then replays every event after
+ * `latest_event_id` from the database, then forwards live events: the subscription covers
+ * everything committed after it started and the replay everything before, and events are
+ * sent only when their id is above the last one sent, so there is no gap and no duplicate.
  */
 export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
+  const isFrame = contractValidator<ClientFrame>('ClientFrame');
+
   app.get('/socket', { websocket: true }, async (socket, request) => {
     const query = request.query as Record<string, string | undefined>;
-    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    const user = await deps.identify(query.auth_token ?? bearer ?? null);
+    const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) => socket.send(JSON.stringify(frame));
     const fail = (frame: ErrorFrame, code: number) => {
-      socket.send(JSON.stringify(frame));
+      send(frame);
       socket.close(code, frame.message);
     };
+    // Frames sent before authentication finishes are kept, not lost (the client sends as soon as it is open).
+    const early: string[] = [];
+    const keep = (data: unknown) => early.push(String(data));
+    socket.on('message', keep);
+
+    const conversationId = query.conversation_id ?? '';
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const sessionKey = query.session_api_key;
+    const fromKey = sessionKey && conversationId ? await deps.bySessionKey(conversationId, sessionKey) : null;
+    const user = fromKey ?? (await deps.identify(query.auth_token ?? bearer ?? null));
     if (!user) return fail({ error: true, message: 'Session expired.', error_code: 401 }, 4401);
-    // No conversation exists yet for anyone: conversations arrive with their own module.
-    return fail({ error: true, message: 'Conversation not found', error_code: 404 }, 4404);
+    if (!conversationId || !(fromKey || (await deps.owns(user, conversationId))))
+      return fail({ error: true, message: 'Conversation not found', error_code: 404 }, 4404);
+
+    const latest = Number.parseInt(query.latest_event_id ?? '-1', 10);
+    let lastSent = Number.isFinite(latest) ? latest : -1;
+    let replaying = true;
+    const held: Event[] = [];
+    const forward = (event: Event) => {
+      if (event.id <= lastSent || socket.readyState !== socket.OPEN) return;
+      lastSent = event.id;
+      send({ type: 'oh_event', data: event });
+    };
+    const unsubscribe = await deps.streams.subscribe(conversationId, (event) => (replaying ? held.push(event) : forward(event)));
+    socket.on('close', unsubscribe);
+    if (socket.readyState !== socket.OPEN) return unsubscribe();
+
+    for (;;) {
+      const page = await deps.events.after(conversationId, lastSent, REPLAY_PAGE);
+      page.forEach(forward);
+      if (page.length < REPLAY_PAGE || socket.readyState !== socket.OPEN) break;
+    }
+    held.forEach(forward);
+    replaying = false;
+
+    // One action at a time, so they are recorded in the order the client sent them.
+    let queue = Promise.resolve();
+    const receive = (data: unknown) => {
+      queue = queue.then(() => onFrame(socket, user, conversationId, String(data)));
+    };
+    socket.off('message', keep);
+    socket.on('message', receive);
+    for (const data of early) receive(data);
   });
+
+  async function onFrame(socket: WebSocket, user: AuthUser, conversationId: string, text: string) {
+    const reply = (message: string) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ error: true, message } satisfies ErrorFrame));
+    };
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return reply('Frames must be JSON');
+    }
+    if (!isFrame.is(frame)) return reply(`Invalid action: ${isFrame.explain()}`);
+    try {
+      await deps.act(user, conversationId, frame.data);
+    } catch (error) {
+      reply((error as Error).message || 'The action failed');
+    }
+  }
 }

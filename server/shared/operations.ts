@@ -1,3 +1,4 @@
+import type { Multipart } from '@fastify/multipart';
 import type { FastifyBaseLogger } from 'fastify';
 import type { operations } from '../../openapi/schema.d.ts';
 
@@ -30,6 +31,8 @@ export interface RequestContext<Op extends OperationId> {
   user: AuthUser | null;
   /** The raw bearer token, when one was sent and is valid. */
   token: string | null;
+  /** The parts of a multipart/form-data body, streamed (set on operations whose body is multipart). */
+  parts: ((options?: { preservePath?: boolean }) => AsyncIterableIterator<Multipart>) | null;
   log: FastifyBaseLogger;
 }
 

@@ -1,0 +1,65 @@
+import type { AgentFactory } from '../../agent/types.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
+import type { Runtime } from '../../runtime/types.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
+import { balanceMicros, chargeUsage } from '../credits/index.ts';
+import type { SecretsService } from '../secrets/index.ts';
+import type { SettingsService } from '../settings/index.ts';
+import { prepareStart } from './environment.ts';
+import { createEventStore } from './events.ts';
+import { conversationHandlers } from './handlers.ts';
+import { createInbox } from './inbox.ts';
+import { ConversationManager } from './manager.ts';
+import { createConversationService } from './service.ts';
+import { createConversationStore } from './store.ts';
+import { createWorkspaceCalls } from './workspace.ts';
+
+export { UPLOAD_LIMIT_BYTES } from './upload.ts';
+export type { Event, NewEvent } from './events.ts';
+
+export interface ConversationsDeps {
+  db: Db;
+  config: Config;
+  box: SecretBox;
+  bus: EventBus;
+  runtime: Runtime;
+  agentFactory: AgentFactory | undefined;
+  settings: SettingsService;
+  secrets: SecretsService;
+  /** This server process among those sharing the database (owner of the conversations it runs). */
+  nodeId: string;
+  log: ConstructorParameters<typeof ConversationManager>[0]['log'];
+}
+
+export function createConversationsModule(deps: ConversationsDeps) {
+  const { db, config, box } = deps;
+  const conversations = createConversationStore(db);
+  const events = createEventStore(db);
+  const manager = new ConversationManager({
+    nodeId: deps.nodeId,
+    conversations,
+    events,
+    inbox: createInbox(db),
+    bus: deps.bus,
+    runtime: deps.runtime,
+    agentFactory: deps.agentFactory,
+    box,
+    prepare: (row, providers) => prepareStart(row, providers, deps),
+    credits:
+      config.appMode === 'saas'
+        ? (userId, conversationId) => ({
+            balance: () => balanceMicros(db, userId),
+            charge: (amountMicros, idempotencyKey) =>
+              chargeUsage(db, { userId, amountMicros, idempotencyKey, description: `Model usage in conversation ${conversationId}` }),
+          })
+        : null,
+    log: deps.log,
+  });
+  const service = createConversationService({ db, config, box, conversations, events, manager });
+  const workspace = createWorkspaceCalls({ config, events, manager });
+  return { handlers: conversationHandlers(service, workspace, events), service, events, manager };
+}
+
+export type ConversationsModule = ReturnType<typeof createConversationsModule>;

@@ -1,0 +1,273 @@
+import { randomBytes } from 'node:crypto';
+import type { AgentFactory, AgentSettings, ClientAction } from '../../agent/types.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
+import type { Runtime } from '../../runtime/types.ts';
+import { HttpError } from '../../shared/http-error.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
+import { ActiveConversation } from './active.ts';
+import { disposition, messageEvent, runEvent } from './actions.ts';
+import type { Event, EventStore, NewEvent } from './events.ts';
+import { createAgentHost, type HostDeps } from './host.ts';
+import type { Inbox } from './inbox.ts';
+import { replayTrajectory } from './replay.ts';
+import { Status, statusUpdate } from './status.ts';
+import type { ConversationRow, ConversationStore } from './store.ts';
+import { runUserCommand } from './terminal.ts';
+
+/** A node holds a running conversation for this long without renewing; renewals come three times as often. */
+export const LEASE_MS = 30_000;
+const RENEW_MS = LEASE_MS / 3;
+
+interface Logger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface StartOptions {
+  /** Git providers whose tokens the runtime gets (all the user has when absent). */
+  providers?: string[] | undefined;
+  /** A recorded trajectory to replay through the runtime before the agent starts. */
+  replay?: Event[] | undefined;
+  /** The first user message, handed to the agent once it runs. */
+  initialMessage?: { content: string; image_urls: string[] } | undefined;
+}
+
+export interface ManagerDeps {
+  nodeId: string;
+  conversations: ConversationStore;
+  events: EventStore;
+  inbox: Inbox;
+  bus: EventBus;
+  runtime: Runtime;
+  agentFactory: AgentFactory | undefined;
+  box: SecretBox;
+  /** The runtime environment (secrets, git identity and tokens) and agent settings of a start. */
+  prepare(row: ConversationRow, providers: string[] | undefined): Promise<{ env: Record<string, string>; settings: AgentSettings }>;
+  /** saas: the owner's credits; null in oss mode. */
+  credits: ((userId: string, conversationId: string) => NonNullable<HostDeps['credits']>) | null;
+  log: Logger;
+}
+
+/**
+ * Owns, per conversation this node runs, the runtime session and the agent session:
+ * STOPPED → STARTING (claim, runtime start, replay) → RUNNING (agent ready) → STOPPED.
+ * Client actions reach the owner node directly, or through the inbox table and an `inbox`
+ * signal when a socket on another node received them.
+ */
+export class ConversationManager {
+  private readonly active = new Map<string, ActiveConversation>();
+  private readonly renewal: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: ManagerDeps) {
+    this.renewal = setInterval(() => void this.renewLeases(), RENEW_MS).unref();
+    this.unsubscribe = deps.bus.onSignal((id, message) => void this.onSignal(id, message));
+  }
+
+  /** Persists an event, then tells every node (and so every socket) about it. */
+  async emit(conversationId: string, event: NewEvent): Promise<Event> {
+    const [stored] = await this.deps.events.append(conversationId, [event]);
+    if (!stored) throw new Error('append returned no event');
+    await this.deps.bus.publish(conversationId, stored.id);
+    return stored;
+  }
+
+  /** The runtime session when this node runs the conversation and its runtime is up. */
+  session(conversationId: string) {
+    return this.active.get(conversationId)?.session ?? null;
+  }
+
+  /** Marks conversations whose processes died with an earlier process of this node (or a dead node) as stopped. */
+  async recover(everyone: boolean) {
+    const stopped = await this.deps.conversations.stopOrphans(this.deps.nodeId, everyone);
+    for (const { id } of stopped) await this.emit(id, statusUpdate(Status.STOPPED, 'The server restarted; the conversation was stopped.'));
+    if (stopped.length) this.deps.log.info({ count: stopped.length }, 'conversations left running by a previous process are now stopped');
+  }
+
+  /** Starts the runtime (and then the agent) unless it runs already; answers the row, STARTING or RUNNING. */
+  async start(row: ConversationRow, options: StartOptions = {}): Promise<ConversationRow> {
+    if (this.active.has(row.id)) return (await this.deps.conversations.find(row.id)) ?? row;
+    // Registered before the first await, so a second start of the same conversation waits on this one.
+    const active = new ActiveConversation(row.id, row.userId);
+    this.active.set(row.id, active);
+    const key = randomBytes(24).toString('base64url');
+    const claimed = await this.deps.conversations.claim(row.id, this.deps.nodeId, LEASE_MS, {
+      status: 'STARTING',
+      runtimeStatus: Status.STARTING_RUNTIME,
+      sessionApiKey: this.deps.box.encrypt(key),
+    });
+    if (!claimed) {
+      // Another node holds a live lease: it runs the conversation.
+      this.active.delete(row.id);
+      return (await this.deps.conversations.find(row.id)) ?? row;
+    }
+    active.claimed = true;
+    active.ready = this.boot(active, claimed, options);
+    return claimed;
+  }
+
+  private async boot(active: ActiveConversation, row: ConversationRow, options: StartOptions): Promise<boolean> {
+    const { id } = active;
+    try {
+      await this.emit(id, statusUpdate(Status.STARTING_RUNTIME, 'Starting the runtime…'));
+      const { env, settings } = await this.deps.prepare(row, options.providers);
+      const session = await this.deps.runtime.start(id, { env });
+      active.session = session;
+      if (active.stopping) return false;
+      await this.deps.conversations.update(id, { runtimeStatus: Status.RUNTIME_STARTED });
+      if (options.replay?.length) {
+        await this.emit(id, statusUpdate(Status.REPLAYING, `Replaying ${options.replay.length} recorded events…`));
+        await replayTrajectory(options.replay, session, (event) => this.emit(id, event), () => active.stopping);
+        if (active.stopping) return false;
+      }
+      if (this.deps.agentFactory) {
+        const credits = this.deps.credits?.(active.userId, id);
+        active.agent = this.deps.agentFactory(
+          createAgentHost(id, session, settings, {
+            emit: (event) => this.emit(id, event),
+            history: () => this.deps.events.all(id),
+            setTitle: (title) => this.setTitle(id, title),
+            ...(credits && { credits }),
+          }),
+        );
+      }
+      await this.deps.conversations.update(id, { status: 'RUNNING', runtimeStatus: Status.READY });
+      await this.emit(id, statusUpdate(Status.READY, 'Ready'));
+      if (options.initialMessage) this.deliver(active, { action: 'message', args: options.initialMessage });
+      return true;
+    } catch (error) {
+      this.deps.log.error({ err: error, conversationId: id }, 'conversation failed to start');
+      await this.emit(id, statusUpdate(Status.ERROR, `The runtime could not start: ${(error as Error).message}`, 'error')).catch(() => {});
+      void this.stop(id, Status.ERROR);
+      return false;
+    }
+  }
+
+  /**
+   * Stops the agent and the runtime's processes; the workspace and history stay. A
+   * conversation another node runs is marked stopped here and its owner told to stop it.
+   */
+  async stop(conversationId: string, runtimeStatus: string = Status.STOPPED): Promise<void> {
+    const stopped = { status: 'STOPPED', runtimeStatus, sessionApiKey: null, ownerNode: null, leaseExpiresAt: null } as const;
+    if (this.active.has(conversationId)) {
+      await this.release(conversationId);
+      await this.deps.conversations.update(conversationId, stopped);
+      await this.emit(conversationId, statusUpdate(Status.STOPPED, 'The conversation was stopped.'));
+      return;
+    }
+    const row = await this.deps.conversations.find(conversationId);
+    if (!row || row.status === 'STOPPED') return;
+    await this.deps.conversations.update(conversationId, stopped);
+    await this.deps.bus.signal(conversationId, 'stop');
+    await this.emit(conversationId, statusUpdate(Status.STOPPED, 'The conversation was stopped.'));
+  }
+
+  /** Stops the conversation and has every node delete its workspace; the caller deletes the row (and with it the events). */
+  async remove(conversationId: string) {
+    await this.stop(conversationId);
+    await this.deps.runtime.remove(conversationId);
+    await this.deps.bus.signal(conversationId, 'delete');
+  }
+
+  /** A client action on a conversation the caller may use (see actions.ts for what each does). */
+  async handle(row: ConversationRow, action: ClientAction): Promise<void> {
+    const what = disposition(action);
+    if (what.kind === 'ignore') return;
+    if (what.kind === 'record') {
+      await this.emit(row.id, what.event);
+      return;
+    }
+    const active = this.active.get(row.id);
+    if (active) return this.deliver(active, what.action);
+    const runsElsewhere = row.status !== 'STOPPED' && row.ownerNode !== null && (row.leaseExpiresAt?.getTime() ?? 0) > Date.now();
+    if (!runsElsewhere) throw new HttpError(409, 'The conversation is stopped; start it first.');
+    await this.deps.inbox.push(row.id, what.action);
+    await this.deps.bus.signal(row.id, 'inbox');
+  }
+
+  async setTitle(conversationId: string, title: string) {
+    const clean = title.trim().slice(0, 200);
+    if (!clean) return;
+    await this.deps.conversations.update(conversationId, { title: clean });
+    await this.emit(conversationId, statusUpdate(Status.TITLE_UPDATED, clean, 'info', { conversation_title: clean }));
+  }
+
+  /** Graceful shutdown: every conversation this node runs is stopped (a restart leaves them STOPPED). */
+  async shutdown() {
+    clearInterval(this.renewal);
+    this.unsubscribe();
+    await Promise.all([...this.active.keys()].map((id) => this.stop(id).catch((error: unknown) => this.deps.log.error({ err: error, conversationId: id }, 'stop failed'))));
+    await this.deps.runtime.stopAll();
+  }
+
+  /**
+   * Carries out a client action once start-up is over, in arrival order: every call waits on
+   * the same promise first, so `await active.ready` must stay the first suspension point.
+   */
+  private deliver(active: ActiveConversation, action: ClientAction) {
+    const run = async () => {
+      if (!(await active.ready) || active.stopping) return;
+      if (action.action === 'run') {
+        const session = active.session;
+        if (!session) return;
+        await active.inTerminal(async () => {
+          const recorded = await this.emit(active.id, runEvent(action.args));
+          await this.emit(active.id, await runUserCommand(session, recorded));
+        });
+      } else if (active.agent) active.agent.handle(action);
+      else if (action.action === 'message') await this.emit(active.id, messageEvent(action.args));
+    };
+    run().catch((error: unknown) => this.deps.log.error({ err: error, conversationId: active.id }, 'acting on a client action failed'));
+  }
+
+  /** Ends this node's part: agent and processes stop, the entry goes; the row is the caller's business. */
+  private async release(conversationId: string) {
+    const active = this.active.get(conversationId);
+    if (!active) return;
+    active.stopping = true;
+    await active.ready;
+    try {
+      await active.agent?.stop();
+    } finally {
+      await active.session?.stop();
+      if (this.active.get(conversationId) === active) this.active.delete(conversationId);
+      await this.deps.inbox.clear(conversationId);
+    }
+  }
+
+  private async onSignal(conversationId: string, message: string) {
+    const active = this.active.get(conversationId);
+    try {
+      if (message === 'stop') await this.release(conversationId);
+      // Every node removes its copy: the owner may have released the conversation on `stop` already.
+      else if (message === 'delete') {
+        await this.release(conversationId);
+        await this.deps.runtime.remove(conversationId);
+      } else if (active && message === 'inbox') {
+        // Taken in a chain per conversation: two signals must not reorder what they take.
+        active.inbox = active.inbox.then(async () => {
+          for (const action of await this.deps.inbox.take(conversationId)) this.deliver(active, action);
+        });
+        await active.inbox;
+      }
+    } catch (error) {
+      this.deps.log.error({ err: error, conversationId, message }, 'acting on a signal failed');
+    }
+  }
+
+  /** Keeps this node's claims alive; a conversation stopped or deleted elsewhere is released here. */
+  private async renewLeases() {
+    const claimed = [...this.active.values()].filter((a) => a.claimed && !a.stopping).map((a) => a.id);
+    try {
+      const held = new Set(await this.deps.conversations.renewLeases(this.deps.nodeId, claimed, LEASE_MS));
+      for (const id of claimed.filter((c) => !held.has(c))) {
+        const gone = !(await this.deps.conversations.find(id));
+        await this.release(id);
+        if (gone) await this.deps.runtime.remove(id);
+      }
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'renewing conversation leases failed');
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../openapi/schema.d.ts';
+import type { ClientAction } from '../../agent/types.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { contractValidator } from '../../shared/contract-schemas.ts';
+import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
+import type { AuthUser } from '../../shared/operations.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
+import { findUser } from '../auth/index.ts';
+import { balanceMicros } from '../credits/index.ts';
+import type { EventStore } from './events.ts';
+import type { ConversationManager } from './manager.ts';
+import { parseTrajectory } from './replay.ts';
+import type { ConversationRow, ConversationStore } from './store.ts';
+import { suggestedTaskPrompt } from './suggested-task.ts';
+import { toConversation } from './view.ts';
+
+type CreateRequest = components['schemas']['ConversationCreateRequest'];
+
+/** Below $0.10 the chat is blocked (spec §9), so no conversation starts either. */
+const MIN_BALANCE_MICROS = 100_000n;
+
+export interface ServiceDeps {
+  db: Db;
+  config: Config;
+  box: SecretBox;
+  conversations: ConversationStore;
+  events: EventStore;
+  manager: ConversationManager;
+}
+
+/** The rules of conversations: who may see and change which, and what creating or starting one needs. */
+export function createConversationService(deps: ServiceDeps) {
+  const { db, config, box, conversations, manager } = deps;
+  const isEvent = contractValidator('Event');
+  const view = (row: ConversationRow) => toConversation(row, config.publicUrl, box);
+
+  /** Another user's conversation does not exist, as far as the caller can tell. */
+  async function owned(user: AuthUser, id: string): Promise<ConversationRow> {
+    const row = await conversations.findOwned(user.id, id);
+    if (!row) throw notFound('Conversation not found');
+    return row;
+  }
+
+  /** saas: the credits needed to run an agent; every mode: a verified email and a free slot. */
+  async function mayStart(user: AuthUser) {
+    const account = await findUser(db, user.id);
+    if (!account?.emailVerified) throw new HttpError(403, 'Please verify your email address before starting a conversation.');
+    if (config.appMode === 'saas' && (await balanceMicros(db, user.id)) < MIN_BALANCE_MICROS)
+      throw new HttpError(402, 'Insufficient credits. Please add more credits to continue chatting.');
+    if ((await conversations.countRunning(user.id)) >= config.maxRunningConversations)
+      throw new HttpError(429, `At most ${config.maxRunningConversations} conversations can run at once. Stop one to start another.`, { 'retry-after': '60' });
+  }
+
+  return {
+    owned,
+    view,
+    find: (user: AuthUser, id: string) => conversations.findOwned(user.id, id),
+
+    async create(user: AuthUser, body: CreateRequest) {
+      if (body.user_id && body.user_id !== user.id) throw new HttpError(403, 'user_id must be your own id');
+      const replay = body.replay_json ? parseTrajectory(body.replay_json, (e) => isEvent.is(e)) : undefined;
+      if (typeof replay === 'string') throw new ValidationFailure([{ loc: ['body', 'replay_json'], msg: replay, type: 'value_error' }]);
+      await mayStart(user);
+      const id = randomUUID().replaceAll('-', '');
+      const content = body.initial_user_msg?.trim() || (body.suggested_task ? suggestedTaskPrompt(body.suggested_task) : '');
+      const trigger = body.create_microagent ? 'microagent_management' : body.suggested_task ? 'suggested_task' : 'gui';
+      const row = await conversations.insert({
+        id,
+        userId: user.id,
+        title: `Conversation ${id.slice(0, 5)}`,
+        status: 'STOPPED',
+        selectedRepository: body.repository ?? body.suggested_task?.repo ?? null,
+        selectedBranch: body.selected_branch ?? null,
+        gitProvider: body.git_provider ?? body.suggested_task?.git_provider ?? null,
+        trigger,
+        instructions: body.conversation_instructions ?? null,
+      });
+      const started = await manager.start(row, {
+        replay,
+        initialMessage: content ? { content, image_urls: body.image_urls ?? [] } : undefined,
+      });
+      const shown = view(started);
+      return { conversation_id: id, url: shown.url, session_api_key: shown.session_api_key, status: shown.status };
+    },
+
+    async list(user: AuthUser, query: { limit?: number; page_id?: string; user_id?: string; selected_repository?: string; conversation_trigger?: string }) {
+      if (query.user_id && query.user_id !== user.id) throw new HttpError(403, 'You can only list your own conversations');
+      const page = await conversations.list(user.id, {
+        limit: query.limit ?? 20,
+        cursor: query.page_id,
+        repository: query.selected_repository,
+        trigger: query.conversation_trigger,
+      });
+      return { results: page.rows.map(view), next_page_id: page.next };
+    },
+
+    async rename(user: AuthUser, id: string, rawTitle: string) {
+      await owned(user, id);
+      const title = rawTitle.trim();
+      if (title.length < 1 || title.length > 200)
+        throw new ValidationFailure([{ loc: ['body', 'title'], msg: 'The title must be 1 to 200 characters long (spaces at either end do not count)', type: 'value_error' }]);
+      await manager.setTitle(id, title);
+      return view(await owned(user, id));
+    },
+
+    async remove(user: AuthUser, id: string) {
+      await owned(user, id);
+      await manager.remove(id);
+      await conversations.remove(id);
+    },
+
+    async start(user: AuthUser, id: string, providers: string[] | undefined) {
+      const row = await owned(user, id);
+      if (row.status === 'STOPPED') await mayStart(user);
+      return view(await manager.start(row, { providers }));
+    },
+
+    async stop(user: AuthUser, id: string) {
+      await owned(user, id);
+      await manager.stop(id);
+      return view(await owned(user, id));
+    },
+
+    /** The owner of a running conversation whose session key this is, else null. */
+    async bySessionKey(id: string, key: string): Promise<AuthUser | null> {
+      const row = await conversations.find(id);
+      if (!row?.sessionApiKey || row.status === 'STOPPED' || !box.matches(row.sessionApiKey, key)) return null;
+      const account = await findUser(db, row.userId);
+      return account && { id: account.id, email: account.email, isActive: account.isActive };
+    },
+
+    async act(user: AuthUser, id: string, action: ClientAction) {
+      await manager.handle(await owned(user, id), action);
+    },
+  };
+}
+
+export type ConversationService = ReturnType<typeof createConversationService>;

@@ -1,0 +1,17 @@
+import type { NewEvent } from './events.ts';
+
+/** Translation keys of status updates (the `status_id` the client looks up). */
+export const Status = {
+  STARTING_RUNTIME: 'STATUS$STARTING_RUNTIME',
+  RUNTIME_STARTED: 'STATUS$RUNTIME_STARTED',
+  REPLAYING: 'STATUS$REPLAYING_TRAJECTORY',
+  READY: 'STATUS$READY',
+  STOPPED: 'STATUS$STOPPED',
+  ERROR: 'STATUS$ERROR',
+  TITLE_UPDATED: 'STATUS$CONVERSATION_TITLE_UPDATED',
+} as const;
+
+/** A status update event: shown in the status bar (info) or in the chat (error). */
+export function statusUpdate(statusId: string, message: string, type: 'info' | 'error' = 'info', extra: Partial<NewEvent> = {}): NewEvent {
+  return { source: 'environment', status_update: true, type, status_id: statusId, message, ...extra };
+}

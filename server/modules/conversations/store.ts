@@ -1,0 +1,128 @@
+import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { conversations } from '../../db/schema.ts';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type ConversationStatus = 'RUNNING' | 'STARTING' | 'STOPPED';
+
+/** Keyset cursor over (last_updated_at desc, id desc): stable while pages are read. */
+function encodeCursor(row: ConversationRow) {
+  return Buffer.from(`${row.lastUpdatedAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } | null {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const date = new Date(at ?? '');
+  return id && !Number.isNaN(date.getTime()) ? { at: date, id } : null;
+}
+
+/** Data access for conversation rows; every read that serves a user is scoped to that user. */
+export function createConversationStore(db: Db) {
+  return {
+    async insert(values: typeof conversations.$inferInsert) {
+      const [row] = await db.insert(conversations).values(values).returning();
+      return row as ConversationRow;
+    },
+
+    async find(id: string): Promise<ConversationRow | null> {
+      const [row] = await db.select().from(conversations).where(eq(conversations.id, id));
+      return row ?? null;
+    },
+
+    /** The user's conversation, or null (also when it belongs to someone else). */
+    async findOwned(userId: string, id: string): Promise<ConversationRow | null> {
+      const [row] = await db
+        .select()
+        .from(conversations)
+        .where(and(eq(conversations.id, id), eq(conversations.userId, userId)));
+      return row ?? null;
+    },
+
+    async list(userId: string, options: { limit: number; cursor?: string | undefined; repository?: string | undefined; trigger?: string | undefined }) {
+      const after = options.cursor ? decodeCursor(options.cursor) : null;
+      const where: (SQL | undefined)[] = [eq(conversations.userId, userId)];
+      if (options.repository) where.push(eq(conversations.selectedRepository, options.repository));
+      if (options.trigger) where.push(eq(conversations.trigger, options.trigger));
+      if (after)
+        where.push(or(lt(conversations.lastUpdatedAt, after.at), and(eq(conversations.lastUpdatedAt, after.at), lt(conversations.id, after.id))));
+      const rows = await db
+        .select()
+        .from(conversations)
+        .where(and(...where))
+        .orderBy(desc(conversations.lastUpdatedAt), desc(conversations.id))
+        .limit(options.limit + 1);
+      const page = rows.slice(0, options.limit);
+      const last = page[page.length - 1];
+      return { rows: page, next: rows.length > options.limit && last ? encodeCursor(last) : null };
+    },
+
+    async update(id: string, values: Partial<typeof conversations.$inferInsert>) {
+      const [row] = await db
+        .update(conversations)
+        .set({ ...values, lastUpdatedAt: new Date() })
+        .where(eq(conversations.id, id))
+        .returning();
+      return row ?? null;
+    },
+
+    async remove(id: string) {
+      await db.delete(conversations).where(eq(conversations.id, id));
+    },
+
+    /** Conversations of the user that hold a runtime somewhere (for the running limit). */
+    async countRunning(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(conversations)
+        .where(and(eq(conversations.userId, userId), ne(conversations.status, 'STOPPED')));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * Claims the conversation for `node` unless another node holds a live lease on it;
+     * returns the row when claimed. The condition and the write are one statement, so two
+     * nodes starting the same conversation cannot both win.
+     */
+    async claim(id: string, node: string, leaseMs: number, values: Partial<typeof conversations.$inferInsert>) {
+      const now = new Date();
+      const [row] = await db
+        .update(conversations)
+        .set({ ...values, ownerNode: node, leaseExpiresAt: new Date(now.getTime() + leaseMs), lastUpdatedAt: now })
+        .where(
+          and(
+            eq(conversations.id, id),
+            or(eq(conversations.status, 'STOPPED'), isNull(conversations.ownerNode), eq(conversations.ownerNode, node), lt(conversations.leaseExpiresAt, now)),
+          ),
+        )
+        .returning();
+      return row ?? null;
+    },
+
+    /** Extends this node's leases; answers the ids it still holds (others were stopped or deleted elsewhere). */
+    async renewLeases(node: string, ids: string[], leaseMs: number): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .update(conversations)
+        .set({ leaseExpiresAt: new Date(Date.now() + leaseMs) })
+        .where(and(inArray(conversations.id, ids), eq(conversations.ownerNode, node), ne(conversations.status, 'STOPPED')))
+        .returning({ id: conversations.id });
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * At start-up: conversations this node left running (or whose owner's lease ran out)
+     * cannot be running any more, since their processes died with the old process.
+     */
+    async stopOrphans(node: string, everyone: boolean) {
+      const now = new Date();
+      const orphaned = everyone ? undefined : or(eq(conversations.ownerNode, node), isNull(conversations.ownerNode), lt(conversations.leaseExpiresAt, now));
+      return db
+        .update(conversations)
+        .set({ status: 'STOPPED', runtimeStatus: 'STATUS$STOPPED', sessionApiKey: null, ownerNode: null, leaseExpiresAt: null })
+        .where(and(ne(conversations.status, 'STOPPED'), orphaned))
+        .returning({ id: conversations.id });
+    },
+  };
+}
+
+export type ConversationStore = ReturnType<typeof createConversationStore>;

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Multipart } from '@fastify/multipart';
+import type { RuntimeSession } from '../../runtime/types.ts';
+import { HttpError } from '../../shared/http-error.ts';
+import { viaRuntime } from './runtime-errors.ts';
+
+/** The spec's limits (§9): 200 MB per file and 200 MB in total. */
+export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
+
+const ARCHIVES = ['zip', 'tar', 'tar.gz', 'tgz', 'rar', '7z'];
+const SOURCES = ['js', 'ts', 'tsx', 'jsx', 'py', 'java', 'cpp', 'c', 'cs', 'php', 'rb', 'go', 'rs', 'swift', 'kt', 'dart', 'vue', 'html', 'css', 'scss', 'sass', 'json', 'xml', 'yaml', 'yml', 'md', 'txt'];
+/** Images go with messages (the model looks at them); they are stored like the rest. */
+const IMAGES = ['png', 'jpg', 'jpeg', 'gif', 'webp'];
+const ACCEPTED = [...ARCHIVES, ...SOURCES, ...IMAGES];
+
+export interface UploadForm {
+  files: { name: string; spooled: string }[];
+  skipped: { name: string; reason: string }[];
+  messageContent: string;
+  sendMessage: boolean;
+  imageUrls: string[];
+}
+
+/**
+ * Why a file name cannot be stored, or null. Names may carry folders (`src/app.ts`, from a
+ * folder upload) but every part must be a plain name: nothing absolute, no `..`, no `\`.
+ */
+export function refusal(name: string): string | null {
+  const parts = name.split('/');
+  if (!name || name.includes('\\') || name.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..'))
+    return 'The file name must be a plain name inside the workspace';
+  const lower = name.toLowerCase();
+  const kind = ACCEPTED.find((ext) => lower.endsWith(`.${ext}`));
+  if (!kind) return `Files of type ${path.extname(lower) || '(none)'} are not accepted: upload archives, source or text files, or images`;
+  return null;
+}
+
+/** Counts bytes through a stream and fails as soon as the request's total passes the limit. */
+function counter(state: { total: number }) {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      state.total += chunk.length;
+      if (state.total > UPLOAD_LIMIT_BYTES) return done(tooLargeInTotal(state.total));
+      done(null, chunk);
+    },
+  });
+}
+
+/**
+ * 413, closing the connection: the rest of the body is not read, and a kept-alive connection
+ * would leave the client writing into a socket nobody reads.
+ */
+const tooLarge = (detail: string) => new HttpError(413, detail, { connection: 'close' });
+
+const tooLargeInTotal = (total: number) =>
+  tooLarge(`Total file size would be over ${Math.floor(total / 1024 / 1024)} MB, exceeding the 200MB limit. Please select fewer or smaller files.`);
+
+/**
+ * Reads the multipart form, spooling accepted files to `spoolDir` so nothing reaches the
+ * workspace until the whole request is known to be within the limits (413 otherwise).
+ */
+export async function receiveForm(parts: AsyncIterableIterator<Multipart>, spoolDir: string): Promise<UploadForm> {
+  const form: UploadForm = { files: [], skipped: [], messageContent: '', sendMessage: false, imageUrls: [] };
+  const state = { total: 0 };
+  await mkdir(spoolDir, { recursive: true });
+  for await (const part of parts) {
+    if (part.type === 'field') {
+      const value = String(part.value);
+      if (part.fieldname === 'message_content') form.messageContent = value;
+      else if (part.fieldname === 'send_message') form.sendMessage = value === 'true';
+      else if (part.fieldname === 'image_urls' || part.fieldname === 'image_urls[]') form.imageUrls.push(value);
+      continue;
+    }
+    const name = part.filename;
+    const reason = refusal(name);
+    const spooled = path.join(spoolDir, String(form.files.length + form.skipped.length));
+    // A refused file is still read (and counted): the request's size is what the limit is about.
+    await pipeline(part.file, counter(state), reason ? discard() : createWriteStream(spooled));
+    if (part.file.truncated) throw tooLarge(`Files exceeding 200MB are not allowed: ${name}`);
+    if (reason) form.skipped.push({ name, reason });
+    else form.files.push({ name, spooled });
+  }
+  if (form.files.length + form.skipped.length === 0) throw new HttpError(400, 'Please select at least one file to upload');
+  return form;
+}
+
+function discard() {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
+
+/** Moves the spooled files into the workspace (one in memory at a time); answers their workspace paths. */
+export async function storeFiles(session: RuntimeSession, form: UploadForm): Promise<string[]> {
+  const stored: string[] = [];
+  for (const file of form.files) {
+    await viaRuntime(async () => session.putFile(file.name, await readFile(file.spooled)), file.name);
+    stored.push(file.name);
+  }
+  return stored;
+}
+
+/** A private spool directory under the data directory, removed by `done`. */
+export function spoolDirectory(dataDir: string) {
+  const dir = path.join(dataDir, 'uploads', randomBytes(8).toString('hex'));
+  return { dir, done: () => rm(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,129 @@
+import type { Multipart } from '@fastify/multipart';
+import type { Config } from '../../config.ts';
+import type { RuntimeSession } from '../../runtime/types.ts';
+import { HttpError, notFound } from '../../shared/http-error.ts';
+import type { EventStore } from './events.ts';
+import type { ConversationManager } from './manager.ts';
+import { loadMicroagents } from './microagents.ts';
+import { viaRuntime } from './runtime-errors.ts';
+import type { ConversationRow } from './store.ts';
+import { receiveForm, spoolDirectory, storeFiles } from './upload.ts';
+
+/** The built-in editor opens files up to this size; bigger ones are answered with 413. */
+const EDITOR_LIMIT_CHARS = 5 * 1024 * 1024;
+
+/**
+ * The per-conversation calls: they work on the real workspace through the runtime session,
+ * which lives on the node that runs the conversation (503 elsewhere, or while stopped).
+ */
+export function createWorkspaceCalls(deps: { config: Config; events: EventStore; manager: ConversationManager }) {
+  const { config, events, manager } = deps;
+
+  function session(row: ConversationRow): RuntimeSession {
+    const found = manager.session(row.id);
+    if (found) return found;
+    if (row.status === 'STOPPED') throw new HttpError(503, 'The conversation is not running; start it first.');
+    if (row.ownerNode && row.status === 'RUNNING') throw new HttpError(503, 'The runtime of this conversation runs on another server.');
+    throw new HttpError(503, 'The runtime is starting; try again in a moment.');
+  }
+
+  return {
+    async zip(row: ConversationRow) {
+      return Buffer.from(await session(row).zip());
+    },
+
+    webHosts(row: ConversationRow) {
+      const running = manager.session(row.id);
+      return { hosts: running ? running.ports.map((port) => `http://localhost:${port}`) : [] };
+    },
+
+    /** The external VS Code server, opened on this workspace's folder when it runs here. */
+    vscodeUrl(row: ConversationRow) {
+      if (!config.vscodeUrl) return { vscode_url: null };
+      const running = manager.session(row.id);
+      if (!running) return { vscode_url: config.vscodeUrl };
+      const url = new URL(config.vscodeUrl);
+      url.searchParams.set('folder', running.workspaceDir);
+      return { vscode_url: url.toString() };
+    },
+
+    /** One runtime per conversation: its id is the conversation's while it runs. */
+    runtimeConfig(row: ConversationRow) {
+      const running = manager.session(row.id) !== null;
+      return { runtime_id: running ? row.id : null, session_id: running ? row.id : null };
+    },
+
+    async trajectory(row: ConversationRow) {
+      return { trajectory: await events.all(row.id) };
+    },
+
+    gitChanges: (row: ConversationRow) => viaRuntime(() => session(row).gitChanges()),
+
+    gitDiff: (row: ConversationRow, path: string) => viaRuntime(() => session(row).gitDiff(path), path),
+
+    async microagents(row: ConversationRow) {
+      return { microagents: await viaRuntime(() => loadMicroagents(session(row))) };
+    },
+
+    async rememberPrompt(row: ConversationRow, eventId: number) {
+      const event = await events.get(row.id, eventId);
+      if (!event) throw notFound('Event not found');
+      const what = event.content ?? event.args?.content ?? event.message ?? '';
+      return {
+        prompt:
+          `Event ${eventId} of this conversation said:\n\n${what}\n\n` +
+          'Please remember what this taught us for future work in this repository: add it to a microagent in ' +
+          '.openhands/microagents/ (repo.md for knowledge that always applies, or a knowledge microagent with trigger words ' +
+          'for a specific topic). Keep it short and specific, then tell me what you stored.',
+      };
+    },
+
+    listFiles: (row: ConversationRow, path: string | undefined) => viaRuntime(() => session(row).listFiles(path || undefined), path),
+
+    async selectFile(row: ConversationRow, file: string) {
+      let code: string;
+      try {
+        code = await viaRuntime(() => session(row).readFile(file), file);
+      } catch (error) {
+        // V8 cannot hold a string that long: the file is far beyond the editor anyway.
+        if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') throw new HttpError(413, `${file} is too large for the editor`);
+        throw error;
+      }
+      if (code.includes('\0') || code.includes('\uFFFD')) throw new HttpError(400, `${file} is a binary file`);
+      if (code.length > EDITOR_LIMIT_CHARS) throw new HttpError(413, `${file} is too large for the editor (over 5 MB)`);
+      return { code };
+    },
+
+    async saveFile(row: ConversationRow, path: string, content: string) {
+      await viaRuntime(() => session(row).writeFile(path, content), path);
+      return { success: true };
+    },
+
+    /** Stores the uploaded files; with `send_message`, the agent then gets a message naming them. */
+    async upload(row: ConversationRow, parts: ((options?: { preservePath: boolean }) => AsyncIterableIterator<Multipart>) | null) {
+      const running = session(row);
+      if (!parts) throw new HttpError(400, 'Send the files as multipart/form-data');
+      const spool = spoolDirectory(config.dataDir);
+      try {
+        // Names as sent (folder uploads carry paths): refusal() decides, instead of busboy silently cutting them.
+        const form = await receiveForm(parts({ preservePath: true }), spool.dir).catch(notMultipart);
+        const uploaded = await storeFiles(running, form);
+        if (form.sendMessage && uploaded.length) {
+          const content = [form.messageContent.trim(), `Uploaded files: ${uploaded.join(', ')}`].filter(Boolean).join('\n\n');
+          await manager.handle(row, { action: 'message', args: { content, image_urls: form.imageUrls, file_urls: uploaded } });
+        }
+        return { uploaded_files: uploaded, skipped_files: form.skipped };
+      } finally {
+        await spool.done();
+      }
+    },
+  };
+}
+
+/** A body that is not multipart at all is the caller's mistake (400, not the plugin's 406). */
+function notMultipart(error: unknown): never {
+  if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, 'Send the files as multipart/form-data');
+  throw error;
+}
+
+export type WorkspaceCalls = ReturnType<typeof createWorkspaceCalls>;
