@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { findUserId } from '../../server/modules/auth/index.ts';
+import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call, withTestApp } from '../support/app.ts';
+import { waitRunning } from '../support/conversations.ts';
 import { sample } from './sample.ts';
 
 const t = withTestApp();
@@ -22,7 +25,56 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   getConfig: () => call(t.app, 'GET', '/api/options/config'),
   logoutSession: async (s) => call(t.app, 'POST', '/api/logout', { token: (await signIn(s.email)).token }),
   logout: async (s) => call(t.app, 'POST', '/api/auth/logout', { token: (await signIn(s.email)).token }),
+  listModels: () => call(t.app, 'GET', '/api/options/models'),
+  listAgents: () => call(t.app, 'GET', '/api/options/agents'),
+  listSecurityAnalyzers: () => call(t.app, 'GET', '/api/options/security-analyzers'),
+  saveSettings: (s) => call(t.app, 'POST', '/api/settings', { token: s.token, body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-x', provider_tokens: { github: { token: 'ghp_x' } } } }),
+  getSettings: (s) => call(t.app, 'GET', '/api/settings', { token: s.token }),
+  unsetProviderTokens: (s) => call(t.app, 'POST', '/api/unset-provider-tokens', { token: s.token }),
+  createSecret: (s) => call(t.app, 'POST', '/api/secrets', { token: s.token, body: { name: 'API_TOKEN', value: 'v', description: 'd' } }),
+  listSecrets: (s) => call(t.app, 'GET', '/api/secrets', { token: s.token }),
+  updateSecret: (s) => call(t.app, 'PUT', '/api/secrets/API_TOKEN', { token: s.token, body: { description: 'e' } }),
+  deleteSecret: (s) => call(t.app, 'DELETE', '/api/secrets/API_TOKEN', { token: s.token }),
+  saveLayout: (s) => call(t.app, 'PUT', '/api/user/layouts/Mine', { token: s.token, body: { layout: { global: {} } } }),
+  listLayouts: (s) => call(t.app, 'GET', '/api/user/layouts', { token: s.token }),
+  deleteLayout: (s) => call(t.app, 'DELETE', '/api/user/layouts/Mine', { token: s.token }),
+  createConversation: async (s) => {
+    const userId = (await findUserId(t.db, s.email)) as string;
+    await grantCredit(t.db, { userId, amountMicros: 1_000_000n, type: 'credit', description: 'contract', idempotencyKey: 'contract' });
+    const created = await call(t.app, 'POST', '/api/conversations', { token: s.token, body: { initial_user_msg: 'hi' } });
+    conversation = await waitRunning(t.app, s.token, created.body?.conversation_id as string);
+  },
+  listConversations: (s) => call(t.app, 'GET', '/api/conversations?limit=5', { token: s.token }),
+  getConversation: (s) => call(t.app, 'GET', on(''), { token: s.token }),
+  updateConversation: (s) => call(t.app, 'PATCH', on(''), { token: s.token, body: { title: 'Contract' } }),
+  startConversation: (s) => call(t.app, 'POST', on('/start'), { token: s.token }),
+  saveFile: (s) => call(t.app, 'POST', on('/save-file'), { token: s.token, body: { path: 'a.md', content: '# A' } }),
+  uploadFiles: (s) =>
+    t.app.http.inject({
+      method: 'POST',
+      url: on('/upload-files'),
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'multipart/form-data; boundary=b' },
+      payload: '--b\r\nContent-Disposition: form-data; name="files"; filename="b.txt"\r\n\r\nB\r\n--b--\r\n',
+    }),
+  listEvents: (s) => call(t.app, 'GET', on('/events?limit=2'), { token: s.token }),
+  downloadWorkspaceZip: (s) => t.app.http.inject({ method: 'GET', url: on('/zip-directory'), headers: { authorization: `Bearer ${s.token}` } }),
+  getWebHosts: (s) => call(t.app, 'GET', on('/web-hosts'), { token: s.token }),
+  getVscodeUrl: (s) => call(t.app, 'GET', on('/vscode-url'), { token: s.token }),
+  getRuntimeConfig: (s) => call(t.app, 'GET', on('/config'), { token: s.token }),
+  getTrajectory: (s) => call(t.app, 'GET', on('/trajectory'), { token: s.token }),
+  getGitChanges: (s) => call(t.app, 'GET', on('/git/changes'), { token: s.token }),
+  getGitDiff: (s) => call(t.app, 'GET', on('/git/diff?path=a.md'), { token: s.token }),
+  getConversationMicroagents: (s) => call(t.app, 'GET', on('/microagents'), { token: s.token }),
+  getRememberPrompt: (s) => call(t.app, 'GET', on('/remember-prompt?event_id=0'), { token: s.token }),
+  listFiles: (s) => call(t.app, 'GET', on('/list-files'), { token: s.token }),
+  selectFile: (s) => call(t.app, 'GET', on('/select-file?file=a.md'), { token: s.token }),
+  stopConversation: (s) => call(t.app, 'POST', on('/stop'), { token: s.token }),
+  deleteConversation: (s) => call(t.app, 'DELETE', on(''), { token: s.token }),
 };
+
+/** The conversation the scenarios above create and then work on. */
+let conversation: { conversation_id: string } | undefined;
+const on = (suffix: string) => `/api/conversations/${conversation?.conversation_id ?? 'none'}${suffix}`;
 
 async function signIn(email: string): Promise<Session> {
   const response = await call(t.app, 'POST', '/api/auth/login', { body: { email, password: 'long enough' } });

@@ -1,21 +1,21 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { parseConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/index.ts';
-import { buildApp, type App } from '../../server/http/app.ts';
+import { buildApp, type App, type AppOptions } from '../../server/http/app.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 /**
  * An in-process app on a private database for one test file, with contract checking on:
  * after the file's tests every answer must have matched openapi/atelier.yaml.
  */
-export function withTestApp(env: Record<string, string> = {}) {
+export function withTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'agentFactory'> = {}) {
   const state = {} as { app: App; database: TestDatabase; db: Db };
   beforeAll(async () => {
     state.database = await createTestDatabase();
     const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: state.database.dataDir, ...env });
     const database = await state.database.open();
     state.db = database.db;
-    state.app = await buildApp({ config, database, validateResponses: true });
+    state.app = await buildApp({ config, database, validateResponses: true, ...options });
     state.app.http.addHook('onClose', () => database.close());
   });
   afterAll(async () => {

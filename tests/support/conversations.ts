@@ -1,0 +1,108 @@
+import type { AddressInfo } from 'node:net';
+import WebSocket from 'ws';
+import type { components } from '../../openapi/schema.d.ts';
+import type { Db } from '../../server/db/index.ts';
+import type { App } from '../../server/http/app.ts';
+import { findUserId } from '../../server/modules/auth/index.ts';
+import { grantCredit } from '../../server/modules/credits/index.ts';
+import { call } from './app.ts';
+
+export type Event = components['schemas']['Event'];
+export type Conversation = components['schemas']['Conversation'];
+
+/** Polls `read` until `done` holds for its value (or fails after `timeoutMs`). */
+export async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(value)?.slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A signed-in saas user with $10 of credit: enough to start conversations. */
+export async function signUp(app: App, db: Db, email: string): Promise<{ token: string; id: string }> {
+  await call(app, 'POST', '/api/auth/register', { body: { name: 'Test User', email, password: 'long enough' }, ip: email });
+  const login = await call(app, 'POST', '/api/auth/login', { body: { email, password: 'long enough' }, ip: email });
+  const id = (await findUserId(db, email)) as string;
+  await grantCredit(db, { userId: id, amountMicros: 10_000_000n, type: 'credit', description: 'tests', idempotencyKey: 'tests' });
+  return { token: login.body?.access_token as string, id };
+}
+
+/** Creates a conversation and waits until it runs. */
+export async function createRunning(app: App, token: string, body: Record<string, unknown> = {}): Promise<Conversation> {
+  const created = await call(app, 'POST', '/api/conversations', { token, body });
+  if (created.status !== 200) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  return waitRunning(app, token, created.body?.conversation_id as string);
+}
+
+export async function waitRunning(app: App, token: string, id: string): Promise<Conversation> {
+  const found = await waitFor(
+    () => call(app, 'GET', `/api/conversations/${id}`, { token }),
+    (r) => r.body?.status === 'RUNNING' || r.body?.status === 'STOPPED',
+    30_000,
+    `conversation ${id} to run`,
+  );
+  if (found.body?.status !== 'RUNNING') throw new Error(`conversation ${id} did not start: ${JSON.stringify(found.body)}`);
+  return found.body as unknown as Conversation;
+}
+
+/** Listens on a free port of 127.0.0.1 (for sockets and streamed uploads); returns the base URL. */
+export async function listen(app: App): Promise<string> {
+  if (!app.http.server.listening) await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.http.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+type Frame = { type?: 'oh_event'; data?: Event; error?: boolean; message?: string; error_code?: number };
+
+/** A socket client that keeps every frame it receives. */
+export class SocketClient {
+  readonly frames: Frame[] = [];
+  /** performance.now() when each frame arrived (for latency figures). */
+  readonly arrivals: number[] = [];
+  closed: { code: number; reason: string } | null = null;
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      this.arrivals.push(performance.now());
+      this.frames.push(JSON.parse(String(data)) as Frame);
+    });
+    ws.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
+  }
+
+  static async open(baseUrl: string, query: Record<string, string | number>, headers: Record<string, string> = {}): Promise<SocketClient> {
+    const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/socket?${params}`, { headers });
+    const client = new SocketClient(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return client;
+  }
+
+  /** What a timeout reports: the frames, not the socket's internals. */
+  toJSON() {
+    return { closed: this.closed, frames: this.frames.length, last: this.frames.slice(-3) };
+  }
+
+  get events(): Event[] {
+    return this.frames.filter((f) => f.type === 'oh_event').map((f) => f.data as Event);
+  }
+
+  send(action: Record<string, unknown>) {
+    this.ws.send(JSON.stringify({ type: 'oh_user_action', data: action }));
+  }
+
+  waitFor(done: (client: SocketClient) => boolean, what = 'frames', timeoutMs = 20_000) {
+    return waitFor(() => this, done, timeoutMs, what);
+  }
+
+  async close() {
+    if (this.ws.readyState === WebSocket.CLOSED) return;
+    const closed = new Promise((resolve) => this.ws.once('close', resolve));
+    this.ws.close();
+    await closed;
+  }
+}
