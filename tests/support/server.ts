@@ -14,9 +14,11 @@ export interface RunningServer {
   output(): string;
   /** SIGTERM and wait; the data is kept. */
   stop(): Promise<void>;
+  /** SIGKILL (a crash: nothing is shut down) and wait; the data is kept. */
+  crash(): Promise<void>;
   /** Stop, then start again on the same port and data. */
   restart(): Promise<void>;
-  /** Stop and delete the data. */
+  /** Stop and delete the data (unless the database was borrowed from another server). */
   destroy(): Promise<void>;
 }
 
@@ -34,9 +36,11 @@ function freePort(): Promise<number> {
 /**
  * The real platform in its own process (`server/main.ts`, as `npm start` runs it) on a
  * private database, serving the built SPA from dist/ (built by the e2e global setup).
+ * With `database` it shares another server's database and data directory instead: a second
+ * node of the same installation.
  */
-export async function startServer(options: { mode?: 'saas' | 'oss'; env?: Record<string, string> } = {}): Promise<RunningServer> {
-  const database = await createTestDatabase();
+export async function startServer(options: { mode?: 'saas' | 'oss'; env?: Record<string, string>; database?: TestDatabase } = {}): Promise<RunningServer> {
+  const database = options.database ?? (await createTestDatabase());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
@@ -71,11 +75,11 @@ export async function startServer(options: { mode?: 'saas' | 'oss'; env?: Record
     throw new Error(`server did not become ready within 60 s:\n${log}`);
   }
 
-  async function stop() {
+  async function stop(signal: NodeJS.Signals = 'SIGTERM') {
     const running = child;
-    if (!running || running.exitCode !== null) return;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGTERM');
+    running.kill(signal);
     await exited;
   }
 
@@ -85,14 +89,15 @@ export async function startServer(options: { mode?: 'saas' | 'oss'; env?: Record
     port,
     database,
     output: () => log,
-    stop,
+    stop: () => stop(),
+    crash: () => stop('SIGKILL'),
     async restart() {
       await stop();
       await launch();
     },
     async destroy() {
       await stop();
-      await database.destroy();
+      if (!options.database) await database.destroy();
     },
   };
 }
