@@ -34,6 +34,11 @@ export class FakeLlm {
     return this;
   }
 
+  /** Hanging requests still open. */
+  get openRequests(): number {
+    return this.openResponses.size;
+  }
+
   /** Replies not used yet. */
   get remaining(): number {
     return this.script.length;
