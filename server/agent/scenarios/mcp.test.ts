@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScenarioFactory, type Scenario } from '../../../tests/agent/scenario.ts';
 import { reply, withTools, withoutTools } from '../../../tests/support/fake-llm/index.ts';
+import { startEchoHttpServer } from '../../../tests/support/mcp-echo-http.ts';
 
 const scenarios = new ScenarioFactory();
 let scenario: Scenario | undefined;
@@ -41,6 +42,28 @@ describe('MCP tools', () => {
     expect(echoed).toMatchObject({ cause: call?.id, content: 'echo: hi there', extras: { name: 'echo', arguments: { text: 'hi there' } } });
     expect(failed?.content).toBe('this tool always fails');
     expect(llm.completions.filter(withTools)[0]?.tools?.map((tool) => tool.function.name)).toContain('echo');
+  }, 30_000);
+
+  it('calls the tools of a Streamable HTTP server with its API key', async () => {
+    const remote = await startEchoHttpServer('s3cret');
+    try {
+      scenario = await scenarios.start({
+        settings: { mcpConfig: { stdio_servers: [], sse_servers: [{ url: remote.url, api_key: 's3cret' }] } },
+        script: (llm) =>
+          llm.enqueue(
+            reply.text('Title', { when: withoutTools }),
+            reply.toolCall('echo', { text: 'over http' }, { when: withTools }),
+            reply.toolCall('finish', { message: 'Done.' }, { when: withTools }),
+          ),
+      });
+      scenario.say('Echo remotely');
+      await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
+      expect(scenario.store.events.find((event) => event.observation === 'mcp')?.content).toBe('echo: over http');
+    } finally {
+      await scenario?.close();
+      scenario = undefined;
+      await remote.close();
+    }
   }, 30_000);
 
   it('tells the user about a server that cannot start, and works without it', async () => {
