@@ -1,6 +1,6 @@
-import { assign, enqueueActions, setup, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, fromCallback, setup, type EventObject, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
-import { notProvidedAction, notProvidedCallback } from './not-provided.ts';
+import { notProvidedAction } from './not-provided.ts';
 import { messageNotice, serverNotice, type Notice } from './notice.ts';
 
 // The conversation's event socket (ARCHITECTURE.md §5), with the app connection profile:
@@ -92,7 +92,9 @@ export const connectionMachine = setup({
   types: { context: {} as ConnectionContext, events: {} as ConnectionEvent, input: {} as ConnectionInput },
   actors: {
     /** One WebSocket attempt (query latest_event_id = input.latestEventId); closes it when stopped. */
-    socket: notProvidedCallback<SocketReport>('socket'),
+    socket: fromCallback<EventObject, SocketInput, SocketReport>(() => {
+      throw new Error('"socket" is a side effect: supply it with machine.provide()');
+    }),
   },
   actions: {
     /** Writes an oh_user_action frame on the open socket. */

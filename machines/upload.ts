@@ -1,7 +1,7 @@
-import { and, assign, enqueueActions, setup, type SnapshotFrom } from 'xstate';
+import { and, assign, enqueueActions, fromCallback, setup, type EventObject, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
 import { CRITICAL_BALANCE } from './agent.ts';
-import { notProvidedAction, notProvidedCallback } from './not-provided.ts';
+import { notProvidedAction } from './not-provided.ts';
 
 // Files dropped on the chat or picked with the upload button.
 //
@@ -117,7 +117,9 @@ export const uploadMachine = setup({
   types: { context: {} as UploadContext, events: {} as UploadEvent },
   actors: {
     /** POST upload-files; reports UPLOAD_PROGRESS while sending, then UPLOAD_DONE or UPLOAD_FAILED; aborts when stopped. */
-    uploadFiles: notProvidedCallback<UploadReport>('uploadFiles'),
+    uploadFiles: fromCallback<EventObject, UploadRequest, UploadReport>(() => {
+      throw new Error('"uploadFiles" is a side effect: supply it with machine.provide()');
+    }),
   },
   actions: {
     /** Hands the images to the message box (they go with the message, not as files). */

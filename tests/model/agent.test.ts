@@ -50,7 +50,7 @@ const factEvents: (AgentEvent | AnyEventObject)[] = [
 const fakes: FakeSideEffects = { promises: [], callbacks: {}, actions: ['requestAgentState', 'announceError'] };
 
 function expectSideEffects({ event: step, before, after, effects }: StepRecord) {
-  const data = (step as { event?: Event }).event;
+  const data = (step as unknown as { event?: Event }).event;
   if (step.type === 'STOP' || step.type === 'CONFIRM' || step.type === 'REJECT') {
     expect(effects).toEqual(['requestAgentState']);
     // Asking does not change the state: the server's observation does.

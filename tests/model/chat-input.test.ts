@@ -59,7 +59,7 @@ const fakes: FakeSideEffects = { promises: [], callbacks: {}, actions: ['sendMes
 function expectSideEffects({ event, before, after, effects }: StepRecord) {
   if (event.type === 'KEY_ENTER' || event.type === 'SUBMIT') {
     const blank = before.context.text.trim() === '';
-    const wantsSend = event.type === 'SUBMIT' || enterKeyIntent(event as { shiftKey: boolean; isComposing: boolean }) === 'send';
+    const wantsSend = event.type === 'SUBMIT' || enterKeyIntent(event as unknown as { shiftKey: boolean; isComposing: boolean }) === 'send';
     const lacksCredits = before.context.balance !== null && before.context.balance < 0.1;
     if (!wantsSend || blank || before.matches('composing')) {
       expect(effects).toEqual([]);
@@ -82,7 +82,7 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
     expect(effects).toEqual([]);
   }
   if (event.type === 'EVENT_RECEIVED') {
-    expect(after.context.pending).toEqual(settleEcho(before.context.pending, (event as { event: Event }).event));
+    expect(after.context.pending).toEqual(settleEcho(before.context.pending, (event as unknown as { event: Event }).event));
     expect(after.context.pending.length).toBe(before.context.pending.length - 1);
   }
 }

@@ -12,6 +12,7 @@ import {
   type ConnectionInput,
   type Event,
   type SocketInput,
+  type SocketReport,
 } from '../../machines/connection.ts';
 import { Coverage, describePath, runPath, serializeEvent, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
 
@@ -78,10 +79,10 @@ function expectSideEffects({ event: step, before, after: reached, effects, start
       break;
     case 'SOCKET_EVENT':
       expect(effects).toEqual(['receive']);
-      expect(reached.context.latestEventId).toBe((step as { event: Event }).event.id);
+      expect(reached.context.latestEventId).toBe((step as unknown as { event: Event }).event.id);
       break;
     case 'SOCKET_ERROR_FRAME': {
-      const frame = (step as { frame: { message: string; error_code?: number } }).frame;
+      const frame = (step as unknown as { frame: { message: string; error_code?: number } }).frame;
       expect(effects).toEqual(frame.error_code === 401 ? [] : ['announceError']);
       break;
     }
@@ -98,7 +99,7 @@ function expectSideEffects({ event: step, before, after: reached, effects, start
   if (reached.matches('sessionExpired')) expect(reached.context.notice).toEqual({ kind: 'message', message: 'sessionExpired' });
   if (step.type === 'SOCKET_FAILED' || step.type.includes('connectTimeout')) expect(reached.context.notice).toEqual({ kind: 'message', message: 'connectionLost' });
   if (step.type === 'SOCKET_CLOSED' && reached.matches('waiting')) {
-    const reason = (step as { reason: string | null }).reason;
+    const reason = (step as unknown as { reason: string | null }).reason;
     expect(reached.context.notice).toEqual(reason === null || reason === 'transport close' ? before.context.notice : { kind: 'server', text: reason });
   }
 }
@@ -155,11 +156,11 @@ describe('connection rules', () => {
   it('resumes after the last event on every reconnect and sends the temp message once', async () => {
     const attempts: SocketInput[] = [];
     const transmitted: ClientAction[] = [];
-    let report: ((event: AnyEventObject) => void) | null = null;
+    let report: ((event: SocketReport) => void) | null = null;
     const actor = createActor(
       connectionMachine.provide({
         actors: {
-          socket: fromCallback<EventObject, SocketInput>(({ input, sendBack }) => {
+          socket: fromCallback<EventObject, SocketInput, SocketReport>(({ input, sendBack }) => {
             attempts.push(input);
             report = sendBack;
           }),

@@ -72,7 +72,7 @@ function expectSideEffects({ event, before, after: reached, effects, started }: 
   const inRestart = before.matches({ ready: 'restarting' });
   switch (event.type) {
     case 'xstate.error.actor.fetchConversation':
-      expect(effects).toEqual((event as { error: { status: number } }).error.status === 403 ? ['goToDashboard'] : []);
+      expect(effects).toEqual((event as unknown as { error: { status: number } }).error.status === 403 ? ['goToDashboard'] : []);
       if (effects.length > 0) expect(reached.matches('left')).toBe(true);
       break;
     case 'xstate.done.actor.stopConversation':
@@ -101,11 +101,11 @@ function expectSideEffects({ event, before, after: reached, effects, started }: 
   if (event.type === 'STOP') expect(reached.context.conversation?.status).toBe('STOPPED');
   if (event.type === 'DELETE') expect(reached.context.deleted).toBe(true);
   if (event.type === 'RENAME') {
-    expect(reached.context.conversation?.title).toBe(renamedTitle(before.context.conversation?.title ?? '', (event as { title: string }).title));
+    expect(reached.context.conversation?.title).toBe(renamedTitle(before.context.conversation?.title ?? '', (event as unknown as { title: string }).title));
   }
   if (event.type === 'xstate.done.actor.fetchConversation' && before.matches('loading')) {
     // Opened STOPPED: started automatically.
-    expect(reached.matches('starting')).toBe((event as { output: Conversation }).output.status === 'STOPPED');
+    expect(reached.matches('starting')).toBe((event as unknown as { output: Conversation }).output.status === 'STOPPED');
   }
   for (const { src, input } of started) {
     if (src === 'renameConversation') expect(input).toEqual({ conversationId: 'c-1', title: reached.context.conversation?.title });

@@ -63,12 +63,12 @@ function expectValidModel(layout: IJsonModel) {
 function expectSideEffects({ event, before, after, effects, started }: StepRecord) {
   expect(effects).toEqual(event.type === 'POP_OUT' ? ['popOut'] : []);
   if (event.type === 'OPEN_TAB') {
-    const component = (event as Extract<LayoutEvent, { type: 'OPEN_TAB' }>).component;
+    const component = (event as unknown as Extract<LayoutEvent, { type: 'OPEN_TAB' }>).component;
     expect(after.context.layout).toEqual(openTab(before.context.layout, component));
     expect(openComponents(after.context.layout).filter((name) => name === component)).toHaveLength(1);
   }
   if (event.type === 'SELECT' && before.context.selected !== after.context.selected) {
-    expect(after.context.layout).toEqual((event as { layout: string }).layout === 'saved:team' ? teamLayout : presetLayout((event as { layout: 'pm' | 'user' }).layout));
+    expect(after.context.layout).toEqual((event as unknown as { layout: string }).layout === 'saved:team' ? teamLayout : presetLayout((event as unknown as { layout: 'pm' | 'user' }).layout));
   }
   if (event.type === 'RESET') {
     const selected = after.context.selected as string;

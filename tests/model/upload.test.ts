@@ -54,7 +54,7 @@ const fakes: FakeSideEffects = {
 };
 
 function expectSideEffects({ event, before, after, effects, started }: StepRecord) {
-  const files = (event as { files?: FileLike[] }).files ?? [];
+  const files = (event as unknown as { files?: FileLike[] }).files ?? [];
   switch (event.type) {
     case 'SELECT_FILES':
     case 'DROP_FILES': {
@@ -89,7 +89,7 @@ function expectSideEffects({ event, before, after, effects, started }: StepRecor
     if (src === 'uploadFiles') {
       const request = input as UploadRequest;
       expect(request.files.every((candidate) => !isImage(candidate))).toBe(true);
-      expect(request.message).toBe(event.type === 'SELECT_FILES' ? ((event as { message?: string }).message ?? null) : null);
+      expect(request.message).toBe(event.type === 'SELECT_FILES' ? ((event as unknown as { message?: string }).message ?? null) : null);
     }
   }
 }
