@@ -98,7 +98,13 @@ export type AgentEvent =
 const stateTransition = (state: AgentState) => ({
   guard: { type: 'reports' as const, params: ({ event }: { event: { event: Event } }) => ({ event: event.event, state }) },
   target: `.${state}`,
-  actions: state === 'ERROR' ? [{ type: 'rememberError' as const, params: ({ event }: { event: { event: Event } }) => event.event }, 'announceError' as const] : ['forgetError' as const],
+  actions:
+    state === 'ERROR'
+      ? [
+          { type: 'rememberError' as const, params: ({ event }: { event: { event: Event } }) => event.event },
+          { type: 'announceError' as const, params: ({ event }: { event: { event: Event } }) => agentErrorMessage(event.event) },
+        ]
+      : ['forgetError' as const],
 });
 
 export const agentMachine = setup({
@@ -106,8 +112,8 @@ export const agentMachine = setup({
   actions: {
     /** Sends a change_agent_state action over the socket. */
     requestAgentState: notProvidedAction<{ agent_state: AgentState }>('requestAgentState'),
-    /** Toast with the error message ('Unknown error, please try again' without one). */
-    announceError: notProvidedAction('announceError'),
+    /** Toast with the reason; without one, 'Unknown error, please try again' (key agent.unknownErrorToast). */
+    announceError: notProvidedAction<AgentErrorMessage>('announceError'),
     rememberError: assign((_, event: Event) => ({ errorMessage: agentErrorMessage(event) })),
     forgetError: assign({ errorMessage: null }),
     rememberAction: assign({ hasActed: true }),
