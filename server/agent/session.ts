@@ -69,7 +69,12 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     recall.restore(log.events.flatMap((event) => (event.observation === 'recall' && event.extras ? [event.extras] : [])));
     takenUpTo = log.lastId;
     gateway = new ModelGateway(host, metrics, log.lastId + 1);
-    mcp = await connectMcpServers(host.settings.mcpConfig, { cwd: host.runtime.workspaceDir, reservedNames: new Set(BUILT_IN_TOOLS.map((tool) => tool.name)) });
+    mcp = await connectMcpServers(host.settings.mcpConfig, {
+      cwd: host.runtime.workspaceDir,
+      reservedNames: new Set(BUILT_IN_TOOLS.map((tool) => tool.name)),
+      // Only oss mode (no credits to charge) has a single, local user who may run processes on the host.
+      allowStdio: host.charge === undefined,
+    });
     for (const failure of mcp.failures) {
       emit({ source: 'agent', status_update: true, type: 'error', status_id: 'STATUS$ERROR_MCP_SERVER', message: `The MCP server ${failure.server} could not be used: ${failure.reason}` });
     }

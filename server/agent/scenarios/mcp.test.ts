@@ -66,6 +66,14 @@ describe('MCP tools', () => {
     }
   }, 30_000);
 
+  it('does not start stdio servers in saas mode, where they would run on the server host', async () => {
+    scenario = await scenarios.start({ balanceMicros: 10_000_000n, settings: { mcpConfig: { stdio_servers: [echoServer], sse_servers: [] } } });
+    await scenario.store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
+    const refusal = scenario.store.events.find((event) => event.status_id === 'STATUS$ERROR_MCP_SERVER');
+    expect(refusal?.message).toMatch(/The MCP server echo could not be used: stdio MCP servers would run on the server host/);
+    expect(scenario.store.events.find((event) => event.action === 'system')?.args?.tools?.map((tool) => tool.name)).not.toContain('echo');
+  });
+
   it('tells the user about a server that cannot start, and works without it', async () => {
     scenario = await scenarios.start({
       settings: { mcpConfig: { stdio_servers: [{ name: 'broken', command: '/nonexistent/mcp-server' }], sse_servers: ['http://127.0.0.1:9/mcp'] } },

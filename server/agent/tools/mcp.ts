@@ -8,6 +8,12 @@ import { OUTPUT_LIMIT, ToolInputError, truncateMiddle, type AgentTool, type Tool
 
 const CLIENT_INFO = { name: 'atelier-agent', version: '1.0.0' };
 const CONNECT_TIMEOUT_MS = 30_000;
+/**
+ * Stdio servers are processes on the server host, outside the workspace sandbox: fine for the
+ * one local user of oss mode, but in saas mode they would let any user run commands on the
+ * host, so there only remote servers are used.
+ */
+const STDIO_REFUSED = 'stdio MCP servers would run on the server host, so they are disabled here; use an SSE or Streamable HTTP server instead';
 
 /** The user's MCP servers, connected, and their tools as agent tools. */
 export interface McpConnections {
@@ -94,11 +100,15 @@ function mcpTool(client: Client, tool: Awaited<ReturnType<Client['listTools']>>[
 
 /**
  * Connects every configured server (in parallel; one failing does not stop the others) and
- * lists their tools. Stdio servers start in the workspace directory. A tool named like a
+ * lists their tools. Stdio servers start in the workspace directory (only when allowed). A tool named like a
  * built-in or an earlier server's tool is left out, so every name means one thing.
  */
-export async function connectMcpServers(config: McpConfig, options: { cwd: string; reservedNames: ReadonlySet<string> }): Promise<McpConnections> {
-  const specs = [...config.stdio_servers.map((server) => stdioServer(server, options.cwd)), ...config.sse_servers.map(remoteServer)];
+export async function connectMcpServers(
+  config: McpConfig,
+  options: { cwd: string; reservedNames: ReadonlySet<string>; allowStdio: boolean },
+): Promise<McpConnections> {
+  const stdio = options.allowStdio ? config.stdio_servers : [];
+  const specs = [...stdio.map((server) => stdioServer(server, options.cwd)), ...config.sse_servers.map(remoteServer)];
   const clients: Client[] = [];
   const connected = await Promise.all(
     specs.map(async (spec) => {
@@ -114,7 +124,8 @@ export async function connectMcpServers(config: McpConfig, options: { cwd: strin
       }
     }),
   );
-  const failures = connected.flatMap((result) => (result.failure ? [result.failure] : []));
+  const refused = options.allowStdio ? [] : config.stdio_servers.map((server) => ({ server: server.name, reason: STDIO_REFUSED }));
+  const failures = [...refused, ...connected.flatMap((result) => (result.failure ? [result.failure] : []))];
   const listed = connected.map((result) => result.tools);
   const names = new Set(options.reservedNames);
   const tools = listed.flat().filter((tool) => {
