@@ -8,7 +8,8 @@ import { isServerRejection, messageNotice, serverNotice, type Notice } from './n
 // - Loaded on entry; a conversation opened STOPPED is started automatically. A 403 'Not
 //   authenticated' on any fetch goes to /dashboard.
 // - The record is polled every 3 s while STARTING, every 5 minutes otherwise.
-// - Refresh (shown while the socket is disconnected) and Restart stop the conversation, wait
+// - Refresh (only while the socket is disconnected, as the workspace reports with
+//   SOCKET_CONNECTED_CHANGED) and Restart stop the conversation, wait
 //   1 s and start it again.
 // - Stop, delete and rename change the record at once and put it back when the server refuses.
 //   Stopping or deleting the open conversation leaves for /dashboard; stopping says
@@ -50,6 +51,8 @@ export interface ConversationContext {
   rollback: Conversation | null;
   /** Marked deleted optimistically. */
   deleted: boolean;
+  /** The event socket is connected (reported by the workspace); Refresh is for a disconnected chat. */
+  socketConnected: boolean;
   failure: ConversationFailure | null;
 }
 
@@ -65,7 +68,8 @@ export type ConversationEvent =
   /** Refresh on a disconnected chat. */
   | { type: 'REFRESH' }
   | { type: 'DELETE' }
-  | { type: 'RENAME'; title: string };
+  | { type: 'RENAME'; title: string }
+  | { type: 'SOCKET_CONNECTED_CHANGED'; connected: boolean };
 
 const errorOf = ({ event }: { event: ErrorActorEvent }) => event.error;
 
@@ -93,6 +97,7 @@ export const conversationMachine = setup({
     rollBack: assign(({ context }) => ({ conversation: context.rollback ?? context.conversation, rollback: null, deleted: false })),
     rememberFailure: assign((_, failure: ConversationFailure) => ({ failure })),
     forgetFailure: assign({ failure: null }),
+    setSocketConnected: assign((_, socketConnected: boolean) => ({ socketConnected })),
   },
   guards: {
     isNotAuthenticated: (_, error: unknown) => isNotAuthenticated(error),
@@ -100,12 +105,13 @@ export const conversationMachine = setup({
     isStarting: ({ context }) => context.conversation?.status === 'STARTING',
     isNotStopped: ({ context }) => context.conversation?.status !== 'STOPPED',
     isStoppedNow: ({ context }) => context.conversation?.status === 'STOPPED',
+    isSocketDisconnected: ({ context }) => !context.socketConnected,
     isNewTitle: ({ context }, raw: string) => renamedTitle(context.conversation?.title ?? '', raw) !== null,
   },
   delays: { pollWhileStarting: POLL_WHILE_STARTING_MS, poll: POLL_MS, restartWait: RESTART_WAIT_MS },
 }).createMachine({
   id: 'conversation',
-  context: ({ input }) => ({ conversationId: input.conversationId, conversation: null, rollback: null, deleted: false, failure: null }),
+  context: ({ input }) => ({ conversationId: input.conversationId, conversation: null, rollback: null, deleted: false, failure: null, socketConnected: false }),
   initial: 'loading',
   states: {
     loading: {
@@ -126,6 +132,7 @@ export const conversationMachine = setup({
     },
     unavailable: { on: { RETRY: { target: 'loading' } } },
     starting: {
+      on: { SOCKET_CONNECTED_CHANGED: { actions: { type: 'setSocketConnected', params: ({ event }) => event.connected } } },
       invoke: {
         id: 'startConversation',
         src: 'startConversation',
@@ -141,6 +148,8 @@ export const conversationMachine = setup({
       },
     },
     ready: {
+      // The socket opens only once the record is known, so only these states hear about it.
+      on: { SOCKET_CONNECTED_CHANGED: { actions: { type: 'setSocketConnected', params: ({ event }) => event.connected } } },
       initial: 'idle',
       states: {
         idle: {
@@ -152,7 +161,7 @@ export const conversationMachine = setup({
             START: { guard: 'isStoppedNow', target: '#conversation.starting', actions: 'forgetFailure' },
             STOP: { guard: 'isNotStopped', target: 'stopping' },
             RESTART: { target: 'restarting' },
-            REFRESH: { target: 'restarting' },
+            REFRESH: { guard: 'isSocketDisconnected', target: 'restarting' },
             DELETE: { target: 'deleting' },
             RENAME: { guard: { type: 'isNewTitle', params: ({ event }) => event.title }, target: 'renaming' },
           },

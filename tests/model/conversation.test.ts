@@ -47,6 +47,7 @@ const events: (ConversationEvent | AnyEventObject)[] = [
   { type: 'STOP' },
   { type: 'RESTART' },
   { type: 'REFRESH' },
+  { type: 'SOCKET_CONNECTED_CHANGED', connected: true },
   { type: 'DELETE' },
   { type: 'RENAME', title: '  Todo app with dark mode ' },
   { type: 'RENAME', title: '   ' },
@@ -98,6 +99,7 @@ function expectSideEffects({ event, before, after: reached, effects, started }: 
     default:
       expect(effects).toEqual([]);
   }
+  if (event.type === 'REFRESH') expect(before.context.socketConnected).toBe(false);
   if (event.type === 'STOP') expect(reached.context.conversation?.status).toBe('STOPPED');
   if (event.type === 'DELETE') expect(reached.context.deleted).toBe(true);
   if (event.type === 'RENAME') {
