@@ -1,5 +1,6 @@
+import type { ModelMessage } from 'ai';
 import { createActor, fromPromise } from 'xstate';
-import { agentControllerMachine, agentStateOf, type ModelStep } from '../../machines/agent-controller.ts';
+import { agentControllerMachine, agentStateOf, type AgentState, type ModelStep, type Problem } from '../../machines/agent-controller.ts';
 import { ActionRunner } from './actions.ts';
 import { Condenser, estimateTokens, type CondenserLimits } from './context/condenser.ts';
 import { eventsToUnits } from './context/units.ts';
@@ -120,7 +121,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     const toolSet = tools.forModel();
     const fixedTokens = estimateTokens(system) + estimateTokens(tools.specs());
     const units = eventsToUnits(log.events);
-    const request = (messages: ReturnType<Condenser['forceCondense']>) => model.step({ system, messages, tools: toolSet, signal });
+    const request = (messages: ModelMessage[]) => model.step({ system, messages, tools: toolSet, signal });
     let response;
     try {
       response = await request(condenser.messages(units, fixedTokens).messages);
@@ -133,7 +134,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     return { text: response.text, actions: planned };
   }
 
-  function announceState(state: ReturnType<typeof agentStateOf>, problem: { reason: string; errorId: string } | null): void {
+  function announceState(state: AgentState, problem: Problem | null): void {
     if (problem && (state === 'ERROR' || state === 'PAUSED')) {
       emit({ source: 'agent', status_update: true, type: 'error', status_id: problem.errorId, message: problem.reason });
     }
