@@ -15,7 +15,7 @@ import type { NewEvent } from './events.ts';
  * - user_authenticated: nothing — it concerns the chat-only onboarding agent, which this
  *   server does not have.
  */
-export type Disposition = { kind: 'ignore' } | { kind: 'record'; event: NewEvent } | { kind: 'dispatch'; action: ClientAction };
+type Disposition = { kind: 'ignore' } | { kind: 'record'; event: NewEvent } | { kind: 'dispatch'; action: ClientAction };
 
 export function disposition(action: ClientAction): Disposition {
   switch (action.action) {

@@ -4,7 +4,7 @@ import type { GitProvider, SettingsService } from '../settings/index.ts';
 import type { ConversationRow } from './store.ts';
 
 /** Iterations of the agent loop per task before it pauses and asks the user to continue. */
-export const MAX_ITERATIONS = 100;
+const MAX_ITERATIONS = 100;
 
 const TOKEN_VARIABLES: Record<GitProvider, string> = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN', bitbucket: 'BITBUCKET_TOKEN' };
 

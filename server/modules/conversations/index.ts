@@ -17,7 +17,6 @@ import { createConversationStore } from './store.ts';
 import { createWorkspaceCalls } from './workspace.ts';
 
 export { UPLOAD_LIMIT_BYTES } from './upload.ts';
-export type { Event, NewEvent } from './events.ts';
 
 export interface ConversationsDeps {
   db: Db;
@@ -57,9 +56,7 @@ export function createConversationsModule(deps: ConversationsDeps) {
         : null,
     log: deps.log,
   });
-  const service = createConversationService({ db, config, box, conversations, events, manager });
+  const service = createConversationService({ db, config, box, conversations, manager });
   const workspace = createWorkspaceCalls({ config, events, manager });
   return { handlers: conversationHandlers(service, workspace, events), service, events, manager };
 }
-
-export type ConversationsModule = ReturnType<typeof createConversationsModule>;

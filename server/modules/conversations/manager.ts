@@ -15,7 +15,7 @@ import type { ConversationRow, ConversationStore } from './store.ts';
 import { runUserCommand } from './terminal.ts';
 
 /** A node holds a running conversation for this long without renewing; renewals come three times as often. */
-export const LEASE_MS = 30_000;
+const LEASE_MS = 30_000;
 const RENEW_MS = LEASE_MS / 3;
 
 interface Logger {
@@ -256,7 +256,10 @@ export class ConversationManager {
     }
   }
 
-  /** Keeps this node's claims alive; a conversation stopped or deleted elsewhere is released here. */
+  /**
+   * Keeps this node's claims alive; a conversation stopped or deleted elsewhere is released
+   * here, and one whose node died (its lease ran out) is marked stopped.
+   */
   private async renewLeases() {
     const claimed = [...this.active.values()].filter((a) => a.claimed && !a.stopping).map((a) => a.id);
     try {
@@ -266,6 +269,8 @@ export class ConversationManager {
         await this.release(id);
         if (gone) await this.deps.runtime.remove(id);
       }
+      for (const { id } of await this.deps.conversations.stopExpired(this.deps.nodeId))
+        await this.emit(id, statusUpdate(Status.STOPPED, 'The server running this conversation stopped answering; the conversation was stopped.'));
     } catch (error) {
       this.deps.log.warn({ err: error }, 'renewing conversation leases failed');
     }

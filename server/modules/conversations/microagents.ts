@@ -1,7 +1,7 @@
 import YAML from 'yaml';
 import type { RuntimeSession } from '../../runtime/types.ts';
 
-export interface Microagent {
+interface Microagent {
   name: string;
   type: 'repo' | 'knowledge';
   triggers: string[];
@@ -9,7 +9,7 @@ export interface Microagent {
 }
 
 /** Where a workspace keeps its microagents (the OpenHands layout the spec's examples use). */
-export const MICROAGENT_DIR = '.openhands/microagents';
+const MICROAGENT_DIR = '.openhands/microagents';
 
 /**
  * Reads one microagent file: optional YAML front matter (`name`, `type`/`agent`, `triggers`)

@@ -9,7 +9,6 @@ import type { AuthUser } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { findUser } from '../auth/index.ts';
 import { balanceMicros } from '../credits/index.ts';
-import type { EventStore } from './events.ts';
 import type { ConversationManager } from './manager.ts';
 import { parseTrajectory } from './replay.ts';
 import type { ConversationRow, ConversationStore } from './store.ts';
@@ -26,7 +25,6 @@ export interface ServiceDeps {
   config: Config;
   box: SecretBox;
   conversations: ConversationStore;
-  events: EventStore;
   manager: ConversationManager;
 }
 

@@ -109,6 +109,15 @@ export function createConversationStore(db: Db) {
       return rows.map((r) => r.id);
     },
 
+    /** Conversations whose owner (another node) stopped renewing its lease: that node is gone, and its processes with it. */
+    async stopExpired(node: string) {
+      return db
+        .update(conversations)
+        .set({ status: 'STOPPED', runtimeStatus: 'STATUS$STOPPED', sessionApiKey: null, ownerNode: null, leaseExpiresAt: null })
+        .where(and(ne(conversations.status, 'STOPPED'), ne(conversations.ownerNode, node), lt(conversations.leaseExpiresAt, new Date())))
+        .returning({ id: conversations.id });
+    },
+
     /**
      * At start-up: conversations this node left running (or whose owner's lease ran out)
      * cannot be running any more, since their processes died with the old process.

@@ -6,7 +6,7 @@ import type { Event, NewEvent } from './events.ts';
  * code -1 (still running): the tab must show something, and a server the user started keeps
  * running in the shell the agent shares.
  */
-export const TERMINAL_TIMEOUT_SECONDS = 10;
+const TERMINAL_TIMEOUT_SECONDS = 10;
 
 /** Runs a user `run` event in the conversation's shell; answers the `run` observation to record. */
 export async function runUserCommand(session: RuntimeSession, action: Event): Promise<NewEvent> {

@@ -18,7 +18,7 @@ const SOURCES = ['js', 'ts', 'tsx', 'jsx', 'py', 'java', 'cpp', 'c', 'cs', 'php'
 const IMAGES = ['png', 'jpg', 'jpeg', 'gif', 'webp'];
 const ACCEPTED = [...ARCHIVES, ...SOURCES, ...IMAGES];
 
-export interface UploadForm {
+interface UploadForm {
   files: { name: string; spooled: string }[];
   skipped: { name: string; reason: string }[];
   messageContent: string;
@@ -30,7 +30,7 @@ export interface UploadForm {
  * Why a file name cannot be stored, or null. Names may carry folders (`src/app.ts`, from a
  * folder upload) but every part must be a plain name: nothing absolute, no `..`, no `\`.
  */
-export function refusal(name: string): string | null {
+function refusal(name: string): string | null {
   const parts = name.split('/');
   if (!name || name.includes('\\') || name.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..'))
     return 'The file name must be a plain name inside the workspace';

@@ -9,7 +9,7 @@ import { configuredModelId, DEFAULT_MODEL, parseModelId, type LlmChoice } from '
 import { createSettingsStore, GIT_PROVIDERS, type GitProvider } from './store.ts';
 import { DEFAULT_GIT_USER, EMPTY_MCP_CONFIG, toColumns, toSettings, type Settings } from './view.ts';
 
-export { configuredModelId, DEFAULT_MODEL, type LlmChoice } from './llm.ts';
+export { configuredModelId, DEFAULT_MODEL } from './llm.ts';
 export type { GitProvider } from './store.ts';
 
 export function createSettingsService(db: Db, config: Config, box: SecretBox) {

@@ -44,5 +44,3 @@ export function createSettingsStore(db: Db, box: SecretBox) {
     },
   };
 }
-
-export type SettingsStore = ReturnType<typeof createSettingsStore>;

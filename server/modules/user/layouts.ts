@@ -49,5 +49,3 @@ export function createLayouts(db: Db) {
     },
   };
 }
-
-export type Layouts = ReturnType<typeof createLayouts>;
