@@ -1,0 +1,1 @@
+export { AppTab } from './AppTab.tsx';

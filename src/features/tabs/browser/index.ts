@@ -1,0 +1,1 @@
+export { BrowserTab } from './BrowserTab.tsx';

@@ -1,0 +1,1 @@
+export { ChangesTab } from './ChangesTab.tsx';

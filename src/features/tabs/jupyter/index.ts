@@ -1,0 +1,1 @@
+export { JupyterTab } from './JupyterTab.tsx';

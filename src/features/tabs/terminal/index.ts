@@ -1,0 +1,1 @@
+export { TerminalTab } from './TerminalTab.tsx';

@@ -1,0 +1,1 @@
+export { VscodeTab } from './VscodeTab.tsx';
