@@ -124,7 +124,12 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
       schema: requestSchema(op),
       preHandler: async (request) => {
         await identify(request, op);
-        if (!isPublic && !request.auth.user) throw new HttpError(401, 'Not authenticated');
+        if (!isPublic && !request.auth.user) {
+          // A session key that is not (or no longer) the conversation's: 403 where the contract
+          // says so (getConversation; the client then leaves the conversation), else 401.
+          const staleKey = op.security.includes('sessionApiKey') && request.headers['x-session-api-key'] && op.responses['403'];
+          throw new HttpError(staleKey ? 403 : 401, 'Not authenticated');
+        }
       },
       handler: async (request, reply) => {
         if (!handler) return reply.status(501).send({ detail: 'Not implemented' });

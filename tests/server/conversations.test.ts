@@ -125,6 +125,9 @@ describe('conversations', () => {
     expect(list.statusCode).toBe(401);
     await call(t.app, 'POST', `/api/conversations/${one.conversation_id}/stop`, { token: alice.token });
     expect((await ask(one.conversation_id, key)).statusCode).toBe(401);
+    // The conversation itself answers a stale key with the contract's 403 'Not authenticated'.
+    const stale = await t.app.http.inject({ method: 'GET', url: `/api/conversations/${one.conversation_id}`, headers: { 'x-session-api-key': key } });
+    expect({ status: stale.statusCode, body: stale.json() }).toEqual({ status: 403, body: { detail: 'Not authenticated' } });
     await call(t.app, 'POST', `/api/conversations/${other.conversation_id}/stop`, { token: bob.token });
   });
 
