@@ -62,6 +62,22 @@ describe('the conversation socket', () => {
     await call(t.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
   });
 
+  it('sends what is typed while a terminal command runs to that command', { timeout: 60_000 }, async () => {
+    const conversation = await createRunning(t.app, user.token);
+    const socket = await SocketClient.open(baseUrl, { conversation_id: conversation.conversation_id }, auth());
+    const runs = () => socket.events.filter((e) => e.observation === 'run');
+    socket.send({ action: 'run', args: { command: 'read -r line; echo "got:$line"' } });
+    await socket.waitFor(() => runs().length === 1, 'the command to be left running', 30_000);
+    expect(runs()[0]?.extras?.metadata?.exit_code).toBe(-1);
+    socket.send({ action: 'run', args: { command: 'hello' } });
+    socket.send({ action: 'run', args: { command: 'echo after' } });
+    await socket.waitFor(() => runs().length === 3, 'the input and the next command', 30_000);
+    expect(runs()[1]).toMatchObject({ content: expect.stringContaining('got:hello'), extras: { metadata: { exit_code: 0 } } });
+    expect(runs()[2]).toMatchObject({ content: 'after', extras: { metadata: { exit_code: 0 } } });
+    await socket.close();
+    await call(t.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
+  });
+
   it('answers invalid frames with an error frame and keeps the socket open', async () => {
     const conversation = await createRunning(t.app, user.token);
     const socket = await SocketClient.open(baseUrl, { conversation_id: conversation.conversation_id }, auth());

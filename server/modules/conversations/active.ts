@@ -1,5 +1,6 @@
 import type { AgentSession } from '../../agent/types.ts';
 import type { RuntimeSession } from '../../runtime/types.ts';
+import type { TerminalState } from './terminal.ts';
 
 /** What this node holds for one conversation it runs: the runtime session and the agent. */
 export class ActiveConversation {
@@ -12,6 +13,7 @@ export class ActiveConversation {
   ready: Promise<boolean> = Promise.resolve(false);
   /** Takes from the inbox, one after another. */
   inbox: Promise<void> = Promise.resolve();
+  readonly terminalState: TerminalState = { running: false };
   /** Terminal commands run one after another, in the order they were sent. */
   private terminal: Promise<void> = Promise.resolve();
 

@@ -213,7 +213,7 @@ export class ConversationManager {
         if (!session) return;
         await active.inTerminal(async () => {
           const recorded = await this.emit(active.id, runEvent(action.args));
-          await this.emit(active.id, await runUserCommand(session, recorded));
+          await this.emit(active.id, await runUserCommand(session, recorded, active.terminalState));
         });
       } else if (active.agent) active.agent.handle(action);
       else if (action.action === 'message') await this.emit(active.id, messageEvent(action.args));
@@ -246,9 +246,10 @@ export class ConversationManager {
         await this.deps.runtime.remove(conversationId);
       } else if (active && message === 'inbox') {
         // Taken in a chain per conversation: two signals must not reorder what they take.
-        active.inbox = active.inbox.then(async () => {
+        const take = async () => {
           for (const action of await this.deps.inbox.take(conversationId)) this.deliver(active, action);
-        });
+        };
+        active.inbox = active.inbox.then(take, take);
         await active.inbox;
       }
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { RuntimeSession } from '../../runtime/types.ts';
+import type { CommandResult, RuntimeSession } from '../../runtime/types.ts';
 import type { Event, NewEvent } from './events.ts';
 
 /**
@@ -8,12 +8,29 @@ import type { Event, NewEvent } from './events.ts';
  */
 const TERMINAL_TIMEOUT_SECONDS = 10;
 
-/** Runs a user `run` event in the conversation's shell; answers the `run` observation to record. */
-export async function runUserCommand(session: RuntimeSession, action: Event): Promise<NewEvent> {
+/** What the terminal knows between commands: whether the last one was left running. */
+export interface TerminalState {
+  running: boolean;
+}
+
+/**
+ * Runs a user `run` event in the conversation's shell and answers the `run` observation to
+ * record. While a command is still running, what the user types is its input (a REPL, a
+ * prompt); the shell refuses the wrong kind without running anything, so a refusal (the
+ * command ended meanwhile, or the agent left one running) is retried once the other way.
+ */
+export async function runUserCommand(session: RuntimeSession, action: Event, state: TerminalState): Promise<NewEvent> {
   const command = action.args?.command ?? '';
   const hidden = action.args?.hidden ?? false;
+  const attempt = (isInput: boolean) => session.runCommand({ command, isInput, timeoutSeconds: TERMINAL_TIMEOUT_SECONDS });
   try {
-    const result = await session.runCommand({ command, timeoutSeconds: TERMINAL_TIMEOUT_SECONDS });
+    let result: CommandResult;
+    try {
+      result = await attempt(state.running);
+    } catch {
+      result = await attempt(!state.running);
+    }
+    state.running = result.running;
     return {
       source: 'environment',
       observation: 'run',
