@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { mergeEvents, newestEventId, oldestEventId } from './merge.ts';
+import type { Event } from './types.ts';
+
+const event = (id: number): Event => ({ id, source: 'agent', timestamp: '2026-01-01T00:00:00Z', message: `event ${id}` });
+const ids = (events: readonly Event[]) => events.map((entry) => entry.id);
+
+describe('mergeEvents', () => {
+  it('appends newer events in order', () => {
+    expect(ids(mergeEvents([event(1), event(2)], [event(3), event(4)]))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('puts an older page (given newest first) before the known events', () => {
+    expect(ids(mergeEvents([event(5), event(6)], [event(4), event(3), event(2)]))).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  it('keeps each id once when a replay overlaps what is known', () => {
+    expect(ids(mergeEvents([event(1), event(2), event(3)], [event(2), event(3), event(4), event(4)]))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('returns the same array when nothing is new, so views do not re-render', () => {
+    const known = [event(1)];
+    expect(mergeEvents(known, [event(1)])).toBe(known);
+  });
+
+  it('names the ids to resume after and to page from', () => {
+    expect(newestEventId([])).toBe(-1);
+    expect(oldestEventId([])).toBeUndefined();
+    expect(newestEventId([event(3), event(9)])).toBe(9);
+    expect(oldestEventId([event(3), event(9)])).toBe(3);
+  });
+});
