@@ -1,6 +1,9 @@
 import type auth from '../../locales/en/auth.json';
+import type chat from '../../locales/en/chat.json';
 import type common from '../../locales/en/common.json';
 import type onboarding from '../../locales/en/onboarding.json';
+import type tabs from '../../locales/en/tabs.json';
+import type workspace from '../../locales/en/workspace.json';
 
 // Translation keys are checked against the English source files.
 declare module 'i18next' {
@@ -10,6 +13,9 @@ declare module 'i18next' {
       common: typeof common;
       auth: typeof auth;
       onboarding: typeof onboarding;
+      workspace: typeof workspace;
+      chat: typeof chat;
+      tabs: typeof tabs;
     };
   }
 }
