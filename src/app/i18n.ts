@@ -5,7 +5,7 @@ import { initReactI18next } from 'react-i18next';
 export const SUPPORTED_LANGUAGES = ['en', 'de', 'fr'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 export const FALLBACK_LANGUAGE: Language = 'en';
-export const NAMESPACES = ['common', 'auth', 'onboarding', 'workspace', 'chat', 'tabs'] as const;
+export const NAMESPACES = ['common', 'auth', 'onboarding', 'workspace', 'chat', 'tabs', 'home', 'legal', 'conversations'] as const;
 
 function isSupported(language: string): language is Language {
   return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);

@@ -1,6 +1,9 @@
 import type auth from '../../locales/en/auth.json';
 import type chat from '../../locales/en/chat.json';
 import type common from '../../locales/en/common.json';
+import type conversations from '../../locales/en/conversations.json';
+import type home from '../../locales/en/home.json';
+import type legal from '../../locales/en/legal.json';
 import type onboarding from '../../locales/en/onboarding.json';
 import type tabs from '../../locales/en/tabs.json';
 import type workspace from '../../locales/en/workspace.json';
@@ -13,6 +16,9 @@ declare module 'i18next' {
       common: typeof common;
       auth: typeof auth;
       onboarding: typeof onboarding;
+      home: typeof home;
+      legal: typeof legal;
+      conversations: typeof conversations;
       workspace: typeof workspace;
       chat: typeof chat;
       tabs: typeof tabs;

@@ -11,7 +11,10 @@ import { createTokenStore } from '../api/token-store.ts';
 
 export const tokenStore = createTokenStore(window.localStorage, window.sessionStorage);
 
-export const requests = createRequests(createApiClient({ baseUrl: window.location.origin, readToken: tokenStore.read }));
+/** The typed client of openapi/atelier.yaml, for the calls a feature makes on its own. */
+export const apiClient = createApiClient({ baseUrl: window.location.origin, readToken: tokenStore.read });
+
+export const requests = createRequests(apiClient);
 
 /** An error toast; the same text is not shown twice within 3 seconds. */
 export const showErrorToast = withoutRepeats((text) => {
