@@ -121,6 +121,7 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
       method: op.method as 'GET',
       url: op.url,
       config: { operation: op },
+      ...(op.bodyLimit && { bodyLimit: op.bodyLimit }),
       schema: requestSchema(op),
       preHandler: async (request) => {
         await identify(request, op);

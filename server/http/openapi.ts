@@ -13,6 +13,7 @@ type RawOperation = {
   parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
   requestBody?: { required?: boolean; content: Record<string, { schema?: JsonSchema }> };
   responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+  'x-body-limit'?: number;
 };
 
 export interface Operation {
@@ -27,6 +28,8 @@ export interface Operation {
   security: string[];
   /** Request schemas for Fastify's validator (references already resolved). */
   request: { body?: JsonSchema; querystring?: JsonSchema; params?: JsonSchema; bodyRequired: boolean; bodyType?: string };
+  /** Largest accepted JSON body in bytes, when the operation needs more than the server's default. */
+  bodyLimit?: number;
   /** Response schemas by status code and media type (references resolved). */
   responses: Record<string, Record<string, JsonSchema | undefined>>;
 }
@@ -81,6 +84,7 @@ export function listOperations(doc: Document = loadDocument()): Operation[] {
         path: p,
         url: p.replace(/\{([^}]+)\}/g, ':$1'),
         security: security.flatMap((s) => Object.keys(s)),
+        bodyLimit: op['x-body-limit'],
         request: {
           body: bodyType === 'application/json' ? bodyContent?.schema : undefined,
           querystring: group('query'),

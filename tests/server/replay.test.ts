@@ -56,6 +56,14 @@ describe('replaying a trajectory', () => {
     for (const c of [id, again.conversation_id]) await call(t.app, 'POST', `/api/conversations/${c}/stop`, { token: user.token });
   });
 
+  it('accepts a trajectory larger than the default 10 MB body limit', async () => {
+    const big: Event[] = [{ id: 0, timestamp: at, source: 'user', action: 'message', message: 'Big', args: { content: 'x'.repeat(12 * 1024 * 1024) } }];
+    const conversation = await createRunning(t.app, user.token, { replay_json: JSON.stringify(big) });
+    const events = (await call(t.app, 'GET', `/api/conversations/${conversation.conversation_id}/trajectory`, { token: user.token })).body?.trajectory as Event[];
+    expect(events.find((e) => e.action === 'message')?.args?.content).toHaveLength(12 * 1024 * 1024);
+    await call(t.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
+  });
+
   it('refuses replay_json that is not a trajectory', async () => {
     for (const replay of ['not json', '{"events": []}', JSON.stringify([{ id: 0, source: 'martian', timestamp: at }])]) {
       const response = await call(t.app, 'POST', '/api/conversations', { token: user.token, body: { replay_json: replay } });
