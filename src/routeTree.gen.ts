@@ -10,17 +10,26 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
-import { Route as DashboardRouteImport } from './routes/dashboard'
+import { Route as SidebarRouteImport } from './routes/_sidebar'
+import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as RegistrationOnboardingRouteImport } from './routes/registration-onboarding'
+import { Route as TermsRouteImport } from './routes/terms'
+import { Route as SidebarDashboardRouteImport } from './routes/_sidebar/dashboard'
+import { Route as SidebarConversationsConversationIdRouteImport } from './routes/_sidebar/conversations.$conversationId'
+import { Route as SidebarExperimentConversationsConversationIdRouteImport } from './routes/_sidebar/experiment.conversations.$conversationId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => rootRouteImport,
 } as any)
-const DashboardRoute = DashboardRouteImport.update({
-  id: '/dashboard',
-  path: '/dashboard',
+const SidebarRoute = SidebarRouteImport.update({
+  id: '/_sidebar',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PrivacyRoute = PrivacyRouteImport.update({
+  id: '/privacy',
+  path: '/privacy',
   getParentRoute: () => rootRouteImport,
 } as any)
 const RegistrationOnboardingRoute = RegistrationOnboardingRouteImport.update({
@@ -28,35 +37,95 @@ const RegistrationOnboardingRoute = RegistrationOnboardingRouteImport.update({
   path: '/registration-onboarding',
   getParentRoute: () => rootRouteImport,
 } as any)
+const TermsRoute = TermsRouteImport.update({
+  id: '/terms',
+  path: '/terms',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SidebarDashboardRoute = SidebarDashboardRouteImport.update({
+  id: '/dashboard',
+  path: '/dashboard',
+  getParentRoute: () => SidebarRoute,
+} as any)
+const SidebarConversationsConversationIdRoute =
+  SidebarConversationsConversationIdRouteImport.update({
+    id: '/conversations/$conversationId',
+    path: '/conversations/$conversationId',
+    getParentRoute: () => SidebarRoute,
+  } as any)
+const SidebarExperimentConversationsConversationIdRoute =
+  SidebarExperimentConversationsConversationIdRouteImport.update({
+    id: '/experiment/conversations/$conversationId',
+    path: '/experiment/conversations/$conversationId',
+    getParentRoute: () => SidebarRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
-  '/dashboard': typeof DashboardRoute
+  '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
+  '/terms': typeof TermsRoute
+  '/dashboard': typeof SidebarDashboardRoute
+  '/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
+  '/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
-  '/dashboard': typeof DashboardRoute
+  '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
+  '/terms': typeof TermsRoute
+  '/dashboard': typeof SidebarDashboardRoute
+  '/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
+  '/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
-  '/dashboard': typeof DashboardRoute
+  '/_sidebar': typeof SidebarRouteWithChildren
+  '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
+  '/terms': typeof TermsRoute
+  '/_sidebar/dashboard': typeof SidebarDashboardRoute
+  '/_sidebar/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
+  '/_sidebar/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/dashboard' | '/registration-onboarding'
+  fullPaths:
+    | '/'
+    | '/privacy'
+    | '/registration-onboarding'
+    | '/terms'
+    | '/dashboard'
+    | '/conversations/$conversationId'
+    | '/experiment/conversations/$conversationId'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/dashboard' | '/registration-onboarding'
-  id: '__root__' | '/' | '/dashboard' | '/registration-onboarding'
+  to:
+    | '/'
+    | '/privacy'
+    | '/registration-onboarding'
+    | '/terms'
+    | '/dashboard'
+    | '/conversations/$conversationId'
+    | '/experiment/conversations/$conversationId'
+  id:
+    | '__root__'
+    | '/'
+    | '/_sidebar'
+    | '/privacy'
+    | '/registration-onboarding'
+    | '/terms'
+    | '/_sidebar/dashboard'
+    | '/_sidebar/conversations/$conversationId'
+    | '/_sidebar/experiment/conversations/$conversationId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
-  DashboardRoute: typeof DashboardRoute
+  SidebarRoute: typeof SidebarRouteWithChildren
+  PrivacyRoute: typeof PrivacyRoute
   RegistrationOnboardingRoute: typeof RegistrationOnboardingRoute
+  TermsRoute: typeof TermsRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -68,11 +137,18 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof IndexRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/dashboard': {
-      id: '/dashboard'
-      path: '/dashboard'
-      fullPath: '/dashboard'
-      preLoaderRoute: typeof DashboardRouteImport
+    '/_sidebar': {
+      id: '/_sidebar'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof SidebarRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/privacy': {
+      id: '/privacy'
+      path: '/privacy'
+      fullPath: '/privacy'
+      preLoaderRoute: typeof PrivacyRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/registration-onboarding': {
@@ -82,13 +158,60 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof RegistrationOnboardingRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/terms': {
+      id: '/terms'
+      path: '/terms'
+      fullPath: '/terms'
+      preLoaderRoute: typeof TermsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_sidebar/dashboard': {
+      id: '/_sidebar/dashboard'
+      path: '/dashboard'
+      fullPath: '/dashboard'
+      preLoaderRoute: typeof SidebarDashboardRouteImport
+      parentRoute: typeof SidebarRoute
+    }
+    '/_sidebar/conversations/$conversationId': {
+      id: '/_sidebar/conversations/$conversationId'
+      path: '/conversations/$conversationId'
+      fullPath: '/conversations/$conversationId'
+      preLoaderRoute: typeof SidebarConversationsConversationIdRouteImport
+      parentRoute: typeof SidebarRoute
+    }
+    '/_sidebar/experiment/conversations/$conversationId': {
+      id: '/_sidebar/experiment/conversations/$conversationId'
+      path: '/experiment/conversations/$conversationId'
+      fullPath: '/experiment/conversations/$conversationId'
+      preLoaderRoute: typeof SidebarExperimentConversationsConversationIdRouteImport
+      parentRoute: typeof SidebarRoute
+    }
   }
 }
 
+interface SidebarRouteChildren {
+  SidebarDashboardRoute: typeof SidebarDashboardRoute
+  SidebarConversationsConversationIdRoute: typeof SidebarConversationsConversationIdRoute
+  SidebarExperimentConversationsConversationIdRoute: typeof SidebarExperimentConversationsConversationIdRoute
+}
+
+const SidebarRouteChildren: SidebarRouteChildren = {
+  SidebarDashboardRoute: SidebarDashboardRoute,
+  SidebarConversationsConversationIdRoute:
+    SidebarConversationsConversationIdRoute,
+  SidebarExperimentConversationsConversationIdRoute:
+    SidebarExperimentConversationsConversationIdRoute,
+}
+
+const SidebarRouteWithChildren =
+  SidebarRoute._addFileChildren(SidebarRouteChildren)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
-  DashboardRoute: DashboardRoute,
+  SidebarRoute: SidebarRouteWithChildren,
+  PrivacyRoute: PrivacyRoute,
   RegistrationOnboardingRoute: RegistrationOnboardingRoute,
+  TermsRoute: TermsRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,8 +1,87 @@
+import { useMutation } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { selectUser } from '../../../machines/session.ts';
+import { SessionContext } from '../../app/session.ts';
+import { Button, Spinner } from '../../ui/index.ts';
+import { conversationRequests } from '../conversations/index.ts';
 import * as styles from './home.css.ts';
+import { homeEnterIntent, promptText, workspaceLocation } from './prompt.ts';
 
-/** The application home; its prompt box and quick starts come with the conversations. */
+const QUICK_STARTS = ['scratch', 'existing'] as const;
+
+/**
+ * The application home: a prompt that starts a conversation. A quick start fills the box with
+ * a prompt the user can adjust before sending; anonymous visitors get the sign-in dialog.
+ */
 export function DashboardPage() {
-  const { t } = useTranslation();
-  return <h1 className={styles.heading}>{t('dashboard.heading')}</h1>;
+  const { t } = useTranslation(['common', 'home']);
+  const navigate = useNavigate();
+  const session = SessionContext.useActorRef();
+  const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  const create = useMutation({
+    mutationFn: (prompt: string) => conversationRequests.create({}).then((created) => ({ created, prompt })),
+    onSuccess: ({ created, prompt }) => void navigate(workspaceLocation(created.conversation_id, prompt)),
+  });
+
+  const submit = () => {
+    const prompt = promptText(text);
+    if (prompt === null || create.isPending) return;
+    if (!signedIn) session.send({ type: 'OPEN_SIGN_IN' });
+    else create.mutate(prompt);
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (homeEnterIntent({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode }) !== 'send') return;
+    event.preventDefault();
+    submit();
+  };
+  const quickStart = (kind: (typeof QUICK_STARTS)[number]) => {
+    setText(t(`home:quickStartPrompt.${kind}`));
+    box.current?.focus();
+  };
+
+  return (
+    <div className={styles.home}>
+      <h1 className={styles.heading}>{t('dashboard.heading')}</h1>
+      <form className={styles.prompt} onSubmit={onSubmit}>
+        <textarea
+          ref={box}
+          className={styles.box}
+          aria-label={t('home:messageLabel')}
+          placeholder={t('home:placeholder')}
+          value={text}
+          rows={3}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          disabled={create.isPending}
+        />
+        <div className={styles.actions}>
+          {create.isPending ? <Spinner label={t('home:creating')} /> : null}
+          <Button type="submit" disabled={promptText(text) === null || create.isPending}>
+            {t('home:send')}
+          </Button>
+        </div>
+      </form>
+      <div className={styles.quickStarts} role="group" aria-label={t('home:quickStarts')}>
+        {QUICK_STARTS.map((kind) => (
+          <Button key={kind} tone="secondary" onClick={() => quickStart(kind)}>
+            {t(`home:quickStart.${kind}`)}
+          </Button>
+        ))}
+      </div>
+      <footer className={styles.footer}>
+        <nav aria-label={t('home:footer.label')} className={styles.footerLinks}>
+          <Link to="/terms">{t('home:footer.terms')}</Link>
+          <Link to="/privacy">{t('home:footer.privacy')}</Link>
+        </nav>
+      </footer>
+    </div>
+  );
 }

@@ -1,0 +1,95 @@
+import { useMutation } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+// eslint-disable-next-line atelier/import-boundaries -- the chat's display rules own the spec's relative-time units
+import { relativeTime, showsUpdatedTime } from '../chat/rules/event-display.ts';
+import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../ui/index.ts';
+import type { ConversationDialog } from './ConversationDialogs.tsx';
+import { useRenameConversation, useStopConversation } from './queries.ts';
+import { conversationRequests, type Conversation } from './requests.ts';
+import { workspaceZipName } from './rules.ts';
+import * as styles from './sidebar.css.ts';
+import { StatusBadge } from './StatusBadge.tsx';
+
+/** Saves the browser a file. */
+function download(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const anchor = Object.assign(document.createElement('a'), { href: url, download: name });
+  anchor.click();
+  URL.revokeObjectURL(url);
+}
+
+export function ConversationCard({ conversation, onOpenDialog }: { conversation: Conversation; onOpenDialog: (dialog: ConversationDialog) => void }) {
+  const { t } = useTranslation(['conversations', 'workspace']);
+  const [editing, setEditing] = useState(false);
+  const rename = useRenameConversation();
+  const stop = useStopConversation();
+  const downloadZip = useMutation({
+    mutationFn: () => conversationRequests.workspaceZip(conversation.conversation_id),
+    onSuccess: (blob) => download(blob, workspaceZipName(conversation.conversation_id)),
+  });
+  const now = new Date();
+  const time = (at: string) => {
+    const ago = relativeTime(at, now);
+    return t(`workspace:${ago.key}`, { count: ago.count });
+  };
+  const id = conversation.conversation_id;
+
+  const finishEditing = (raw: string | null) => {
+    setEditing(false);
+    if (raw !== null) rename(conversation, raw);
+  };
+  const onTitleKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter' && !event.nativeEvent.isComposing) event.currentTarget.blur();
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      finishEditing(null);
+    }
+  };
+
+  return (
+    <article className={styles.card}>
+      <div className={styles.cardTop}>
+        {editing ? (
+          <input
+            className={styles.titleInput}
+            aria-label={t('card.titleLabel')}
+            defaultValue={conversation.title}
+            autoFocus
+            onKeyDown={onTitleKey}
+            onBlur={(event) => finishEditing(event.currentTarget.value)}
+          />
+        ) : (
+          <Link to="/experiment/conversations/$conversationId" params={{ conversationId: id }} className={styles.cardTitle}>
+            {conversation.title}
+          </Link>
+        )}
+        <DropdownMenu>
+          <DropdownMenuTrigger>
+            <Button tone="ghost" size="sm" aria-label={t('card.actions', { title: conversation.title })}>
+              <span aria-hidden="true">⋯</span>
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent>
+            <DropdownMenuItem onSelect={() => setEditing(true)}>{t('actions.rename')}</DropdownMenuItem>
+            {conversation.status === 'STOPPED' ? null : <DropdownMenuItem onSelect={() => stop.mutate({ conversationId: id })}>{t('actions.stop')}</DropdownMenuItem>}
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'delete', conversation })}>{t('actions.delete')}</DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => downloadZip.mutate()}>{t('actions.download')}</DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'metrics', conversation })}>{t('actions.cost')}</DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'system', conversation })}>{t('actions.tools')}</DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'microagents', conversation })}>{t('actions.microagents')}</DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
+      <div className={styles.meta}>
+        <StatusBadge status={conversation.status} />
+        {conversation.selected_repository ? <span>{conversation.selected_repository}</span> : null}
+      </div>
+      <div className={styles.meta}>
+        <span>{t('card.created', { time: time(conversation.created_at) })}</span>
+        {showsUpdatedTime(conversation.created_at, conversation.last_updated_at) ? <span>{t('card.updated', { time: time(conversation.last_updated_at) })}</span> : null}
+      </div>
+    </article>
+  );
+}

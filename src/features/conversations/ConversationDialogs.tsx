@@ -1,0 +1,178 @@
+import { useQuery } from '@tanstack/react-query';
+import { Tabs } from 'radix-ui';
+import { useTranslation } from 'react-i18next';
+// eslint-disable-next-line atelier/import-boundaries -- the chat's display rules own the spec's cost formats
+import { formatDetailedCost } from '../chat/rules/event-display.ts';
+import { errorText } from '../../api/errors.ts';
+import { Button, Dialog, Spinner } from '../../ui/index.ts';
+import * as styles from './dialogs.css.ts';
+import { microagentsQuery, trajectoryQuery, useDeleteConversation } from './queries.ts';
+import type { Conversation } from './requests.ts';
+import { latestMetricsOf, systemMessageOf, toolParameters } from './rules.ts';
+
+export type ConversationDialog = { kind: 'delete' | 'metrics' | 'system' | 'microagents'; conversation: Conversation };
+
+interface DialogProps {
+  conversation: Conversation;
+  onClose: () => void;
+}
+
+/** The dialog a conversation's menu opened, if any. */
+export function ConversationDialogs({ dialog, onClose }: { dialog: ConversationDialog | null; onClose: () => void }) {
+  if (dialog === null) return null;
+  const props = { conversation: dialog.conversation, onClose };
+  switch (dialog.kind) {
+    case 'delete':
+      return <DeleteDialog {...props} />;
+    case 'metrics':
+      return <MetricsDialog {...props} />;
+    case 'system':
+      return <SystemMessageDialog {...props} />;
+    case 'microagents':
+      return <MicroagentsDialog {...props} />;
+  }
+}
+
+function useDialogFrame(onClose: () => void) {
+  const { t } = useTranslation(['conversations', 'common']);
+  return { t, frame: { open: true, onOpenChange: (open: boolean) => !open && onClose(), closeLabel: t('common:dialog.close') } };
+}
+
+function DeleteDialog({ conversation, onClose }: DialogProps) {
+  const { t, frame } = useDialogFrame(onClose);
+  const remove = useDeleteConversation();
+  const confirm = () => {
+    remove.mutate({ conversationId: conversation.conversation_id });
+    onClose();
+  };
+  return (
+    <Dialog {...frame} title={t('delete.title')} description={t('delete.description')}>
+      <p>{t('delete.body')}</p>
+      <div className={styles.buttons}>
+        <Button tone="secondary" onClick={onClose}>
+          {t('delete.cancel')}
+        </Button>
+        <Button onClick={confirm}>{t('delete.confirm')}</Button>
+      </div>
+    </Dialog>
+  );
+}
+
+function MetricsDialog({ conversation, onClose }: DialogProps) {
+  const { t, frame } = useDialogFrame(onClose);
+  const trajectory = useQuery(trajectoryQuery(conversation.conversation_id));
+  const metrics = trajectory.data ? latestMetricsOf(trajectory.data) : null;
+  const content = () => {
+    if (trajectory.isPending) return <Spinner label={t('metrics.title')} />;
+    if (trajectory.isError) return <p role="alert">{errorText(trajectory.error) || t('metrics.loadFailed')}</p>;
+    if (metrics === null) return <p>{t('metrics.none')}</p>;
+    const usage = metrics.accumulated_token_usage;
+    const rows: [string, string][] = [
+      [t('metrics.totalCost'), formatDetailedCost(metrics.accumulated_cost)],
+      ...(metrics.max_budget_per_task === null ? [] : [[t('metrics.budget'), formatDetailedCost(metrics.max_budget_per_task)] as [string, string]]),
+      [t('metrics.promptTokens'), usage.prompt_tokens.toLocaleString()],
+      [t('metrics.completionTokens'), usage.completion_tokens.toLocaleString()],
+      [t('metrics.cacheReadTokens'), usage.cache_read_tokens.toLocaleString()],
+      [t('metrics.cacheWriteTokens'), usage.cache_write_tokens.toLocaleString()],
+      [t('metrics.contextWindow'), usage.context_window.toLocaleString()],
+    ];
+    return (
+      <dl className={styles.facts}>
+        {rows.map(([label, value]) => (
+          <div key={label} className={styles.fact}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    );
+  };
+  return (
+    <Dialog {...frame} title={t('metrics.title')} description={t('metrics.description')}>
+      {content()}
+    </Dialog>
+  );
+}
+
+function SystemMessageDialog({ conversation, onClose }: DialogProps) {
+  const { t, frame } = useDialogFrame(onClose);
+  const trajectory = useQuery(trajectoryQuery(conversation.conversation_id));
+  const system = trajectory.data ? systemMessageOf(trajectory.data) : null;
+  const content = () => {
+    if (trajectory.isPending) return <Spinner label={t('system.title')} />;
+    if (trajectory.isError) return <p role="alert">{errorText(trajectory.error) || t('system.loadFailed')}</p>;
+    if (system === null) return <p>{t('system.none')}</p>;
+    return (
+      <Tabs.Root defaultValue="system">
+        <Tabs.List className={styles.tabList} aria-label={t('system.title')}>
+          <Tabs.Trigger className={styles.tab} value="system">
+            {t('system.systemTab')}
+          </Tabs.Trigger>
+          <Tabs.Trigger className={styles.tab} value="tools">
+            {t('system.toolsTab')}
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="system" className={styles.tabPanel}>
+          {system.agentClass ? <p>{t('system.agent', { agent: system.agentClass })}</p> : null}
+          {system.version ? <p>{t('system.version', { version: system.version })}</p> : null}
+          <pre className={styles.pre}>{system.content}</pre>
+        </Tabs.Content>
+        <Tabs.Content value="tools" className={styles.tabPanel}>
+          {system.tools.length === 0 ? <p>{t('system.noTools')}</p> : null}
+          {system.tools.map((tool) => (
+            <details key={tool.name} className={styles.item}>
+              <summary className={styles.itemName}>{tool.name}</summary>
+              <p>{tool.description}</p>
+              <h4 className={styles.subheading}>{t('system.parameters')}</h4>
+              <ul>
+                {toolParameters(tool).map((parameter) => (
+                  <li key={parameter.name}>
+                    <code>{parameter.required ? `${parameter.name}*` : parameter.name}</code> {parameter.description}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ))}
+        </Tabs.Content>
+      </Tabs.Root>
+    );
+  };
+  return (
+    <Dialog {...frame} title={t('system.title')} description={t('system.description')}>
+      <div className={styles.scroll}>{content()}</div>
+    </Dialog>
+  );
+}
+
+function MicroagentsDialog({ conversation, onClose }: DialogProps) {
+  const { t, frame } = useDialogFrame(onClose);
+  const microagents = useQuery(microagentsQuery(conversation.conversation_id));
+  const content = () => {
+    if (microagents.isPending) return <Spinner label={t('microagents.title')} />;
+    if (microagents.isError) return <p role="alert">{errorText(microagents.error) || t('microagents.loadFailed')}</p>;
+    if (microagents.data.length === 0) return <p>{t('microagents.none')}</p>;
+    return microagents.data.map((microagent) => (
+      <details key={microagent.name} className={styles.item}>
+        <summary className={styles.itemName}>
+          {microagent.name} <span className={styles.badge}>{t(`microagents.type.${microagent.type}`)}</span>
+        </summary>
+        {microagent.triggers.length > 0 ? (
+          <p>
+            {t('microagents.triggers')}: {microagent.triggers.join(', ')}
+          </p>
+        ) : null}
+        <pre className={styles.pre}>{microagent.content}</pre>
+      </details>
+    ));
+  };
+  return (
+    <Dialog {...frame} title={t('microagents.title')} description={t('microagents.description')}>
+      <div className={styles.buttons}>
+        <Button tone="secondary" size="sm" onClick={() => void microagents.refetch()} disabled={microagents.isFetching}>
+          {t('microagents.refresh')}
+        </Button>
+      </div>
+      <div className={styles.scroll}>{content()}</div>
+    </Dialog>
+  );
+}

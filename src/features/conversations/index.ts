@@ -1,0 +1,3 @@
+export { SidebarLayout } from './SidebarLayout.tsx';
+export { conversationKeys } from './queries.ts';
+export { conversationRequests, layoutRequests, type Conversation } from './requests.ts';

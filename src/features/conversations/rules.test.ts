@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { components } from '../../../openapi/schema.d.ts';
+import { changeConversation, latestMetricsOf, systemMessageOf, toolParameters, withoutConversation, workspaceZipName } from './rules.ts';
+
+type Event = components['schemas']['Event'];
+type Conversation = components['schemas']['Conversation'];
+
+const at = '2026-01-01T00:00:00Z';
+const usage = { prompt_tokens: 10, completion_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, per_turn_token: 15, context_window: 1000 };
+const conversation = (id: string, title: string): Conversation => ({
+  conversation_id: id,
+  title,
+  status: 'RUNNING',
+  runtime_status: null,
+  url: null,
+  session_api_key: null,
+  selected_repository: null,
+  selected_branch: null,
+  git_provider: null,
+  trigger: null,
+  created_at: at,
+  last_updated_at: at,
+});
+
+describe('conversation rules', () => {
+  it('reads the system message, agent and tools from the system action', () => {
+    const events: Event[] = [
+      { id: 0, source: 'agent', timestamp: at, action: 'system', args: { content: 'You are an agent', agent_class: 'CodeActAgent', platform_version: '1.0', tools: [] } },
+    ];
+    expect(systemMessageOf(events)).toEqual({ content: 'You are an agent', agentClass: 'CodeActAgent', version: '1.0', tools: [] });
+    expect(systemMessageOf([])).toBeNull();
+  });
+
+  it('takes the newest metrics as the total', () => {
+    const events: Event[] = [
+      { id: 1, source: 'agent', timestamp: at, llm_metrics: { accumulated_cost: 0.1, max_budget_per_task: null, accumulated_token_usage: usage } },
+      { id: 2, source: 'agent', timestamp: at, llm_metrics: { accumulated_cost: 0.3, max_budget_per_task: null, accumulated_token_usage: usage } },
+      { id: 3, source: 'user', timestamp: at },
+    ];
+    expect(latestMetricsOf(events)?.accumulated_cost).toBe(0.3);
+    expect(latestMetricsOf([])).toBeNull();
+  });
+
+  it('lists tool parameters with their descriptions and whether they are required', () => {
+    const tool = { name: 'execute_bash', description: 'Runs a command', parameters: { type: 'object', properties: { command: { description: 'The command' }, timeout: {} }, required: ['command'] } };
+    expect(toolParameters(tool)).toEqual([
+      { name: 'command', description: 'The command', required: true },
+      { name: 'timeout', description: '', required: false },
+    ]);
+  });
+
+  it('changes or removes one conversation of the list', () => {
+    const list = [conversation('a', 'A'), conversation('b', 'B')];
+    expect(changeConversation(list, 'b', { title: 'C' }).map((entry) => entry.title)).toEqual(['A', 'C']);
+    expect(withoutConversation(list, 'a').map((entry) => entry.conversation_id)).toEqual(['b']);
+    expect(workspaceZipName('a')).toBe('workspace-a.zip');
+  });
+});

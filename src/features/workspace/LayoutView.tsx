@@ -1,0 +1,115 @@
+import { useSelector } from '@xstate/react';
+import { Layout, Model, type TabNode } from 'flexlayout-react';
+import 'flexlayout-react/style/light.css';
+import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import { openComponents, selectLayoutModel } from '../../../machines/layout.ts';
+import type { Conversation, ConversationStream } from '../../realtime/types.ts';
+import { Spinner } from '../../ui/index.ts';
+import { createSlotStore, slotRect, type SlotStore } from './framed-slots.ts';
+import { FRAMED_TABS, isWorkspaceTab, type TabViews, type WorkspaceTab } from './tab-registry.ts';
+import type { ScreenModel } from './screen-model.ts';
+import type { LayoutActor } from './use-workspace.ts';
+import * as styles from './workspace.css.ts';
+
+interface LayoutViewProps {
+  layout: LayoutActor;
+  views: TabViews;
+  screen: ScreenModel;
+  stream: ConversationStream;
+  conversation: Conversation;
+}
+
+interface TabViewProps {
+  tab: WorkspaceTab;
+  views: TabViews;
+  stream: ConversationStream;
+  conversation: Conversation;
+}
+
+function TabView({ tab, views, stream, conversation }: TabViewProps) {
+  const { t } = useTranslation(['conversations', 'workspace']);
+  const View = views[tab];
+  return (
+    <Suspense fallback={<Spinner label={t('workspace.tabLoading', { tab: t(`workspace:tabs.${tab}`) })} />}>
+      <View stream={stream} conversation={conversation} />
+    </Suspense>
+  );
+}
+
+/** A framed tab's tile: empty, it reports where it is for the framed layer to draw the tab over it. */
+function FramedTile({ tab, store, area }: { tab: WorkspaceTab; store: SlotStore; area: RefObject<HTMLDivElement | null> }) {
+  const tile = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    // Tiles move without resizing (a tab dragged to another set), so the box is read every frame.
+    let frame = 0;
+    const measure = () => {
+      if (tile.current && area.current) store.report(tab, slotRect(tile.current.getBoundingClientRect(), area.current.getBoundingClientRect()));
+      frame = requestAnimationFrame(measure);
+    };
+    measure();
+    return () => {
+      cancelAnimationFrame(frame);
+      store.report(tab, null);
+    };
+  }, [tab, store, area]);
+  return <div ref={tile} className={styles.tile} />;
+}
+
+/** The framed tabs, each drawn once over its tile wherever the tile goes. */
+function FramedTab({ store, ...view }: TabViewProps & { store: SlotStore }) {
+  const tab = view.tab;
+  const rect = useSyncExternalStore(store.subscribe, () => store.rectOf(tab));
+  return (
+    <div className={styles.framed} style={rect ? { left: rect.left, top: rect.top, width: rect.width, height: rect.height } : { display: 'none' }}>
+      <TabView {...view} />
+    </div>
+  );
+}
+
+/**
+ * The tiles of the layout machine's model. The model is rebuilt only when the machine's layout is
+ * not the one this view last reported (a preset, an opened tab, a reset); the user's own moves are
+ * reported with MODEL_CHANGED so that saving keeps them.
+ */
+export function LayoutView({ layout, views, screen, stream, conversation }: LayoutViewProps) {
+  const { t } = useTranslation('workspace');
+  const json = useSelector(layout, selectLayoutModel);
+  const [shown, setShown] = useState(() => ({ json, model: Model.fromJson(json) }));
+  if (json !== shown.json) setShown({ json, model: Model.fromJson(json) });
+  const model = shown.model;
+  const [store] = useState(createSlotStore);
+  const area = useRef<HTMLDivElement>(null);
+  const framed = useMemo(() => FRAMED_TABS.filter((tab) => openComponents(json).includes(tab)), [json]);
+
+  useEffect(() => screen.show(model), [model, screen]);
+
+  const factory = (node: TabNode) => {
+    const tab = node.getComponent();
+    if (!isWorkspaceTab(tab)) return null;
+    if (FRAMED_TABS.includes(tab)) return <FramedTile tab={tab} store={store} area={area} />;
+    return <TabView tab={tab} views={views} stream={stream} conversation={conversation} />;
+  };
+
+  return (
+    <div ref={area} className={styles.layoutArea}>
+      <Layout
+        model={model}
+        factory={factory}
+        // Pop-outs float inside the page (same document), where the framed layer can follow them.
+        supportsPopout={false}
+        onRenderTab={(node, values) => {
+          values.content = t(node.getName() as 'tabs.chat');
+        }}
+        onModelChange={(changed) => {
+          const next = changed.toJson();
+          setShown({ json: next, model: changed });
+          layout.send({ type: 'MODEL_CHANGED', layout: next });
+        }}
+      />
+      {framed.map((tab) => (
+        <FramedTab key={tab} tab={tab} views={views} store={store} stream={stream} conversation={conversation} />
+      ))}
+    </div>
+  );
+}

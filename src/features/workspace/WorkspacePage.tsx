@@ -1,0 +1,57 @@
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { selectConversation, selectFailure, selectIsUnavailable } from '../../../machines/conversation.ts';
+import { selectUser } from '../../../machines/session.ts';
+import { SessionContext } from '../../app/session.ts';
+import { Button, Spinner } from '../../ui/index.ts';
+import { LayoutView } from './LayoutView.tsx';
+import { SaveLayoutDialog } from './SaveLayoutDialog.tsx';
+import { createScreenModel } from './screen-model.ts';
+import type { TabViews } from './tab-registry.ts';
+import { useConversationActor, useConversationStream, useLayoutActor } from './use-workspace.ts';
+import { WorkspaceMenuBar } from './WorkspaceMenuBar.tsx';
+import * as styles from './workspace.css.ts';
+
+interface WorkspacePageProps {
+  conversationId: string;
+  views: TabViews;
+  /** The url's temp_message: sent once the socket is connected. */
+  tempMessage: string | null;
+  /** Removes temp_message from the url. */
+  clearTempMessage: () => void;
+}
+
+/** One conversation: its menu bar, and its tabs in the layout (pm on load). */
+export function WorkspacePage({ conversationId, views, tempMessage, clearTempMessage }: WorkspacePageProps) {
+  const { t } = useTranslation(['conversations', 'workspace']);
+  const conversation = useConversationActor(conversationId);
+  const record = useSelector(conversation, selectConversation);
+  const unavailable = useSelector(conversation, selectIsUnavailable);
+  const failure = useSelector(conversation, selectFailure);
+  const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  const stream = useConversationStream(conversation, tempMessage, clearTempMessage);
+  const [screen] = useState(createScreenModel);
+  const layout = useLayoutActor(screen);
+
+  if (unavailable)
+    return (
+      <div className={styles.centred} role="alert">
+        <p>{failure === null ? t('workspace:conversation.loadFailed') : failure.kind === 'server' ? failure.text : t(`workspace:conversation.${failure.message}`)}</p>
+        <Button onClick={() => conversation.send({ type: 'RETRY' })}>{t('workspace.retry')}</Button>
+      </div>
+    );
+  if (record === null || stream === null)
+    return (
+      <div className={styles.centred}>
+        <Spinner label={t('workspace.loading')} />
+      </div>
+    );
+  return (
+    <div className={styles.workspace}>
+      {signedIn ? <WorkspaceMenuBar conversation={conversation} layout={layout} screen={screen} /> : null}
+      <LayoutView layout={layout} views={views} screen={screen} stream={stream} conversation={record} />
+      <SaveLayoutDialog layout={layout} />
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import type { ComponentType } from 'react';
+import type { TabComponent } from '../../../machines/layout.ts';
+import type { Conversation, ConversationStream } from '../../realtime/types.ts';
+
+export interface TabProps {
+  stream: ConversationStream;
+  conversation: Conversation;
+}
+
+/** The tabs the workspace offers; the DevOps agent tab stays out until there is a DevOps agent. */
+export type WorkspaceTab = Exclude<TabComponent, 'devops-agent'>;
+
+/** The Window menu, in the spec's order. */
+export const WINDOW_TABS: readonly WorkspaceTab[] = ['chat', 'vscode', 'terminal', 'jupyter', 'browser', 'changes', 'app'];
+
+/** Tabs showing a framed page: kept in one place while their tiles move, so the page does not reload. */
+export const FRAMED_TABS: readonly WorkspaceTab[] = ['app', 'vscode'];
+
+export const isWorkspaceTab = (component: string | undefined): component is WorkspaceTab => (WINDOW_TABS as readonly string[]).includes(component ?? '');
+
+/** The view of each tab; the routes supply them lazily loaded, so each tab's code loads when it is first shown. */
+export type TabViews = Record<WorkspaceTab, ComponentType<TabProps>>;

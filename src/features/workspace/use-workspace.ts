@@ -1,0 +1,139 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { fromPromise } from 'xstate';
+import type { ConnectionNotice } from '../../../machines/connection.ts';
+import { conversationMachine, selectCanConnect, type ConversationFailure } from '../../../machines/conversation.ts';
+import { layoutMachine } from '../../../machines/layout.ts';
+import { showErrorToast, tokenStore } from '../../app/services.ts';
+import { createConversationStream, type LiveConversationStream } from '../../realtime/conversation-stream.ts';
+import type { ScreenModel } from './screen-model.ts';
+import { conversationKeys, conversationRequests, layoutRequests } from '../conversations/index.ts';
+
+/** The open conversation's record and what the user does to it (machines/conversation.ts), bound to the API. */
+export function useConversationActor(conversationId: string) {
+  const { t } = useTranslation('workspace');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const refreshList = () => void queryClient.invalidateQueries({ queryKey: conversationKeys.list });
+  const describe = (failure: ConversationFailure) => (failure.kind === 'server' ? failure.text : t(`conversation.${failure.message}`));
+  return useActorRef(
+    conversationMachine.provide({
+      actors: {
+        fetchConversation: fromPromise(({ input }) => conversationRequests.get(input.conversationId)),
+        startConversation: fromPromise(async ({ input }) => {
+          const started = await conversationRequests.start(input.conversationId);
+          refreshList();
+          return started;
+        }),
+        stopConversation: fromPromise(async ({ input }) => {
+          const stopped = await conversationRequests.stop(input.conversationId);
+          refreshList();
+          return stopped;
+        }),
+        deleteConversation: fromPromise(async ({ input }) => {
+          await conversationRequests.remove(input.conversationId);
+          refreshList();
+        }),
+        renameConversation: fromPromise(async ({ input }) => {
+          const renamed = await conversationRequests.rename(input.conversationId, input.title);
+          refreshList();
+          return renamed;
+        }),
+      },
+      actions: {
+        goToDashboard: () => void navigate({ to: '/dashboard' }),
+        announceStopped: () => toast.success(t('conversation.stopped')),
+        announceRenamed: () => toast.success(t('conversation.renamed')),
+        announceFailure: (_, failure) => showErrorToast(describe(failure)),
+      },
+    }),
+    { input: { conversationId } },
+  );
+}
+
+export type ConversationActor = ReturnType<typeof useConversationActor>;
+
+function socketUrl(): string {
+  return `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/socket`;
+}
+
+/**
+ * The conversation's event stream for as long as the workspace shows it: connected while the
+ * conversation can be (RUNNING or with a runtime status), its status reported to the
+ * conversation machine. `tempMessage` is read once; `clearTempMessage` drops it from the url.
+ */
+export function useConversationStream(conversation: ConversationActor, tempMessage: string | null, clearTempMessage: () => void): LiveConversationStream | null {
+  const { t } = useTranslation('workspace');
+  const conversationId = useSelector(conversation, (snapshot) => snapshot.context.conversationId);
+  const canConnect = useSelector(conversation, selectCanConnect);
+  const [stream, setStream] = useState<LiveConversationStream | null>(null);
+  const firstTempMessage = useRef(tempMessage);
+  const latest = useRef({ clearTempMessage, t });
+  useEffect(() => {
+    latest.current = { clearTempMessage, t };
+  });
+
+  useEffect(() => {
+    const describe = (notice: ConnectionNotice) => (notice.kind === 'server' ? notice.text : latest.current.t(`connection.${notice.message}`));
+    const created = createConversationStream({
+      conversationId,
+      socketUrl: socketUrl(),
+      credentials: (): Record<string, string> => {
+        const token = tokenStore.read();
+        return token === null ? {} : { auth_token: token };
+      },
+      fetchEvents: (query) => conversationRequests.events(conversationId, query),
+      tempMessage: firstTempMessage.current,
+      clearTempMessage: () => {
+        firstTempMessage.current = null;
+        latest.current.clearTempMessage();
+      },
+      describe,
+      announceError: showErrorToast,
+      reloadPage: () => window.location.reload(),
+    });
+    setStream(created);
+    return () => created.dispose();
+  }, [conversationId]);
+
+  useEffect(() => {
+    if (!stream) return;
+    if (canConnect) stream.connect();
+    else stream.disconnect();
+  }, [stream, canConnect]);
+
+  useEffect(() => {
+    if (!stream) return;
+    let connected = false;
+    return stream.subscribe(() => {
+      const now = stream.getSnapshot().connection === 'CONNECTED';
+      if (now === connected) return;
+      connected = now;
+      conversation.send({ type: 'SOCKET_CONNECTED_CHANGED', connected });
+    });
+  }, [stream, conversation]);
+
+  return stream;
+}
+
+/** The layout machine with the saved layouts API and flexlayout's pop-out. */
+export function useLayoutActor(screen: ScreenModel) {
+  const [logic] = useState(() =>
+    layoutMachine.provide({
+      actors: {
+        listLayouts: fromPromise(() => layoutRequests.list()),
+        saveLayout: fromPromise(({ input }) => layoutRequests.save(input.name, input.layout)),
+      },
+      actions: {
+        popOut: (_, { component }) => screen.popOut(component),
+      },
+    }),
+  );
+  return useActorRef(logic, { input: {} });
+}
+
+export type LayoutActor = ReturnType<typeof useLayoutActor>;

@@ -1,0 +1,71 @@
+import { globalStyle, style } from '@vanilla-extract/css';
+import { vars } from '../../styles/theme.css.ts';
+
+export const workspace = style({ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' });
+
+export const menuBar = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  borderBottom: `1px solid ${vars.color.border}`,
+  background: vars.color.surface,
+  flexWrap: 'wrap',
+});
+
+export const title = style({ marginRight: 'auto', minWidth: 0, display: 'flex', alignItems: 'center' });
+
+export const titleButton = style({
+  border: 'none',
+  background: 'transparent',
+  color: vars.color.text,
+  font: 'inherit',
+  fontWeight: 700,
+  cursor: 'text',
+  padding: vars.space.xs,
+  borderRadius: vars.radius.sm,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  selectors: { '&:hover': { background: vars.color.surfaceHover } },
+});
+
+export const titleInput = style({ font: 'inherit', fontWeight: 700, padding: vars.space.xs, border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.sm, background: vars.color.background, color: vars.color.text });
+
+export const layoutArea = style({ position: 'relative', flex: 1, minHeight: 0 });
+
+export const tile = style({ width: '100%', height: '100%' });
+
+export const framed = style({ position: 'absolute', overflow: 'hidden', display: 'flex', flexDirection: 'column' });
+
+export const centred = style({ margin: 'auto', display: 'flex', flexDirection: 'column', alignItems: 'center', gap: vars.space.md });
+
+// flexlayout reads its colours from --flexlayout-* variables on its own root element.
+globalStyle(`${layoutArea} .flexlayout__layout`, {
+  vars: {
+    '--flexlayout-color-text': vars.color.text,
+    '--flexlayout-color-background': vars.color.background,
+    '--flexlayout-color-base': vars.color.background,
+    '--flexlayout-color-1': vars.color.surface,
+    '--flexlayout-color-2': vars.color.surface,
+    '--flexlayout-color-3': vars.color.surfaceHover,
+    '--flexlayout-color-4': vars.color.border,
+    '--flexlayout-color-5': vars.color.border,
+    '--flexlayout-color-6': vars.color.textMuted,
+    '--flexlayout-color-focus': vars.color.focusRing,
+    '--flexlayout-color-tab-selected': vars.color.text,
+    '--flexlayout-color-tab-selected-background': vars.color.background,
+    '--flexlayout-color-tab-unselected': vars.color.textMuted,
+    '--flexlayout-color-tabset-background': vars.color.surface,
+    '--flexlayout-color-tab-content': vars.color.background,
+    '--flexlayout-color-splitter': vars.color.surface,
+    '--flexlayout-color-splitter-hover': vars.color.border,
+    '--flexlayout-color-drag1': vars.color.accent,
+    '--flexlayout-color-icon': vars.color.textMuted,
+    '--flexlayout-font-family': vars.font.body,
+    '--flexlayout-font-size': vars.fontSize.sm,
+  },
+});
+
+export const dialogForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
+export const dialogButtons = style({ display: 'flex', justifyContent: 'flex-end', gap: vars.space.sm });

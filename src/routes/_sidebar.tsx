@@ -1,0 +1,11 @@
+import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { SidebarLayout } from '../features/conversations/index.ts';
+
+/** The signed-in pages beside the sidebar: the home and the workspace. */
+export const Route = createFileRoute('/_sidebar')({
+  component: () => (
+    <SidebarLayout>
+      <Outlet />
+    </SidebarLayout>
+  ),
+});

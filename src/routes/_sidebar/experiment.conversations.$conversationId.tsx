@@ -1,0 +1,23 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { WorkspacePage, workspaceSearch } from '../../features/workspace/index.ts';
+import { WORKSPACE_TABS } from '../-workspace-tabs.ts';
+
+export const Route = createFileRoute('/_sidebar/experiment/conversations/$conversationId')({
+  validateSearch: workspaceSearch,
+  component: ExperimentWorkspace,
+});
+
+function ExperimentWorkspace() {
+  const { conversationId } = Route.useParams();
+  const { temp_message } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <WorkspacePage
+      key={conversationId}
+      conversationId={conversationId}
+      views={WORKSPACE_TABS}
+      tempMessage={temp_message ?? null}
+      clearTempMessage={() => void navigate({ search: {}, replace: true })}
+    />
+  );
+}
