@@ -1,10 +1,112 @@
+import { useSelector } from '@xstate/react';
+import { useCallback, useState, type DragEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { selectAwaitingConfirmation, selectSuggestionsShown, selectTyping } from '../../../machines/agent.ts';
+import { selectPending, selectText } from '../../../machines/chat-input.ts';
+import { useClientConfig } from '../../app/hooks.ts';
 import type { Conversation, ConversationStream } from '../../realtime/types.ts';
+import { Button } from '../../ui/index.ts';
+import * as styles from './chat.css.ts';
+import { MessageBox } from './MessageBox.tsx';
+import { MessageList } from './MessageList.tsx';
+import { downloadTrajectory } from './requests.ts';
+import { hasGitTarget, suggestionPrompt, type SuggestionKind } from './rules/suggestions.ts';
+import { StatusBar } from './StatusBar.tsx';
+import { useChatActors, type ChatActors } from './use-chat-actors.ts';
 
 export interface ChatPanelProps {
   stream: ConversationStream;
   conversation: Conversation;
+  /** Refresh on a disconnected chat (the workspace restarts the conversation); reconnects the socket when not given. */
+  onRefresh?: () => void;
 }
 
-export function ChatPanel(_props: ChatPanelProps) {
-  return null;
+const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
+
+/** Push-to-branch and create-PR: sent as a message through the message box (optimistic like any other), keeping the draft. */
+function Suggestions({ actors, conversation }: { actors: ChatActors; conversation: Conversation }) {
+  const { t } = useTranslation('chat');
+  const shown = useSelector(actors.agent, selectSuggestionsShown);
+  if (!shown || !hasGitTarget(conversation)) return null;
+  const suggest = (kind: SuggestionKind) => {
+    const prompt = suggestionPrompt(kind, conversation);
+    const draft = selectText(actors.chatInput.getSnapshot());
+    actors.chatInput.send({ type: 'TEXT_CHANGED', text: t(prompt.key, prompt.params) });
+    actors.chatInput.send({ type: 'SUBMIT', at: new Date().toISOString() });
+    actors.chatInput.send({ type: 'TEXT_CHANGED', text: draft });
+  };
+  return (
+    <div className={styles.suggestions} role="group" aria-label={t('suggestions.label')}>
+      <Button size="sm" tone="secondary" onClick={() => suggest('push')}>
+        {t('suggestions.pushToBranch')}
+      </Button>
+      <Button size="sm" tone="secondary" onClick={() => suggest('pullRequest')}>
+        {t('suggestions.createPr')}
+      </Button>
+    </div>
+  );
+}
+
+/** The chat of an open conversation: status, the events, the agent's controls and the message box; files can be dropped on it. */
+export function ChatPanel({ stream, conversation, onRefresh }: ChatPanelProps) {
+  const { t } = useTranslation('chat');
+  const { t: tw } = useTranslation('workspace');
+  const actors = useChatActors(stream, conversation);
+  const { agent, chatInput, upload } = actors;
+  const pending = useSelector(chatInput, selectPending);
+  const awaitingConfirmation = useSelector(agent, selectAwaitingConfirmation);
+  const typing = useSelector(agent, selectTyping);
+  const feedbackEnabled = useClientConfig()?.APP_MODE === 'saas';
+  const [dragging, setDragging] = useState(false);
+
+  const confirm = useCallback(() => agent.send({ type: 'CONFIRM' }), [agent]);
+  const reject = useCallback(() => agent.send({ type: 'REJECT' }), [agent]);
+  const refresh = onRefresh ?? (() => stream.reconnect());
+  const exportTrajectory = () => {
+    downloadTrajectory(conversation.conversation_id).catch(() => toast.error(t('actions.exportFailed')));
+  };
+
+  return (
+    <section
+      className={styles.panel}
+      aria-label={t('panel.label')}
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        setDragging(false);
+        upload.send({ type: 'DROP_FILES', files: [...event.dataTransfer.files] });
+      }}
+    >
+      <StatusBar stream={stream} conversation={conversation} agent={agent} onRefresh={refresh} />
+      <div className={styles.toolbar}>
+        <Button size="sm" tone="ghost" onClick={exportTrajectory}>
+          {t('actions.exportTrajectory')}
+        </Button>
+      </div>
+      <MessageList stream={stream} pending={pending} awaitingConfirmation={awaitingConfirmation} onConfirm={confirm} onReject={reject} feedbackEnabled={feedbackEnabled} />
+      {typing && (
+        <p className={styles.typing} role="status">
+          {tw('agent.typing')}
+        </p>
+      )}
+      <div className={styles.footer}>
+        <Suggestions actors={actors} conversation={conversation} />
+        <MessageBox actors={actors} />
+      </div>
+      {dragging && (
+        <div className={styles.dropOverlay} aria-hidden="true">
+          {tw('upload.dropHere')}
+        </div>
+      )}
+    </section>
+  );
 }

@@ -1,0 +1,313 @@
+import { memo, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../ui/index.ts';
+import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
+import * as styles from './chat.css.ts';
+import { FeedbackStars } from './FeedbackStars.tsx';
+import { markdownToHtml } from './markdown.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
+import { agentErrorKey } from './rules/agent-errors.ts';
+import type { ChatRow } from './rules/chat-rows.ts';
+import { commandTitle, observationResult, truncateRunOutput, truncateText, type Event, type ResultStatus } from './rules/event-display.ts';
+
+export interface EventRowProps {
+  row: ChatRow;
+  /** Confirm and reject go on the last agent row while the agent awaits confirmation. */
+  confirmation: { onConfirm: () => void; onReject: () => void } | null;
+  /** Star ratings (saas only) on agent messages among the last events. */
+  feedback: { stream: ConversationStream } | null;
+}
+
+function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => markdownToHtml(text), [text]);
+  return <div className={styles.markdown} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+function Images({ urls }: { urls: readonly string[] | null | undefined }) {
+  const { t } = useTranslation('chat');
+  if (!urls || urls.length === 0) return null;
+  return (
+    <div className={styles.images}>
+      {urls.map((url, index) => (
+        <img key={url} src={url} alt={t('events.image', { number: index + 1 })} className={styles.thumbnail} />
+      ))}
+    </div>
+  );
+}
+
+const RESULT_ICONS: Record<ResultStatus, string> = { success: '✓', error: '✗', timeout: '⏱' };
+
+function ResultIcon({ status }: { status: ResultStatus }) {
+  const { t } = useTranslation('workspace');
+  return (
+    <span role="img" aria-label={t(`events.result.${status}`)} className={styles.result[status]}>
+      {RESULT_ICONS[status]}
+    </span>
+  );
+}
+
+/** Output text as the rules cut it: run output keeps both ends with a note between them, other text its first 1,000 characters. */
+function Output({ text, run }: { text: string; run: boolean }) {
+  const { t } = useTranslation('chat');
+  const { t: tw } = useTranslation('workspace');
+  if (text.trim() === '') return <p className={styles.cutNote}>{t('events.noOutput')}</p>;
+  if (run) {
+    const cut = truncateRunOutput(text);
+    return (
+      <pre className={styles.output} aria-label={t('events.output')}>
+        {cut.head}
+        {cut.cut > 0 && <span className={styles.cutNote}>{tw('events.outputCut', { count: cut.cut })}</span>}
+        {cut.tail}
+      </pre>
+    );
+  }
+  return (
+    <pre className={styles.output} aria-label={t('events.output')}>
+      {truncateText(text).text}
+    </pre>
+  );
+}
+
+function Screenshot({ event }: { event: Event | null }) {
+  const { t } = useTranslation('chat');
+  const screenshot = event?.extras?.screenshot;
+  if (!screenshot) return null;
+  return <img src={screenshot} alt={t('events.screenshot', { url: event.extras?.url ?? '' })} className={styles.screenshot} />;
+}
+
+/** A step of the agent: a collapsible title with its result icon; the details hold the command, code, diff or output. */
+function Step({ title, status, children }: { title: string; status: ResultStatus | null; children: ReactNode }) {
+  return (
+    <details className={styles.step}>
+      <summary className={styles.stepSummary}>
+        {status && <ResultIcon status={status} />}
+        <span className={styles.stepTitle}>{title}</span>
+      </summary>
+      {children}
+    </details>
+  );
+}
+
+function stepTitle(t: ReturnType<typeof useTranslation<'chat'>>['t'], event: Event): string {
+  const args = event.args ?? {};
+  switch (event.action) {
+    case 'run':
+      return t('events.ranCommand', { command: commandTitle(args.command ?? '') });
+    case 'run_ipython':
+      return t('events.ranPython');
+    case 'edit':
+    case 'write':
+      return t('events.edited', { path: args.path ?? '' });
+    case 'read':
+      return t('events.read', { path: args.path ?? '' });
+    case 'browse':
+      return t('events.browsed', { url: args.url ?? '' });
+    case 'browse_interactive':
+      return t('events.browsing');
+    case 'call_tool_mcp':
+      return t('events.calledTool', { name: args.name ?? '' });
+    case 'delegate':
+      return t('events.delegated');
+    default:
+      return t('events.thought');
+  }
+}
+
+function ActionRow({ action, observation }: { action: Event; observation: Event | null }) {
+  const { t } = useTranslation('chat');
+  const args = action.args ?? {};
+  if (action.action === 'finish') return <AgentBubble text={args.final_thought || args.thought || action.message || ''} />;
+  if (action.action === 'reject') return <AgentBubble text={[t('events.rejected'), args.reason].filter(Boolean).join('\n\n')} />;
+  if (action.action === 'think') {
+    return (
+      <Step title={t('events.thought')} status={null}>
+        <Markdown text={args.thought ?? ''} />
+      </Step>
+    );
+  }
+  const status = observation ? observationResult(observation) : null;
+  const content = observation?.content ?? '';
+  const body = (() => {
+    switch (action.action) {
+      case 'run':
+        return (
+          <>
+            <pre className={styles.output}>{truncateText(args.command ?? '').text}</pre>
+            {observation && <Output text={content} run />}
+          </>
+        );
+      case 'run_ipython':
+        return (
+          <>
+            <pre className={styles.output}>{truncateText(args.code ?? '').text}</pre>
+            {observation && <Output text={content} run />}
+          </>
+        );
+      case 'edit':
+      case 'write':
+        return observation && <Output text={observation.extras?.diff || content} run={false} />;
+      case 'browse':
+      case 'browse_interactive':
+        return (
+          <>
+            {args.browser_actions && <pre className={styles.output}>{truncateText(args.browser_actions).text}</pre>}
+            <Screenshot event={observation} />
+          </>
+        );
+      case 'call_tool_mcp':
+        return (
+          <>
+            <pre className={styles.output}>{truncateText(JSON.stringify(args.arguments ?? {}, null, 2)).text}</pre>
+            {observation && <Output text={content} run={false} />}
+          </>
+        );
+      default:
+        return observation && <Output text={content} run={false} />;
+    }
+  })();
+  return (
+    <div>
+      {args.thought && <Markdown text={args.thought} />}
+      <Step title={stepTitle(t, action)} status={status}>
+        {body}
+      </Step>
+    </div>
+  );
+}
+
+function AgentBubble({ text, images }: { text: string; images?: readonly string[] | null }) {
+  const { t } = useTranslation('chat');
+  return (
+    <div className={styles.bubble.agent}>
+      <span className={visuallyHidden}>{t('events.agent')}</span>
+      <Markdown text={text} />
+      <Images urls={images} />
+    </div>
+  );
+}
+
+function ErrorBlock({ title, detail }: { title: string; detail: string }) {
+  const { t } = useTranslation('chat');
+  return (
+    <div role="alert" className={styles.errorBlock}>
+      <p>{title}</p>
+      {detail.trim() !== '' && (
+        <details>
+          <summary>{t('events.details')}</summary>
+          <pre className={styles.output}>{truncateText(detail).text}</pre>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function RecallRow({ event }: { event: Event }) {
+  const { t } = useTranslation('chat');
+  const extras = event.extras ?? {};
+  const hosts = Object.keys(extras.runtime_hosts ?? {});
+  return (
+    <details className={styles.step}>
+      <summary className={styles.stepSummary}>{extras.recall_type === 'knowledge' ? t('events.knowledge') : t('events.workspaceContext')}</summary>
+      {extras.repo_name && <p>{t('events.repository', { name: extras.repo_name })}</p>}
+      {extras.date && <p>{t('events.date', { date: extras.date })}</p>}
+      {hosts.length > 0 && <p>{t('events.hosts', { hosts: hosts.join(', ') })}</p>}
+      {extras.repo_instructions && (
+        <>
+          <p>{t('events.instructions')}</p>
+          <pre className={styles.output}>{truncateText(extras.repo_instructions).text}</pre>
+        </>
+      )}
+      {(extras.microagent_knowledge ?? []).map((knowledge) => (
+        <div key={knowledge.name}>
+          <p>
+            <strong>{knowledge.name}</strong> ({knowledge.trigger})
+          </p>
+          <pre className={styles.output}>{truncateText(knowledge.content).text}</pre>
+        </div>
+      ))}
+    </details>
+  );
+}
+
+function ObservationRow({ event }: { event: Event }) {
+  const { t } = useTranslation('chat');
+  switch (event.observation) {
+    case 'error': {
+      const key = agentErrorKey(event.extras?.error_id);
+      return <ErrorBlock title={key ? t(key) : t('events.agentError')} detail={event.content ?? event.message ?? ''} />;
+    }
+    case 'recall':
+      return <RecallRow event={event} />;
+    case 'user_rejected':
+      return <p className={styles.centred}>{t('events.userRejected')}</p>;
+    case 'chat':
+      return <AgentBubble text={event.content ?? event.message ?? ''} />;
+    default:
+      return (
+        <Step title={event.message ?? event.observation ?? ''} status={observationResult(event)}>
+          <Output text={event.content ?? ''} run={event.observation === 'run' || event.observation === 'run_ipython'} />
+          <Screenshot event={event} />
+        </Step>
+      );
+  }
+}
+
+function RowContent({ row }: { row: ChatRow }) {
+  const { t } = useTranslation('chat');
+  const { t: tw } = useTranslation('workspace');
+  switch (row.kind) {
+    case 'pending':
+      return (
+        <div className={`${styles.bubble.user} ${styles.pending}`} aria-label={t('events.pending')}>
+          <Markdown text={row.message.content} />
+        </div>
+      );
+    case 'message': {
+      const text = row.event.args?.content ?? row.event.message ?? '';
+      if (row.event.source === 'user') {
+        return (
+          <div className={styles.bubble.user}>
+            <span className={visuallyHidden}>{t('events.you')}</span>
+            <Markdown text={text} />
+            <Images urls={row.event.args?.image_urls} />
+          </div>
+        );
+      }
+      return <AgentBubble text={text} images={row.event.args?.image_urls} />;
+    }
+    case 'action':
+      return <ActionRow action={row.event} observation={row.observation} />;
+    case 'observation':
+      return <ObservationRow event={row.event} />;
+    case 'agentStateError':
+      return <ErrorBlock title={row.event.extras?.reason?.trim() || tw('agent.unknownError')} detail="" />;
+    case 'statusError': {
+      const key = agentErrorKey(row.event.status_id);
+      return <ErrorBlock title={key ? t(key) : row.event.message || t('events.error')} detail={key ? (row.event.message ?? '') : ''} />;
+    }
+  }
+}
+
+/** Rows whose agent text can be rated. */
+const isRatableRow = (row: ChatRow) => row.kind !== 'pending' && row.event.source === 'agent' && (row.kind === 'message' || (row.kind === 'action' && row.event.action === 'finish'));
+
+/** One row of the chat; memoised, so it renders again only when its own row, buttons or feedback change. */
+export const EventRow = memo(function EventRow({ row, confirmation, feedback }: EventRowProps) {
+  const { t } = useTranslation('workspace');
+  return (
+    <div>
+      <RowContent row={row} />
+      {confirmation && (
+        <div className={styles.rowActions}>
+          <Button size="sm" onClick={confirmation.onConfirm}>
+            {t('agent.confirm')}
+          </Button>
+          <Button size="sm" tone="secondary" onClick={confirmation.onReject}>
+            {t('agent.reject')}
+          </Button>
+        </div>
+      )}
+      {feedback && row.kind !== 'pending' && isRatableRow(row) && <FeedbackStars stream={feedback.stream} eventId={row.id} />}
+    </div>
+  );
+});

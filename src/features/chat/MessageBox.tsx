@@ -1,0 +1,120 @@
+import { useSelector } from '@xstate/react';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { selectSendDisabled, selectShowStop } from '../../../machines/agent.ts';
+import { enterKeyIntent, selectCanSend, selectInsufficientCredits, selectText } from '../../../machines/chat-input.ts';
+import { selectIsUploading, selectProgress, selectUploadError } from '../../../machines/upload.ts';
+import { Button } from '../../ui/index.ts';
+import * as styles from './chat.css.ts';
+import type { ChatActors } from './use-chat-actors.ts';
+
+const now = () => new Date().toISOString();
+
+/** The upload's progress banner, or its 'Error: …' until dismissed. */
+function UploadStatus({ upload }: { upload: ChatActors['upload'] }) {
+  const { t } = useTranslation('workspace');
+  const { t: tc } = useTranslation('chat');
+  const uploading = useSelector(upload, selectIsUploading);
+  const progress = useSelector(upload, selectProgress);
+  const error = useSelector(upload, selectUploadError);
+  if (uploading) {
+    const percent = Math.round((progress ?? 0) * 100);
+    return (
+      <div className={styles.banner} role="status">
+        <span>{t('upload.progress', { percent })}</span>
+        <progress className={styles.progressBar} max={100} value={percent} aria-label={t('upload.progress', { percent })} />
+      </div>
+    );
+  }
+  if (error === null) return null;
+  const message = error.key === 'upload.failed' || error.key === 'upload.noFiles' ? t(error.key) : t(error.key, error.params);
+  return (
+    <div className={styles.dangerBanner} role="alert">
+      <span>{t('upload.error', { message })}</span>
+      <Button size="sm" tone="ghost" onClick={() => upload.send({ type: 'DISMISS' })}>
+        {tc('actions.dismiss')}
+      </Button>
+    </div>
+  );
+}
+
+/** The message box: Enter sends, Shift+Enter adds a line, Enter while composing (IME) does nothing; up to 6 rows. */
+export function MessageBox({ actors }: { actors: ChatActors }) {
+  const { t } = useTranslation('chat');
+  const { t: tw } = useTranslation('workspace');
+  const { agent, chatInput, upload, balance, images, removeImage } = actors;
+  const text = useSelector(chatInput, selectText);
+  const canSend = useSelector(chatInput, selectCanSend);
+  const insufficient = useSelector(chatInput, selectInsufficientCredits);
+  const sendDisabled = useSelector(agent, selectSendDisabled);
+  const showStop = useSelector(agent, selectShowStop);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  return (
+    <>
+      <UploadStatus upload={upload} />
+      {insufficient && (
+        <div className={styles.dangerBanner} role="alert">
+          {tw('chat.insufficientCreditsBanner', { balance: (balance ?? 0).toFixed(2) })}
+        </div>
+      )}
+      {images.length > 0 && (
+        <div className={styles.images}>
+          {images.map((image) => (
+            <Button key={image.url} size="sm" tone="secondary" onClick={() => removeImage(image.url)} aria-label={t('actions.removeImage', { name: image.name })}>
+              <img src={image.url} alt="" className={styles.thumbnail} />
+            </Button>
+          ))}
+        </div>
+      )}
+      <form
+        className={styles.inputRow}
+        onSubmit={(event) => {
+          event.preventDefault();
+          chatInput.send({ type: 'SUBMIT', at: now() });
+        }}
+      >
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          className={styles.hiddenInput}
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(event) => {
+            upload.send({ type: 'SELECT_FILES', files: [...(event.target.files ?? [])] });
+            event.target.value = '';
+          }}
+        />
+        <Button tone="ghost" onClick={() => fileInput.current?.click()} aria-label={t('actions.attachFiles')}>
+          📎
+        </Button>
+        <textarea
+          className={styles.textarea}
+          rows={1}
+          value={text}
+          aria-label={t('actions.messageLabel')}
+          placeholder={t('actions.placeholder')}
+          onChange={(event) => chatInput.send({ type: 'TEXT_CHANGED', text: event.target.value })}
+          onCompositionStart={() => chatInput.send({ type: 'COMPOSITION_START' })}
+          onCompositionEnd={() => chatInput.send({ type: 'COMPOSITION_END' })}
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter') return;
+            const key = { shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing };
+            if (enterKeyIntent(key) === 'send') event.preventDefault();
+            chatInput.send({ type: 'KEY_ENTER', ...key, at: now() });
+          }}
+        />
+        {showStop ? (
+          <Button tone="secondary" onClick={() => agent.send({ type: 'STOP' })}>
+            {tw('agent.stop')}
+          </Button>
+        ) : (
+          <Button type="submit" disabled={!canSend || sendDisabled}>
+            {tw('chat.send')}
+          </Button>
+        )}
+      </form>
+    </>
+  );
+}

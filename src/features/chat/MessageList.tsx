@@ -1,0 +1,133 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PendingMessage } from '../../../machines/chat-input.ts';
+import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
+import { Button } from '../../ui/index.ts';
+import * as styles from './chat.css.ts';
+import { EventRow, type EventRowProps } from './EventRow.tsx';
+import { createRowsSelector, isAtBottom, lastAgentRowId, LOAD_OLDER_THRESHOLD_PX, rowKey, type ChatRow } from './rules/chat-rows.ts';
+import { useStreamSelector } from './use-stream.ts';
+
+export interface MessageListProps {
+  stream: ConversationStream;
+  pending: readonly PendingMessage[];
+  awaitingConfirmation: boolean;
+  onConfirm: () => void;
+  onReject: () => void;
+  feedbackEnabled: boolean;
+}
+
+const ESTIMATED_ROW_PX = 72;
+
+const pendingRows = new WeakMap<PendingMessage, ChatRow>();
+function pendingRow(message: PendingMessage): ChatRow {
+  let row = pendingRows.get(message);
+  if (!row) {
+    row = { kind: 'pending', id: message.id, message };
+    pendingRows.set(message, row);
+  }
+  return row;
+}
+
+const selectHasOlder = (snapshot: StreamSnapshot) => snapshot.hasOlder;
+const selectLoadingOlder = (snapshot: StreamSnapshot) => snapshot.loadingOlder;
+
+/**
+ * The virtualised list of the conversation: follows new rows while the reader is at the bottom
+ * (within 20 px), stops when they scroll up, and loads older pages when they reach the top.
+ */
+export function MessageList({ stream, pending, awaitingConfirmation, onConfirm, onReject, feedbackEnabled }: MessageListProps) {
+  const { t } = useTranslation('chat');
+  const [selectRows] = useState(createRowsSelector);
+  const eventRows = useStreamSelector(stream, selectRows);
+  const hasOlder = useStreamSelector(stream, selectHasOlder);
+  const loadingOlder = useStreamSelector(stream, selectLoadingOlder);
+  const rows = useMemo(() => (pending.length === 0 ? eventRows : [...eventRows, ...pending.map(pendingRow)]), [eventRows, pending]);
+  const confirmRowId = awaitingConfirmation ? lastAgentRowId(rows) : null;
+  const confirmation = useMemo(() => ({ onConfirm, onReject }), [onConfirm, onReject]);
+  const feedback = useMemo(() => (feedbackEnabled ? { stream } : null), [feedbackEnabled, stream]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [following, setFollowing] = useState(true);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders with every scroll anyway; its rows are memoised
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: 6,
+    getItemKey: (index) => rowKey(rows[index] as ChatRow),
+  });
+
+  const scrollToEnd = useCallback(() => {
+    if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, virtualizer]);
+
+  // Older rows were put in front: keep the row that was first where it was.
+  const firstKey = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const previousFirst = firstKey.current;
+    firstKey.current = rows.length > 0 ? rowKey(rows[0] as ChatRow) : null;
+    if (previousFirst === null || previousFirst === firstKey.current) return;
+    const index = rows.findIndex((row) => rowKey(row) === previousFirst);
+    if (index > 0 && !following) virtualizer.scrollToIndex(index, { align: 'start' });
+  }, [rows, following, virtualizer]);
+
+  useLayoutEffect(() => {
+    if (following) scrollToEnd();
+  }, [following, scrollToEnd]);
+
+  const loadOlder = useCallback(() => {
+    if (hasOlder && !loadingOlder) void stream.loadOlder();
+  }, [hasOlder, loadingOlder, stream]);
+
+  // A first page too short to scroll cannot reach the top by scrolling: ask for more at once.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (element && element.scrollHeight <= element.clientHeight) loadOlder();
+  }, [rows.length, loadOlder]);
+
+  const onScroll = () => {
+    const element = scrollRef.current;
+    if (!element) return;
+    setFollowing(isAtBottom(element));
+    if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) loadOlder();
+  };
+
+  return (
+    <>
+      <div ref={scrollRef} className={styles.scroller} onScroll={onScroll} role="log" aria-label={t('panel.messages')} tabIndex={0}>
+        {loadingOlder && (
+          <p className={styles.centred} role="status">
+            {t('panel.loadingOlder')}
+          </p>
+        )}
+        {rows.length === 0 && !loadingOlder && <p className={styles.centred}>{t('panel.empty')}</p>}
+        <div className={styles.virtualBody} style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index] as ChatRow;
+            const props: EventRowProps = { row, confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null, feedback };
+            return (
+              <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={styles.virtualRow} style={{ transform: `translateY(${item.start}px)` }}>
+                <EventRow {...props} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {!following && (
+        <Button
+          className={styles.scrollToBottom}
+          size="sm"
+          tone="secondary"
+          onClick={() => {
+            setFollowing(true);
+            scrollToEnd();
+          }}
+        >
+          {t('actions.scrollToBottom')}
+        </Button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { chatRows, createRowCache, createRowsSelector, isAtBottom, lastAgentRowId } from './chat-rows.ts';
+import type { Event } from './event-display.ts';
+
+const at = '2026-01-01T00:00:00Z';
+const userMessage = (id: number, content = 'hi'): Event => ({ id, source: 'user', timestamp: at, action: 'message', args: { content } });
+const run = (id: number, hidden = false): Event => ({ id, source: 'agent', timestamp: at, action: 'run', args: { command: 'ls', hidden } });
+const runResult = (id: number, cause: number, hidden = false): Event => ({ id, source: 'agent', timestamp: at, observation: 'run', cause, content: 'a.txt', extras: { hidden, metadata: { exit_code: 0 } } });
+const stateChange = (id: number, agent_state: 'RUNNING' | 'ERROR'): Event => ({ id, source: 'agent', timestamp: at, observation: 'agent_state_changed', extras: { agent_state } });
+
+describe('chat rows', () => {
+  it('joins an observation to the action that caused it', () => {
+    const rows = chatRows([userMessage(1), run(2), runResult(3, 2)], createRowCache());
+    expect(rows.map((row) => row.kind)).toEqual(['message', 'action']);
+    expect(rows[1]).toMatchObject({ kind: 'action', id: 2, observation: { id: 3 } });
+  });
+
+  it('leaves out hidden runs, state changes other than ERROR, info status updates and system actions', () => {
+    const events: Event[] = [
+      run(1, true),
+      runResult(2, 1, true),
+      stateChange(3, 'RUNNING'),
+      { id: 4, source: 'environment', timestamp: at, status_update: true, type: 'info', message: 'ok' },
+      { id: 5, source: 'agent', timestamp: at, action: 'system', args: {} },
+      stateChange(6, 'ERROR'),
+      { id: 7, source: 'environment', timestamp: at, status_update: true, type: 'error', message: 'bad' },
+    ];
+    expect(chatRows(events, createRowCache()).map((row) => [row.kind, row.id])).toEqual([
+      ['agentStateError', 6],
+      ['statusError', 7],
+    ]);
+  });
+
+  it('shows error and recall observations on their own', () => {
+    const events: Event[] = [
+      { id: 1, source: 'agent', timestamp: at, observation: 'error', content: 'boom', extras: { error_id: 'AGENT_ERROR$MAX_ITERATIONS' } },
+      { id: 2, source: 'environment', timestamp: at, observation: 'recall', extras: { recall_type: 'workspace_context' } },
+    ];
+    expect(chatRows(events, createRowCache()).map((row) => row.kind)).toEqual(['observation', 'observation']);
+  });
+
+  it('keeps the identity of unchanged rows when an event is appended', () => {
+    const cache = createRowCache();
+    const events = [userMessage(1), run(2)];
+    const before = chatRows(events, cache);
+    const after = chatRows([...events, runResult(3, 2), userMessage(4)], cache);
+    expect(after[0]).toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(after).toHaveLength(3);
+  });
+
+  it('the selector recomputes only for a new events array', () => {
+    const select = createRowsSelector();
+    const events = [userMessage(1)];
+    expect(select({ events })).toBe(select({ events }));
+    expect(select({ events: [...events] })).not.toBe(select({ events }));
+  });
+
+  it('finds the last agent row for confirm and reject', () => {
+    const rows = chatRows([run(1), userMessage(2)], createRowCache());
+    expect(lastAgentRowId(rows)).toBe(1);
+    expect(lastAgentRowId(chatRows([userMessage(1)], createRowCache()))).toBeNull();
+  });
+});
+
+describe('auto-scroll', () => {
+  it('counts as at the bottom within 20 px', () => {
+    expect(isAtBottom({ scrollTop: 480, scrollHeight: 1000, clientHeight: 500 })).toBe(true);
+    expect(isAtBottom({ scrollTop: 479, scrollHeight: 1000, clientHeight: 500 })).toBe(false);
+  });
+});

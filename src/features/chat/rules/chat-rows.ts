@@ -1,0 +1,119 @@
+import type { PendingMessage } from '../../../../machines/chat-input.ts';
+import { isShownInChat, type Event } from './event-display.ts';
+
+// Which rows the chat list shows, built from the stream's events. An observation caused by a
+// shown action joins that action's row; the rest of the events either make a row of their own
+// or are not shown (state changes, system prompts, info status updates, null observations).
+// Rows are cached by their events, so a row keeps its identity until one of its events changes
+// and appending an event re-renders only the rows it touches.
+
+export type ChatRow =
+  | { kind: 'message'; id: number; event: Event }
+  | { kind: 'action'; id: number; event: Event; observation: Event | null }
+  | { kind: 'observation'; id: number; event: Event }
+  | { kind: 'agentStateError'; id: number; event: Event }
+  | { kind: 'statusError'; id: number; event: Event }
+  | { kind: 'pending'; id: string; message: PendingMessage };
+
+/** Actions shown as a step of the agent (with their observation's result, when it came). */
+const STEP_ACTIONS = new Set(['run', 'run_ipython', 'edit', 'write', 'read', 'browse', 'browse_interactive', 'call_tool_mcp', 'think', 'finish', 'reject', 'delegate']);
+/** Observations shown on their own when no shown action caused them. */
+const STANDALONE_OBSERVATIONS = new Set(['error', 'recall', 'user_rejected', 'chat', 'run', 'run_ipython', 'read', 'edit', 'browse', 'browse_interactive', 'mcp', 'delegate']);
+
+export const isMessage = (event: Event) => event.action === 'message';
+export const isStepAction = (event: Event) => event.action !== undefined && STEP_ACTIONS.has(event.action);
+
+function standaloneKind(event: Event): Exclude<ChatRow['kind'], 'message' | 'action' | 'pending'> | null {
+  if (event.status_update === true) return event.type === 'error' ? 'statusError' : null;
+  if (event.observation === 'agent_state_changed') return event.extras?.agent_state === 'ERROR' ? 'agentStateError' : null;
+  if (event.observation !== undefined && STANDALONE_OBSERVATIONS.has(event.observation)) return 'observation';
+  return null;
+}
+
+export interface RowCache {
+  /** Rows without an observation, by their event. */
+  single: WeakMap<Event, ChatRow>;
+  /** Action rows with their observation, by action then observation. */
+  paired: WeakMap<Event, WeakMap<Event, ChatRow>>;
+}
+
+export const createRowCache = (): RowCache => ({ single: new WeakMap(), paired: new WeakMap() });
+
+function singleRow(cache: RowCache, event: Event, build: () => ChatRow): ChatRow {
+  const cached = cache.single.get(event);
+  if (cached) return cached;
+  const row = build();
+  cache.single.set(event, row);
+  return row;
+}
+
+function actionRow(cache: RowCache, action: Event, observation: Event | null): ChatRow {
+  if (observation === null) return singleRow(cache, action, () => ({ kind: 'action', id: action.id, event: action, observation: null }));
+  let byObservation = cache.paired.get(action);
+  if (!byObservation) {
+    byObservation = new WeakMap();
+    cache.paired.set(action, byObservation);
+  }
+  const cached = byObservation.get(observation);
+  if (cached) return cached;
+  const row: ChatRow = { kind: 'action', id: action.id, event: action, observation };
+  byObservation.set(observation, row);
+  return row;
+}
+
+/** The rows of the chat for `events` (ascending id), reusing the cached row objects. */
+export function chatRows(events: readonly Event[], cache: RowCache): ChatRow[] {
+  const shown = events.filter(isShownInChat);
+  const stepIds = new Set(shown.filter(isStepAction).map((event) => event.id));
+  const observationOf = new Map<number, Event>();
+  for (const event of shown) {
+    if (event.observation !== undefined && typeof event.cause === 'number' && stepIds.has(event.cause) && !observationOf.has(event.cause)) observationOf.set(event.cause, event);
+  }
+  const joined = new Set([...observationOf.values()]);
+  const rows: ChatRow[] = [];
+  for (const event of shown) {
+    if (joined.has(event)) continue;
+    if (isMessage(event)) rows.push(singleRow(cache, event, () => ({ kind: 'message', id: event.id, event })));
+    else if (stepIds.has(event.id)) rows.push(actionRow(cache, event, observationOf.get(event.id) ?? null));
+    else {
+      const kind = standaloneKind(event);
+      if (kind !== null) rows.push(singleRow(cache, event, () => ({ kind, id: event.id, event }) as ChatRow));
+    }
+  }
+  return rows;
+}
+
+/** A selector of the rows for one list: recomputes only when the events array changes, reusing unchanged row objects. */
+export function createRowsSelector(): (snapshot: { events: readonly Event[] }) => ChatRow[] {
+  const cache = createRowCache();
+  let lastEvents: readonly Event[] | null = null;
+  let lastRows: ChatRow[] = [];
+  return (snapshot) => {
+    if (snapshot.events !== lastEvents) {
+      lastEvents = snapshot.events;
+      lastRows = chatRows(snapshot.events, cache);
+    }
+    return lastRows;
+  };
+}
+
+/** The id of the last row written by the agent (where confirm / reject go), if any. */
+export function lastAgentRowId(rows: readonly ChatRow[]): number | null {
+  for (let index = rows.length - 1; index >= 0; index -= 1) {
+    const row = rows[index] as ChatRow;
+    if (row.kind !== 'pending' && row.event.source === 'agent') return row.id;
+  }
+  return null;
+}
+
+/** A row's key in the list: event ids and pending message ids never clash. */
+export const rowKey = (row: ChatRow) => (row.kind === 'pending' ? `pending:${row.id}` : `event:${row.id}`);
+
+/** Whether the scroll position is at the bottom, within the spec's 20 px tolerance. */
+export const AUTO_SCROLL_TOLERANCE_PX = 20;
+export function isAtBottom(metrics: { scrollTop: number; scrollHeight: number; clientHeight: number }): boolean {
+  return metrics.scrollHeight - metrics.scrollTop - metrics.clientHeight <= AUTO_SCROLL_TOLERANCE_PX;
+}
+
+/** Below this distance from the top the next older page is requested. */
+export const LOAD_OLDER_THRESHOLD_PX = 200;

@@ -1,0 +1,161 @@
+import { useQuery } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import i18next from 'i18next';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { toast } from 'sonner';
+import { agentMachine, selectSendDisabled } from '../../../machines/agent.ts';
+import { chatInputMachine, selectHasPending, type PendingMessage } from '../../../machines/chat-input.ts';
+import { selectIsUploading, uploadMachine, type FileLike } from '../../../machines/upload.ts';
+import { currentUserQuery } from '../../api/queries.ts';
+import { useClientConfig } from '../../app/hooks.ts';
+import { requests, tokenStore } from '../../app/services.ts';
+import type { ClientAction, Conversation, ConversationStream } from '../../realtime/types.ts';
+import { uploadFilesActor } from './upload-request.ts';
+
+// The chat's three machines for one open conversation, wired to the stream: every new event goes
+// to the agent and the message box; the facts each needs (credits, upload, socket, conversation
+// status) follow the others.
+
+/** Makes optimistic message ids unique across visits of the same conversation. */
+const PAGE_LOAD_ID = Date.now().toString(36);
+
+/** Images picked or dropped go with the next message, as data URLs. */
+export interface AttachedImage {
+  name: string;
+  url: string;
+}
+
+const readAsDataUrl = (file: FileLike) =>
+  new Promise<AttachedImage>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.addEventListener('load', () => resolve({ name: file.name, url: String(reader.result) }));
+    reader.addEventListener('error', () => reject(reader.error ?? new Error(file.name)));
+    reader.readAsDataURL(file as File);
+  });
+
+/** The images waiting for the next message: read by the send action, shown by the message box. */
+function createAttachedImages() {
+  let images: readonly AttachedImage[] = [];
+  const listeners = new Set<() => void>();
+  return {
+    get: () => images,
+    update: (change: (current: readonly AttachedImage[]) => readonly AttachedImage[]) => {
+      images = change(images);
+      for (const listener of listeners) listener();
+    },
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The `message` action for a sent message; the client id is echoed back for de-duplication. */
+export function messageAction(message: PendingMessage, images: readonly AttachedImage[]): ClientAction {
+  const args = { content: message.content, timestamp: message.timestamp, image_urls: images.map((image) => image.url), client_id: message.id };
+  return { action: 'message', id: message.id, source: 'user', timestamp: message.timestamp, args };
+}
+
+/** Credits in dollars in saas mode; null in oss mode (no credits). */
+function useBalance(): number | null {
+  const config = useClientConfig();
+  const saas = config?.APP_MODE === 'saas';
+  const user = useQuery({ ...currentUserQuery(requests), enabled: saas }).data;
+  return saas ? (user?.credits.balance ?? null) : null;
+}
+
+export function useChatActors(stream: ConversationStream, conversation: Conversation) {
+  // The images are read when a message is sent (in the machine's action) and shown in the box.
+  const [attached] = useState(createAttachedImages);
+  const images = useSyncExternalStore(attached.subscribe, attached.get);
+  const setImages = attached.update;
+
+  const agent = useActorRef(
+    agentMachine.provide({
+      actions: {
+        requestAgentState: (_, params) => stream.send({ action: 'change_agent_state', args: params }),
+        announceError: (_, notice) => {
+          toast.error(notice.kind === 'server' ? notice.text : i18next.t('workspace:agent.unknownErrorToast'));
+        },
+      },
+    }),
+  );
+  const chatInput = useActorRef(
+    chatInputMachine.provide({
+      actions: {
+        sendMessage: (_, message) => {
+          stream.send(messageAction(message, attached.get()));
+          setImages(() => []);
+        },
+        announceInsufficientCredits: () => {
+          toast.error(i18next.t('workspace:chat.insufficientCredits'));
+        },
+        announceSendFailure: () => {
+          toast.error(i18next.t('workspace:chat.sendFailed'));
+        },
+      },
+    }),
+    { input: { idPrefix: `${stream.conversationId}-${PAGE_LOAD_ID}` } },
+  );
+  const upload = useActorRef(
+    uploadMachine.provide({
+      actors: { uploadFiles: uploadFilesActor({ conversationId: conversation.conversation_id, readToken: tokenStore.read }) },
+      actions: {
+        attachImages: (_, files) => {
+          void Promise.all(files.map(readAsDataUrl)).then((read) => setImages((current) => [...current, ...read]));
+        },
+        announceSkipped: (_, skipped) => {
+          toast.error(i18next.t('workspace:upload.skipped', { name: skipped.name, reason: skipped.reason }));
+        },
+        announceUploaded: (_, result) => stream.send({ action: 'files_uploaded', args: result }),
+        announceFailure: () => {
+          toast.error(i18next.t('workspace:upload.failed'));
+        },
+      },
+    }),
+  );
+
+  // Every event newer than the last one forwarded (older pages loaded later are history).
+  useEffect(() => {
+    let lastForwarded = -1;
+    const forward = () => {
+      for (const event of stream.getSnapshot().events) {
+        if (event.id <= lastForwarded) continue;
+        lastForwarded = event.id;
+        agent.send({ type: 'EVENT_RECEIVED', event });
+        chatInput.send({ type: 'EVENT_RECEIVED', event });
+      }
+    };
+    forward();
+    return stream.subscribe(forward);
+  }, [stream, agent, chatInput]);
+
+  const balance = useBalance();
+  useEffect(() => {
+    agent.send({ type: 'CREDITS_CHANGED', balance });
+    chatInput.send({ type: 'CREDITS_CHANGED', balance });
+    upload.send({ type: 'CREDITS_CHANGED', balance });
+  }, [balance, agent, chatInput, upload]);
+
+  const uploading = useSelector(upload, selectIsUploading);
+  useEffect(() => agent.send({ type: 'UPLOADING_CHANGED', uploading }), [uploading, agent]);
+
+  const optimisticPending = useSelector(chatInput, selectHasPending);
+  useEffect(() => agent.send({ type: 'OPTIMISTIC_CHANGED', pending: optimisticPending }), [optimisticPending, agent]);
+
+  useEffect(() => {
+    const report = () => agent.send({ type: 'CONNECTION_CHANGED', connection: stream.getSnapshot().connection });
+    report();
+    return stream.subscribe(report);
+  }, [stream, agent]);
+
+  useEffect(() => agent.send({ type: 'CONVERSATION_STATUS_CHANGED', status: conversation.status }), [conversation.status, agent]);
+
+  const busy = useSelector(agent, selectSendDisabled);
+  useEffect(() => chatInput.send({ type: 'BUSY_CHANGED', busy }), [busy, chatInput]);
+
+  const removeImage = (url: string) => setImages((current) => current.filter((image) => image.url !== url));
+  return { agent, chatInput, upload, balance, images, removeImage };
+}
+
+export type ChatActors = ReturnType<typeof useChatActors>;
