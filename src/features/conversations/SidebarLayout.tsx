@@ -36,7 +36,7 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
           </Button>
         )}
         {signedIn ? (
-          <Button tone="ghost" aria-pressed={panelOpen} aria-controls="conversation-panel" onClick={() => setPanelOpen(!panelOpen)} {...label(panelOpen ? t('sidebar.hideConversations') : t('sidebar.showConversations'))}>
+          <Button tone="ghost" aria-expanded={panelOpen} aria-controls={panelOpen ? 'conversation-panel' : undefined} onClick={() => setPanelOpen(!panelOpen)} {...label(panelOpen ? t('sidebar.hideConversations') : t('sidebar.showConversations'))}>
             <span aria-hidden="true">☰</span>
             {collapsed ? null : <span>{panelOpen ? t('sidebar.hideConversations') : t('sidebar.showConversations')}</span>}
           </Button>

@@ -99,7 +99,9 @@ export function LayoutView({ layout, views, screen, stream, conversation }: Layo
         // Pop-outs float inside the page (same document), where the framed layer can follow them.
         supportsPopout={false}
         onRenderTab={(node, values) => {
-          values.content = t(node.getName() as 'tabs.chat');
+          const label = t(node.getName() as 'tabs.chat');
+          // flexlayout also reads `name` from these values for the tab's accessible name (its type leaves it out).
+          Object.assign(values, { content: label, name: label });
         }}
         onModelChange={(changed) => {
           const next = changed.toJson();

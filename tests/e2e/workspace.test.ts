@@ -1,0 +1,152 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserMissing, launchBrowser, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
+import { waitFor, type Event } from '../support/conversations.ts';
+import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+// The workspace against the real server in self-hosted mode and a scripted model: the home
+// prompt opens a conversation in the pm layout, the agent runs a command and writes a file,
+// layouts are switched and saved, the socket is cut mid-stream and heals, and the conversation
+// is stopped and deleted.
+
+/** Records, in the page, every event frame each socket received (a socket per connection). */
+const RECORD_SOCKETS = () => {
+  const frames: number[][] = [];
+  const sockets: WebSocket[] = [];
+  const Native = window.WebSocket;
+  class Recorded extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      const ids: number[] = [];
+      frames.push(ids);
+      sockets.push(this);
+      this.addEventListener('message', (message: MessageEvent) => {
+        const frame = JSON.parse(String(message.data)) as { type?: string; data?: { id: number } };
+        if (frame.type === 'oh_event' && frame.data) ids.push(frame.data.id);
+      });
+    }
+  }
+  Object.assign(window, { WebSocket: Recorded, socketFrames: frames, openSockets: sockets });
+};
+
+type RecordingWindow = Window & { socketFrames: number[][]; openSockets: WebSocket[] };
+
+let pageErrors: string[] = [];
+
+afterEach(() => {
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors).toEqual([]);
+});
+
+async function events(server: RunningServer, conversationId: string): Promise<Event[]> {
+  const response = await fetch(`${server.url}/api/conversations/${conversationId}/events?limit=100`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { events: Event[] }).events.reverse();
+}
+
+async function chooseMenuItem(page: Page, menu: string, item: string) {
+  await page.getByRole('navigation', { name: 'Workspace menu' }).getByRole('button', { name: menu, exact: true }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+const tabButton = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+
+describe.skipIf(browserMissing())('the workspace in the browser', () => {
+  const llm = new FakeLlm('fake-model');
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const baseUrl = await llm.start();
+    server = await startServer({
+      mode: 'oss',
+      env: { LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'x' },
+    });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+    await llm.stop();
+  });
+
+  it('opens a prompt in the pm layout, streams the agent without gap or duplicate, saves a layout, then stops and deletes', async () => {
+    llm.enqueue(
+      reply.text('Notes file', { when: withoutTools }),
+      reply.toolCall('execute_bash', { command: 'echo hello > hello.txt && cat hello.txt', security_risk: 'LOW' }, { when: withTools }),
+      // Slow steps: the socket is cut while they are written.
+      reply.toolCall('str_replace_editor', { command: 'create', path: '/workspace/notes.md', file_text: '# Notes\n', security_risk: 'LOW' }, { when: withTools, delayMs: 2_500 }),
+      reply.toolCall('finish', { message: 'notes.md is written.', task_completed: 'true' }, { when: withTools, delayMs: 1_500 }),
+    );
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.addInitScript(RECORD_SOCKETS);
+
+    await page.goto(`${server.url}/dashboard`);
+    const box = page.getByRole('textbox', { name: 'Message to the agent' });
+    await box.fill('Write a notes file');
+    await box.press('Enter');
+    await page.waitForURL(/\/experiment\/conversations\/[^/?]+$/, { timeout: 30_000 });
+    const conversationId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+
+    // The pm layout: chat on the left, the web app and the browser on the right.
+    for (const name of ['Chat', 'App', 'Browser']) await tabButton(page, name).waitFor();
+    expect(await tabButton(page, 'VS Code').count()).toBe(0);
+
+    // The command ran: cut the socket while the next steps are being written.
+    await waitFor(() => events(server, conversationId), (list) => list.some((event) => event.observation === 'run'), 30_000, 'the command output');
+    await page.evaluate(() => (window as unknown as RecordingWindow).openSockets.at(-1)?.close());
+    const all = await waitFor(() => events(server, conversationId), (list) => list.some((event) => event.action === 'finish'), 30_000, 'the finish step');
+    const frames = await waitFor(
+      () => page.evaluate(() => (window as unknown as RecordingWindow).socketFrames),
+      (received) => received.length >= 2 && received.flat().includes(all.at(-1)?.id ?? -1),
+      20_000,
+      'the reconnected socket to catch up',
+    );
+    const received = frames.flat();
+    // Each event once, in order, across both sockets, and every event the server has (no gap).
+    expect(received).toEqual([...new Set(received)].sort((a, b) => a - b));
+    expect(received).toEqual(expect.arrayContaining(all.map((event) => event.id).filter((id) => id > (frames[0]?.[0] ?? 0) - 1)));
+    expect(frames[1]?.[0]).toBe((frames[0]?.at(-1) ?? -1) + 1);
+
+    // The chat shows the steps, and the prompt was sent once and dropped from the url.
+    await page.getByText('echo hello > hello.txt && cat hello.txt').first().waitFor();
+    await page.getByText('notes.md is written.').first().waitFor();
+    expect(all.filter((event) => event.source === 'user' && event.action === 'message')).toHaveLength(1);
+    expect(new URL(page.url()).searchParams.get('temp_message')).toBeNull();
+
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // Developer layout, saved as 'mine' (trimmed), still listed after a reload.
+    await chooseMenuItem(page, 'Layout', 'Developer');
+    await tabButton(page, 'VS Code').waitFor();
+    await chooseMenuItem(page, 'Layout', 'Save current layout');
+    const dialog = page.getByRole('dialog', { name: 'Save Layout' });
+    const save = dialog.getByRole('button', { name: 'Save', exact: true });
+    expect(await save.isDisabled()).toBe(true);
+    await dialog.getByLabel('Layout Name').fill('  mine  ');
+    await save.click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Workspace menu' }).getByRole('button', { name: 'Layout', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Saved: mine' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // Stop: back at /dashboard; then delete it from the conversation panel.
+    await chooseMenuItem(page, 'Runtime', 'Stop');
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByRole('button', { name: 'Show conversations' }).click();
+    const panel = page.getByRole('region', { name: 'Conversations' });
+    await panel.getByRole('button', { name: 'Actions for Notes file' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Conversation' });
+    await confirm.getByText('This action cannot be undone').waitFor();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await panel.getByText('No conversations yet.').waitFor();
+    expect((await fetch(`${server.url}/api/conversations/${conversationId}`)).status).toBe(404);
+    await page.close();
+  }, 120_000);
+});
