@@ -1,0 +1,32 @@
+import type { components } from '../../../openapi/schema.d.ts';
+import { ApiError } from '../../api/errors.ts';
+import { apiClient } from '../../app/services.ts';
+
+// The per-conversation calls of the workspace tabs (openapi/atelier.yaml).
+
+export type FileChange = components['schemas']['FileChange'];
+
+async function dataOf<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await pending;
+  if (!response.ok || data === undefined) throw new ApiError(response.status, error);
+  return data;
+}
+
+const conversation = (conversationId: string) => ({ conversation_id: conversationId });
+
+export const tabRequests = {
+  changes: (conversationId: string, signal?: AbortSignal) =>
+    dataOf(apiClient.GET('/api/conversations/{conversation_id}/git/changes', { params: { path: conversation(conversationId) }, signal })),
+  diff: (conversationId: string, path: string, signal?: AbortSignal) =>
+    dataOf(apiClient.GET('/api/conversations/{conversation_id}/git/diff', { params: { path: conversation(conversationId), query: { path } }, signal })),
+  webHosts: async (conversationId: string, signal?: AbortSignal) =>
+    (await dataOf(apiClient.GET('/api/conversations/{conversation_id}/web-hosts', { params: { path: conversation(conversationId) }, signal }))).hosts,
+  vscodeUrl: async (conversationId: string, signal?: AbortSignal) =>
+    (await dataOf(apiClient.GET('/api/conversations/{conversation_id}/vscode-url', { params: { path: conversation(conversationId) }, signal }))).vscode_url,
+  listFiles: (conversationId: string, path: string | undefined, signal?: AbortSignal) =>
+    dataOf(apiClient.GET('/api/conversations/{conversation_id}/list-files', { params: { path: conversation(conversationId), query: path === undefined ? {} : { path } }, signal })),
+  selectFile: async (conversationId: string, file: string, signal?: AbortSignal) =>
+    (await dataOf(apiClient.GET('/api/conversations/{conversation_id}/select-file', { params: { path: conversation(conversationId), query: { file } }, signal }))).code,
+  saveFile: (conversationId: string, path: string, content: string) =>
+    dataOf(apiClient.POST('/api/conversations/{conversation_id}/save-file', { params: { path: conversation(conversationId) }, body: { path, content } })),
+};
