@@ -1,0 +1,41 @@
+import { MergeView } from '@codemirror/merge';
+import { EditorState } from '@codemirror/state';
+import { EditorView, lineNumbers } from '@codemirror/view';
+import { useEffect, useRef, useState } from 'react';
+import { languageExtension } from '../code-language.ts';
+import * as styles from '../tabs.css.ts';
+import { diffHeight } from './file-changes.ts';
+
+const readOnly = [EditorState.readOnly.of(true), EditorView.editable.of(false), lineNumbers()];
+
+/** A side-by-side, read-only diff of one file. */
+export function DiffView({ path, original, modified }: { path: string; original: string; modified: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [contentHeight, setContentHeight] = useState<number | null>(null);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    let view: MergeView | null = null;
+    let cancelled = false;
+    void languageExtension(path).then((language) => {
+      if (cancelled) return;
+      view = new MergeView({
+        a: { doc: original, extensions: [...readOnly, language] },
+        b: { doc: modified, extensions: [...readOnly, language] },
+        parent: element,
+        collapseUnchanged: { margin: 3, minSize: 6 },
+      });
+      const measured = view;
+      requestAnimationFrame(() => {
+        if (!cancelled) setContentHeight(Math.max(measured.a.contentHeight, measured.b.contentHeight));
+      });
+    });
+    return () => {
+      cancelled = true;
+      view?.destroy();
+    };
+  }, [path, original, modified]);
+
+  return <div ref={host} className={styles.diff} style={{ height: diffHeight(contentHeight) }} />;
+}
