@@ -120,9 +120,14 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
 
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
-    // Developer layout, saved as 'mine' (trimmed), still listed after a reload.
+    // Developer layout, saved as 'mine' (trimmed), still listed after a reload. The web app's
+    // tile moves, but its framed page is drawn outside the moving tiles: the same element stays.
+    await page.evaluate(() => Object.assign(document.querySelector('[data-framed-tab="app"]') ?? {}, { keptAcrossLayouts: true }));
     await chooseMenuItem(page, 'Layout', 'Developer');
     await tabButton(page, 'VS Code').waitFor();
+    expect(await page.evaluate(() => (document.querySelector('[data-framed-tab="app"]') as { keptAcrossLayouts?: boolean } | null)?.keptAcrossLayouts)).toBe(true);
+    const appTile = await page.locator('[data-framed-tab="app"]').boundingBox();
+    expect(appTile?.width).toBeGreaterThan(0);
     await chooseMenuItem(page, 'Layout', 'Save current layout');
     const dialog = page.getByRole('dialog', { name: 'Save Layout' });
     const save = dialog.getByRole('button', { name: 'Save', exact: true });
@@ -146,7 +151,8 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await confirm.getByText('This action cannot be undone').waitFor();
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await panel.getByText('No conversations yet.').waitFor();
-    expect((await fetch(`${server.url}/api/conversations/${conversationId}`)).status).toBe(404);
+    // The card went at once (optimistic); the server confirms.
+    await waitFor(async () => (await fetch(`${server.url}/api/conversations/${conversationId}`)).status, (status) => status === 404, 10_000, 'the deletion');
     await page.close();
   }, 120_000);
 });

@@ -18,6 +18,8 @@ interface LayoutViewProps {
   screen: ScreenModel;
   stream: ConversationStream;
   conversation: Conversation;
+  /** The chat's Refresh. */
+  onRefresh: () => void;
 }
 
 interface TabViewProps {
@@ -25,16 +27,17 @@ interface TabViewProps {
   views: TabViews;
   stream: ConversationStream;
   conversation: Conversation;
+  onRefresh: () => void;
 }
 
-function TabView({ tab, views, stream, conversation }: TabViewProps) {
+function TabView({ tab, views, stream, conversation, onRefresh }: TabViewProps) {
   const { t } = useTranslation(['conversations', 'workspace']);
-  const View = views[tab];
-  return (
-    <Suspense fallback={<Spinner label={t('workspace.tabLoading', { tab: t(`workspace:tabs.${tab}`) })} />}>
-      <View stream={stream} conversation={conversation} />
-    </Suspense>
-  );
+  const view = () => {
+    if (tab === 'chat') return <views.chat stream={stream} conversation={conversation} onRefresh={onRefresh} />;
+    const View = views[tab];
+    return <View stream={stream} conversation={conversation} />;
+  };
+  return <Suspense fallback={<Spinner label={t('workspace.tabLoading', { tab: t(`workspace:tabs.${tab}`) })} />}>{view()}</Suspense>;
 }
 
 /** A framed tab's tile: empty, it reports where it is for the framed layer to draw the tab over it. */
@@ -61,7 +64,7 @@ function FramedTab({ store, ...view }: TabViewProps & { store: SlotStore }) {
   const tab = view.tab;
   const rect = useSyncExternalStore(store.subscribe, () => store.rectOf(tab));
   return (
-    <div className={styles.framed} style={rect ? { left: rect.left, top: rect.top, width: rect.width, height: rect.height } : { display: 'none' }}>
+    <div data-framed-tab={tab} className={styles.framed} style={rect ? { left: rect.left, top: rect.top, width: rect.width, height: rect.height } : { display: 'none' }}>
       <TabView {...view} />
     </div>
   );
@@ -72,7 +75,7 @@ function FramedTab({ store, ...view }: TabViewProps & { store: SlotStore }) {
  * not the one this view last reported (a preset, an opened tab, a reset); the user's own moves are
  * reported with MODEL_CHANGED so that saving keeps them.
  */
-export function LayoutView({ layout, views, screen, stream, conversation }: LayoutViewProps) {
+export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewProps) {
   const { t } = useTranslation('workspace');
   const json = useSelector(layout, selectLayoutModel);
   const [shown, setShown] = useState(() => ({ json, model: Model.fromJson(json) }));
@@ -88,7 +91,7 @@ export function LayoutView({ layout, views, screen, stream, conversation }: Layo
     const tab = node.getComponent();
     if (!isWorkspaceTab(tab)) return null;
     if (FRAMED_TABS.includes(tab)) return <FramedTile tab={tab} store={store} area={area} />;
-    return <TabView tab={tab} views={views} stream={stream} conversation={conversation} />;
+    return <TabView tab={tab} views={views} {...tabProps} />;
   };
 
   return (
@@ -110,7 +113,7 @@ export function LayoutView({ layout, views, screen, stream, conversation }: Layo
         }}
       />
       {framed.map((tab) => (
-        <FramedTab key={tab} tab={tab} views={views} store={store} stream={stream} conversation={conversation} />
+        <FramedTab key={tab} tab={tab} views={views} store={store} {...tabProps} />
       ))}
     </div>
   );

@@ -50,7 +50,17 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
   return (
     <div className={styles.workspace}>
       {signedIn ? <WorkspaceMenuBar conversation={conversation} layout={layout} screen={screen} /> : null}
-      <LayoutView layout={layout} views={views} screen={screen} stream={stream} conversation={record} />
+      <LayoutView
+        layout={layout}
+        views={views}
+        screen={screen}
+        stream={stream}
+        conversation={record}
+        onRefresh={() => {
+          conversation.send({ type: 'REFRESH' });
+          stream.reconnect();
+        }}
+      />
       <SaveLayoutDialog layout={layout} />
     </div>
   );

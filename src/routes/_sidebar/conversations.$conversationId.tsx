@@ -1,24 +1,10 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { WorkspacePage, workspaceSearch } from '../../features/workspace/index.ts';
-import { WORKSPACE_TABS } from '../-workspace-tabs.ts';
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { workspaceSearch } from '../../features/workspace/index.ts';
 
-/** The same workspace as /experiment/conversations/$conversationId. */
+/** The same workspace as /experiment/conversations/$conversationId, which the sidebar links to. */
 export const Route = createFileRoute('/_sidebar/conversations/$conversationId')({
   validateSearch: workspaceSearch,
-  component: Workspace,
+  beforeLoad: ({ params, search }) => {
+    throw redirect({ to: '/experiment/conversations/$conversationId', params, search, replace: true });
+  },
 });
-
-function Workspace() {
-  const { conversationId } = Route.useParams();
-  const { temp_message } = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <WorkspacePage
-      key={conversationId}
-      conversationId={conversationId}
-      views={WORKSPACE_TABS}
-      tempMessage={temp_message ?? null}
-      clearTempMessage={() => void navigate({ search: {}, replace: true })}
-    />
-  );
-}
