@@ -1,10 +1,94 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Conversation, ConversationStream } from '../../../realtime/types.ts';
+import { Button, Spinner } from '../../../ui/index.ts';
+import { tabRequests } from '../requests.ts';
+import { isRuntimeReady } from '../runtime.ts';
+import * as styles from '../tabs.css.ts';
+import { createProbe, firstAnsweringHost } from './web-host.ts';
 
 export interface AppTabProps {
   stream: ConversationStream;
   conversation: Conversation;
 }
 
-export function AppTab(_props: AppTabProps) {
-  return null;
+/** While no app is served yet, the hosts are asked for again this often. */
+const HOSTS_POLL_MS = 5_000;
+const probe = createProbe();
+
+/** The served web app in a frame, with an address bar, open-in-new-tab, reload and reset. */
+export function AppTab({ conversation }: AppTabProps) {
+  const { t } = useTranslation('tabs');
+  const conversationId = conversation.conversation_id;
+  const ready = isRuntimeReady(conversation);
+  const hosts = useQuery({
+    queryKey: ['conversation', conversationId, 'web-hosts'],
+    queryFn: ({ signal }) => tabRequests.webHosts(conversationId, signal),
+    enabled: ready,
+    refetchInterval: (query) => ((query.state.data?.length ?? 0) === 0 ? HOSTS_POLL_MS : false),
+  });
+  const activeHost = useQuery({
+    queryKey: ['conversation', conversationId, 'active-web-host', hosts.data ?? []],
+    queryFn: () => firstAnsweringHost(hosts.data ?? [], window.location, probe),
+    enabled: (hosts.data?.length ?? 0) > 0,
+    meta: { disableToast: true },
+  });
+  const home = activeHost.data ?? null;
+
+  // The address typed in the bar, and the one the frame shows (null: the active host).
+  const [typed, setTyped] = useState<string | null>(null);
+  const [shown, setShown] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const current = shown ?? home;
+
+  if (home === null || current === null) {
+    const checking = hosts.isPending || activeHost.isFetching;
+    return (
+      <div className={styles.tab}>
+        {ready && checking ? (
+          <div className={styles.message}>
+            <Spinner label={t('app.checking')} />
+          </div>
+        ) : (
+          <p className={styles.message}>{t('app.noHost')}</p>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className={styles.tab}>
+      <form
+        className={styles.bar}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (typed !== null && typed.trim() !== '') setShown(typed.trim());
+          setTyped(null);
+        }}
+      >
+        <input className={styles.address} aria-label={t('app.address')} value={typed ?? current} onChange={(event) => setTyped(event.target.value)} />
+        <Button size="sm" tone="secondary" onClick={() => setReloads((count) => count + 1)}>
+          {t('app.reload')}
+        </Button>
+        <Button
+          size="sm"
+          tone="secondary"
+          onClick={() => {
+            setShown(null);
+            setTyped(null);
+            setReloads((count) => count + 1);
+          }}
+        >
+          {t('app.reset')}
+        </Button>
+        <Button size="sm" tone="secondary" asChild>
+          <a href={current} target="_blank" rel="noopener noreferrer">
+            {t('app.openInNewTab')}
+          </a>
+        </Button>
+      </form>
+      <iframe key={`${current}#${reloads}`} className={styles.frame} src={current} title={t('app.frameTitle')} sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads" />
+    </div>
+  );
 }
