@@ -127,7 +127,8 @@ function SystemMessageDialog({ conversation, onClose }: DialogProps) {
               <ul>
                 {toolParameters(tool).map((parameter) => (
                   <li key={parameter.name}>
-                    <code>{parameter.required ? `${parameter.name}*` : parameter.name}</code> {parameter.description}
+                    <code>{parameter.name}</code>
+                    {parameter.required ? ` (${t('system.required')})` : ''} {parameter.description}
                   </li>
                 ))}
               </ul>
