@@ -1,11 +1,12 @@
 import { useSelector } from '@xstate/react';
 import { Layout, Model, type TabNode } from 'flexlayout-react';
 import 'flexlayout-react/style/light.css';
-import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openComponents, selectLayoutModel } from '../../../machines/layout.ts';
 import type { Conversation, ConversationStream } from '../../realtime/types.ts';
 import { Spinner } from '../../ui/index.ts';
+import { layoutString } from './layout-labels.ts';
 import { createSlotStore, slotRect, type SlotStore } from './framed-slots.ts';
 import { FRAMED_TABS, isWorkspaceTab, type TabViews, type WorkspaceTab } from './tab-registry.ts';
 import type { ScreenModel } from './screen-model.ts';
@@ -76,7 +77,7 @@ function FramedTab({ store, ...view }: TabViewProps & { store: SlotStore }) {
  * reported with MODEL_CHANGED so that saving keeps them.
  */
 export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewProps) {
-  const { t } = useTranslation('workspace');
+  const { t } = useTranslation(['workspace', 'conversations']);
   const json = useSelector(layout, selectLayoutModel);
   const [shown, setShown] = useState(() => ({ json, model: Model.fromJson(json) }));
   if (json !== shown.json) setShown({ json, model: Model.fromJson(json) });
@@ -86,6 +87,15 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
   const framed = useMemo(() => FRAMED_TABS.filter((tab) => openComponents(json).includes(tab)), [json]);
 
   useEffect(() => screen.show(model), [model, screen]);
+
+  const translate = useCallback(
+    (key: string) => {
+      const found = layoutString(key);
+      if (found === null) return key;
+      return 'tabName' in found ? t(`workspace:${found.tabName}` as 'workspace:tabs.chat') : t(`conversations:layoutControls.${found.control}`);
+    },
+    [t],
+  );
 
   const factory = (node: TabNode) => {
     const tab = node.getComponent();
@@ -101,11 +111,7 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
         factory={factory}
         // Pop-outs float inside the page (same document), where the framed layer can follow them.
         supportsPopout={false}
-        onRenderTab={(node, values) => {
-          const label = t(node.getName() as 'tabs.chat');
-          // flexlayout also reads `name` from these values for the tab's accessible name (its type leaves it out).
-          Object.assign(values, { content: label, name: label });
-        }}
+        i18nTranslator={translate}
         onModelChange={(changed) => {
           const next = changed.toJson();
           setShown({ json: next, model: changed });
