@@ -1,4 +1,4 @@
-import { style, styleVariants } from '@vanilla-extract/css';
+import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
 
 export const panel = style({ position: 'relative', display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, background: vars.color.background, color: vars.color.text });
@@ -35,7 +35,10 @@ export const bubble = styleVariants({
   agent: [bubbleBase, { background: vars.color.surface }],
 });
 export const pending = style({ opacity: 0.7 });
-export const markdown = style({ selectors: { '& p': { margin: 0 }, '& p + p': { marginTop: vars.space.sm }, '& pre': { overflowX: 'auto' } } });
+export const markdown = style({});
+globalStyle(`${markdown} p`, { margin: 0 });
+globalStyle(`${markdown} p + p`, { marginTop: vars.space.sm });
+globalStyle(`${markdown} pre`, { overflowX: 'auto' });
 export const images = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, marginTop: vars.space.xs });
 export const thumbnail = style({ maxWidth: '160px', maxHeight: '120px', borderRadius: vars.radius.sm });
 

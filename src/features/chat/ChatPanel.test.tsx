@@ -1,0 +1,160 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import type { ReactNode } from 'react';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import chat from '../../../locales/en/chat.json';
+import workspace from '../../../locales/en/workspace.json';
+import { queryKeys } from '../../api/queries.ts';
+import type { ClientAction, Conversation, ConversationStream, Event, StreamSnapshot } from '../../realtime/types.ts';
+import { ChatPanel } from './ChatPanel.tsx';
+
+/** A stream the test feeds by hand; it records what the chat sends. */
+function fakeStream(events: Event[]) {
+  let snapshot: StreamSnapshot = { events, hasOlder: false, loadingOlder: false, connection: 'CONNECTED', connectionMessage: null };
+  const listeners = new Set<() => void>();
+  const sent: ClientAction[] = [];
+  const stream: ConversationStream = {
+    conversationId: 'c1',
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: () => snapshot,
+    send: (action) => sent.push(action),
+    loadOlder: async () => false,
+    reconnect: () => {},
+  };
+  const append = (...more: Event[]) =>
+    act(() => {
+      snapshot = { ...snapshot, events: [...snapshot.events, ...more] };
+      for (const listener of listeners) listener();
+    });
+  return { stream, sent, append };
+}
+
+const conversation: Conversation = {
+  conversation_id: 'c1',
+  title: 'Test',
+  status: 'RUNNING',
+  runtime_status: 'STATUS$READY',
+  url: null,
+  session_api_key: null,
+  selected_repository: null,
+  selected_branch: null,
+  git_provider: null,
+  trigger: null,
+  created_at: '2026-01-01T00:00:00Z',
+  last_updated_at: '2026-01-01T00:00:00Z',
+};
+
+const at = '2026-01-01T00:00:00Z';
+const agentState = (id: number, agent_state: 'RUNNING' | 'AWAITING_USER_INPUT' | 'AWAITING_USER_CONFIRMATION'): Event => ({
+  id,
+  source: 'agent',
+  timestamp: at,
+  observation: 'agent_state_changed',
+  extras: { agent_state },
+});
+
+function renderChat(stream: ConversationStream) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  queryClient.setQueryData(queryKeys.config, {
+    APP_MODE: 'oss',
+    FEATURE_FLAGS: { HIDE_LLM_SETTINGS: false, HIDE_MICROAGENT_MANAGEMENT: false },
+    AFFILIATE_API_URL: '',
+    PUBLIC_URL: '',
+    VSCODE_URL: null,
+    SUPPORT_EMAIL: '',
+    BUILD_NUMBER: '',
+  });
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return render(<ChatPanel stream={stream} conversation={conversation} />, { wrapper });
+}
+
+beforeAll(async () => {
+  // happy-dom has no layout: give the list a viewport so the virtualiser renders rows.
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 720 });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 480 });
+  await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { chat, workspace } }, interpolation: { escapeValue: false } });
+});
+afterEach(cleanup);
+
+describe('chat panel', () => {
+  it('sends a message on Enter, shows it at once and settles it with the echo', async () => {
+    const { stream, sent, append } = fakeStream([agentState(1, 'AWAITING_USER_INPUT')]);
+    renderChat(stream);
+    const box = screen.getByRole('textbox', { name: 'Message to the agent' });
+    fireEvent.change(box, { target: { value: 'Build a todo app' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(sent).toHaveLength(1);
+    const action = sent[0] as Extract<ClientAction, { action: 'message' }>;
+    expect(action).toMatchObject({ action: 'message', args: { content: 'Build a todo app' } });
+    expect((box as HTMLTextAreaElement).value).toBe('');
+    expect(screen.getByLabelText('Sending…')).toBeTruthy();
+    append({ id: 2, source: 'user', timestamp: at, action: 'message', args: { content: 'Build a todo app', client_id: action.id } });
+    expect(screen.queryByLabelText('Sending…')).toBeNull();
+  });
+
+  it('keeps Shift+Enter for a new line and does not send', () => {
+    const { stream, sent } = fakeStream([agentState(1, 'AWAITING_USER_INPUT')]);
+    renderChat(stream);
+    const box = screen.getByRole('textbox', { name: 'Message to the agent' });
+    fireEvent.change(box, { target: { value: 'first line' } });
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(sent).toEqual([]);
+  });
+
+  it('turns send into Stop while the agent runs, with the typing indicator', () => {
+    const { stream, sent } = fakeStream([agentState(1, 'RUNNING')]);
+    renderChat(stream);
+    expect(screen.getByText('Agent is typing...')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(sent).toEqual([{ action: 'change_agent_state', args: { agent_state: 'STOPPED' } }]);
+  });
+
+  it('hides the status bar when connected, running and ready; shows it with Refresh when disconnected', () => {
+    const { stream } = fakeStream([agentState(1, 'AWAITING_USER_INPUT')]);
+    renderChat(stream);
+    expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();
+    cleanup();
+    const disconnected = fakeStream([]);
+    const snapshot = disconnected.stream.getSnapshot();
+    disconnected.stream.getSnapshot = () => ({ ...snapshot, connection: 'DISCONNECTED' });
+    renderChat(disconnected.stream);
+    expect(screen.getByText('Disconnected from the conversation')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
+  });
+
+  it('shows steps with their result, leaves hidden runs out, and puts confirm and reject on the last agent row', () => {
+    const { stream, sent } = fakeStream([
+      { id: 1, source: 'user', timestamp: at, action: 'run', args: { command: 'whoami', hidden: true } },
+      { id: 2, source: 'agent', timestamp: at, action: 'run', args: { command: 'npm test' } },
+      { id: 3, source: 'agent', timestamp: at, observation: 'run', cause: 2, content: 'ok', extras: { metadata: { exit_code: 0 } } },
+      agentState(4, 'AWAITING_USER_CONFIRMATION'),
+    ]);
+    renderChat(stream);
+    expect(screen.queryByText(/whoami/)).toBeNull();
+    expect(screen.getByText('Ran npm test')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Success' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(sent).toEqual([
+      { action: 'change_agent_state', args: { agent_state: 'USER_CONFIRMED' } },
+      { action: 'change_agent_state', args: { agent_state: 'USER_REJECTED' } },
+    ]);
+  });
+
+  it('has no serious or critical accessibility issues', async () => {
+    const { stream } = fakeStream([
+      { id: 1, source: 'user', timestamp: at, action: 'message', args: { content: 'Hello' } },
+      { id: 2, source: 'agent', timestamp: at, action: 'message', args: { content: 'Hi **there**' } },
+      agentState(3, 'AWAITING_USER_INPUT'),
+    ]);
+    const { container } = renderChat(stream);
+    const axe = (await import('axe-core')).default;
+    const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+    expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+  });
+});
