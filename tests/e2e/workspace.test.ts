@@ -120,6 +120,14 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
 
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
+    // The title the agent gave shows in the menu bar; clicking it renames the conversation.
+    await page.getByRole('button', { name: 'Rename conversation Notes file' }).click();
+    const titleField = page.getByRole('textbox', { name: 'Conversation title' });
+    await titleField.fill('  My notes ');
+    await titleField.press('Enter');
+    await page.getByRole('button', { name: 'Rename conversation My notes' }).waitFor();
+    await waitFor(async () => ((await (await fetch(`${server.url}/api/conversations/${conversationId}`)).json()) as { title: string }).title, (title) => title === 'My notes', 10_000, 'the rename');
+
     // Developer layout, saved as 'mine' (trimmed), still listed after a reload. The web app's
     // tile moves, but its framed page is drawn outside the moving tiles: the same element stays.
     await page.evaluate(() => Object.assign(document.querySelector('[data-framed-tab="app"]') ?? {}, { keptAcrossLayouts: true }));
@@ -145,7 +153,7 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await page.waitForURL(/\/dashboard$/);
     await page.getByRole('button', { name: 'Show conversations' }).click();
     const panel = page.getByRole('region', { name: 'Conversations' });
-    await panel.getByRole('button', { name: 'Actions for Notes file' }).click();
+    await panel.getByRole('button', { name: 'Actions for My notes' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Conversation' });
     await confirm.getByText('This action cannot be undone').waitFor();

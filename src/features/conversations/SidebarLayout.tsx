@@ -25,7 +25,7 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
         {signedIn ? (
           <Button asChild tone="secondary" {...label(t('sidebar.newConversation'))}>
             <Link to="/dashboard">
-              <span aria-hidden="true">＋</span>
+              <span aria-hidden="true">+</span>
               {collapsed ? null : <span>{t('sidebar.newConversation')}</span>}
             </Link>
           </Button>

@@ -1,11 +1,13 @@
 import { useSelector } from '@xstate/react';
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectCanStop, selectConversation } from '../../../machines/conversation.ts';
 import { savedLayoutName, selectLayoutChoices, type PresetName } from '../../../machines/layout.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
 import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/index.ts';
 import type { ScreenModel } from './screen-model.ts';
 import { WINDOW_TABS } from './tab-registry.ts';
+import { shownTitle } from './title.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import * as styles from './workspace.css.ts';
 
@@ -14,6 +16,7 @@ const MENU_PRESETS: readonly PresetName[] = ['pm', 'developer', 'user'];
 
 interface MenuBarProps {
   conversation: ConversationActor;
+  stream: ConversationStream;
   layout: LayoutActor;
   screen: ScreenModel;
 }
@@ -31,9 +34,11 @@ function Menu({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ConversationTitle({ conversation }: { conversation: ConversationActor }) {
+function ConversationTitle({ conversation, stream }: { conversation: ConversationActor; stream: ConversationStream }) {
   const { t } = useTranslation('conversations');
-  const title = useSelector(conversation, (snapshot) => selectConversation(snapshot)?.title ?? '');
+  const record = useSelector(conversation, selectConversation);
+  const events = useSyncExternalStore(stream.subscribe, () => stream.getSnapshot().events);
+  const title = record === null ? '' : shownTitle(record, events);
   const [editing, setEditing] = useState(false);
   const finish = (raw: string | null) => {
     setEditing(false);
@@ -65,7 +70,7 @@ function ConversationTitle({ conversation }: { conversation: ConversationActor }
 }
 
 /** Title, Window, Layout and Runtime menus, layout reset, maximise and pop-out. */
-export function WorkspaceMenuBar({ conversation, layout, screen }: MenuBarProps) {
+export function WorkspaceMenuBar({ conversation, stream, layout, screen }: MenuBarProps) {
   const { t } = useTranslation(['conversations', 'workspace']);
   const choices = useSelector(layout, selectLayoutChoices);
   const canStop = useSelector(conversation, selectCanStop);
@@ -83,7 +88,7 @@ export function WorkspaceMenuBar({ conversation, layout, screen }: MenuBarProps)
   return (
     <nav className={styles.menuBar} aria-label={t('workspace.menuBar')}>
       <div className={styles.title}>
-        <ConversationTitle conversation={conversation} />
+        <ConversationTitle conversation={conversation} stream={stream} />
       </div>
       <Menu label={t('workspace.window')}>
         {WINDOW_TABS.map((tab) => (

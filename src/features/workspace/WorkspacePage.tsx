@@ -49,7 +49,7 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
     );
   return (
     <div className={styles.workspace}>
-      {signedIn ? <WorkspaceMenuBar conversation={conversation} layout={layout} screen={screen} /> : null}
+      {signedIn ? <WorkspaceMenuBar conversation={conversation} stream={stream} layout={layout} screen={screen} /> : null}
       <LayoutView
         layout={layout}
         views={views}

@@ -11,6 +11,7 @@ import { layoutMachine } from '../../../machines/layout.ts';
 import { showErrorToast, tokenStore } from '../../app/services.ts';
 import { createConversationStream, type LiveConversationStream } from '../../realtime/conversation-stream.ts';
 import type { ScreenModel } from './screen-model.ts';
+import { streamedTitle } from './title.ts';
 import { conversationKeys, conversationRequests, layoutRequests } from '../conversations/index.ts';
 
 /** The open conversation's record and what the user does to it (machines/conversation.ts), bound to the API. */
@@ -106,16 +107,26 @@ export function useConversationStream(conversation: ConversationActor, tempMessa
     else stream.disconnect();
   }, [stream, canConnect]);
 
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (!stream) return;
     let connected = false;
+    let titleEventId: number | null = null;
     return stream.subscribe(() => {
-      const now = stream.getSnapshot().connection === 'CONNECTED';
-      if (now === connected) return;
-      connected = now;
-      conversation.send({ type: 'SOCKET_CONNECTED_CHANGED', connected });
+      const snapshot = stream.getSnapshot();
+      const now = snapshot.connection === 'CONNECTED';
+      if (now !== connected) {
+        connected = now;
+        conversation.send({ type: 'SOCKET_CONNECTED_CHANGED', connected });
+      }
+      // The agent named the conversation: the sidebar shows the new title.
+      const named = streamedTitle(snapshot.events)?.id ?? null;
+      if (named !== titleEventId) {
+        titleEventId = named;
+        void queryClient.invalidateQueries({ queryKey: conversationKeys.list });
+      }
     });
-  }, [stream, conversation]);
+  }, [stream, conversation, queryClient]);
 
   return stream;
 }
