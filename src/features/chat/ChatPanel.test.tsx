@@ -92,9 +92,9 @@ describe('chat panel', () => {
     const action = sent[0] as Extract<ClientAction, { action: 'message' }>;
     expect(action).toMatchObject({ action: 'message', args: { content: 'Build a todo app' } });
     expect((box as HTMLTextAreaElement).value).toBe('');
-    expect(screen.getByLabelText('Sending…')).toBeTruthy();
+    expect(screen.getByText('Sending…')).toBeTruthy();
     append({ id: 2, source: 'user', timestamp: at, action: 'message', args: { content: 'Build a todo app', client_id: action.id } });
-    expect(screen.queryByLabelText('Sending…')).toBeNull();
+    expect(screen.queryByText('Sending…')).toBeNull();
   });
 
   it('keeps Shift+Enter for a new line and does not send', () => {

@@ -54,7 +54,7 @@ function Output({ text, run }: { text: string; run: boolean }) {
   if (run) {
     const cut = truncateRunOutput(text);
     return (
-      <pre className={styles.output} aria-label={t('events.output')}>
+      <pre className={styles.output}>
         {cut.head}
         {cut.cut > 0 && <span className={styles.cutNote}>{tw('events.outputCut', { count: cut.cut })}</span>}
         {cut.tail}
@@ -62,7 +62,7 @@ function Output({ text, run }: { text: string; run: boolean }) {
     );
   }
   return (
-    <pre className={styles.output} aria-label={t('events.output')}>
+    <pre className={styles.output}>
       {truncateText(text).text}
     </pre>
   );
@@ -112,6 +112,8 @@ function stepTitle(t: ReturnType<typeof useTranslation<'chat'>>['t'], event: Eve
       return t('events.thought');
   }
 }
+
+const RISK_LEVELS = { [-1]: 'unknown', 0: 'low', 1: 'medium', 2: 'high' } as const;
 
 function ActionRow({ action, observation }: { action: Event; observation: Event | null }) {
   const { t } = useTranslation('chat');
@@ -165,12 +167,14 @@ function ActionRow({ action, observation }: { action: Event; observation: Event 
         return observation && <Output text={content} run={false} />;
     }
   })();
+  const risk = args.security_risk === undefined ? null : RISK_LEVELS[args.security_risk];
   return (
     <div>
       {args.thought && <Markdown text={args.thought} />}
       <Step title={stepTitle(t, action)} status={status}>
         {body}
       </Step>
+      {risk && <p className={styles.cutNote}>{t('events.securityRisk', { level: t(`events.risk.${risk}`) })}</p>}
     </div>
   );
 }
@@ -258,7 +262,8 @@ function RowContent({ row }: { row: ChatRow }) {
   switch (row.kind) {
     case 'pending':
       return (
-        <div className={`${styles.bubble.user} ${styles.pending}`} aria-label={t('events.pending')}>
+        <div className={`${styles.bubble.user} ${styles.pending}`}>
+          <span className={visuallyHidden}>{t('events.pending')}</span>
           <Markdown text={row.message.content} />
         </div>
       );

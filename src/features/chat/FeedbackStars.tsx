@@ -56,7 +56,7 @@ function StarForm({ conversationId, eventId, ratable }: { conversationId: string
   if (!visible) return null;
   return (
     <div className={styles.stars}>
-      <div role="group" aria-label={t('feedback.rate', { rating: rating ?? 0 })}>
+      <div>
         {RATINGS.map((value) => (
           <button
             key={value}

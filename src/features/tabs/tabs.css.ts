@@ -47,10 +47,10 @@ export const treeItem = style({
   font: 'inherit',
   padding: `2px ${vars.space.xs}`,
   cursor: 'pointer',
-  selectors: { '&:hover': { background: vars.color.surfaceHover }, '&[aria-selected="true"], &[aria-current="true"]': { background: vars.color.surface, fontWeight: 600 } },
+  selectors: { '&:hover': { background: vars.color.surfaceHover }, '&[aria-current="true"]': { background: vars.color.surface, fontWeight: 600 } },
 });
 export const editorPane = style({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' });
-export const fileTabs = style({ display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, overflowX: 'auto' });
+export const fileTabs = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, overflowX: 'auto' });
 export const fileTab = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, padding: `${vars.space.xs} ${vars.space.sm}`, fontSize: vars.fontSize.sm, borderRight: `1px solid ${vars.color.border}` });
 export const codeMirrorHost = style({ flex: 1, minHeight: 0, overflow: 'auto' });
 export const warning = style({ padding: vars.space.sm, fontSize: vars.fontSize.sm, color: vars.color.textMuted, borderBottom: `1px solid ${vars.color.border}` });

@@ -27,7 +27,7 @@ function TreeDirectory({ conversationId, path, activePath, onOpen }: { conversat
   if (entries.isPending) return <Spinner label={t('vscode.loading')} />;
   if (entries.isError) return <p className={styles.errorText}>{errorText(entries.error)}</p>;
   return (
-    <ul className={styles.treeList} role={path === '' ? 'tree' : 'group'} aria-label={path === '' ? t('vscode.files') : undefined}>
+    <ul className={styles.treeList}>
       {entries.data.map((name) => (
         <TreeEntry key={name} conversationId={conversationId} path={childPath(path, name)} activePath={activePath} onOpen={onOpen} />
       ))}
@@ -39,8 +39,8 @@ function TreeEntry({ conversationId, path, activePath, onOpen }: { conversationI
   const [expanded, setExpanded] = useState(false);
   if (isDirectory(path)) {
     return (
-      <li role="treeitem" aria-expanded={expanded} aria-selected={false}>
-        <button type="button" className={styles.treeItem} onClick={() => setExpanded((open) => !open)}>
+      <li>
+        <button type="button" className={styles.treeItem} aria-expanded={expanded} onClick={() => setExpanded((open) => !open)}>
           {expanded ? '▾' : '▸'} {baseName(path)}
         </button>
         {expanded && <TreeDirectory conversationId={conversationId} path={path} activePath={activePath} onOpen={onOpen} />}
@@ -48,7 +48,7 @@ function TreeEntry({ conversationId, path, activePath, onOpen }: { conversationI
     );
   }
   return (
-    <li role="treeitem" aria-selected={path === activePath}>
+    <li>
       <button type="button" className={styles.treeItem} aria-current={path === activePath} onClick={() => onOpen(path)}>
         {baseName(path)}
       </button>
@@ -95,10 +95,10 @@ function BuiltInEditor({ conversationId }: { conversationId: string }) {
         <TreeDirectory conversationId={conversationId} path="" activePath={state.activePath} onOpen={open} />
       </nav>
       <div className={styles.editorPane}>
-        <div className={styles.fileTabs} role="tablist" aria-label={t('vscode.openFiles')}>
+        <ul className={styles.fileTabs} aria-label={t('vscode.openFiles')}>
           {state.files.map((file) => (
-            <div key={file.path} className={styles.fileTab}>
-              <button type="button" role="tab" className={styles.treeItem} aria-selected={file.path === state.activePath} onClick={() => dispatch({ type: 'activated', path: file.path })}>
+            <li key={file.path} className={styles.fileTab}>
+              <button type="button" className={styles.treeItem} aria-current={file.path === state.activePath} onClick={() => dispatch({ type: 'activated', path: file.path })}>
                 {baseName(file.path)}
                 {isChanged(file) && (
                   <>
@@ -110,9 +110,9 @@ function BuiltInEditor({ conversationId }: { conversationId: string }) {
               <Button size="sm" tone="ghost" aria-label={t('vscode.close', { path: file.path })} onClick={() => dispatch({ type: 'closed', path: file.path })}>
                 ×
               </Button>
-            </div>
+            </li>
           ))}
-        </div>
+        </ul>
         {active ? (
           <>
             <div className={styles.bar}>
