@@ -1,13 +1,11 @@
 import { useSelector } from '@xstate/react';
-import { useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectCanStop, selectConversation } from '../../../machines/conversation.ts';
 import { savedLayoutName, selectLayoutChoices, type PresetName } from '../../../machines/layout.ts';
-import type { ConversationStream } from '../../realtime/types.ts';
 import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/index.ts';
 import type { ScreenModel } from './screen-model.ts';
 import { WINDOW_TABS } from './tab-registry.ts';
-import { shownTitle } from './title.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import * as styles from './workspace.css.ts';
 
@@ -16,7 +14,8 @@ const MENU_PRESETS: readonly PresetName[] = ['pm', 'developer', 'user'];
 
 interface MenuBarProps {
   conversation: ConversationActor;
-  stream: ConversationStream;
+  /** The title shown (the agent's newer one, if any). */
+  title: string;
   layout: LayoutActor;
   screen: ScreenModel;
 }
@@ -34,11 +33,8 @@ function Menu({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ConversationTitle({ conversation, stream }: { conversation: ConversationActor; stream: ConversationStream }) {
+function ConversationTitle({ conversation, title }: { conversation: ConversationActor; title: string }) {
   const { t } = useTranslation('conversations');
-  const record = useSelector(conversation, selectConversation);
-  const events = useSyncExternalStore(stream.subscribe, () => stream.getSnapshot().events);
-  const title = record === null ? '' : shownTitle(record, events);
   const [editing, setEditing] = useState(false);
   const finish = (raw: string | null) => {
     setEditing(false);
@@ -70,7 +66,7 @@ function ConversationTitle({ conversation, stream }: { conversation: Conversatio
 }
 
 /** Title, Window, Layout and Runtime menus, layout reset, maximise and pop-out. */
-export function WorkspaceMenuBar({ conversation, stream, layout, screen }: MenuBarProps) {
+export function WorkspaceMenuBar({ conversation, title, layout, screen }: MenuBarProps) {
   const { t } = useTranslation(['conversations', 'workspace']);
   const choices = useSelector(layout, selectLayoutChoices);
   const canStop = useSelector(conversation, selectCanStop);
@@ -88,7 +84,7 @@ export function WorkspaceMenuBar({ conversation, stream, layout, screen }: MenuB
   return (
     <nav className={styles.menuBar} aria-label={t('workspace.menuBar')}>
       <div className={styles.title}>
-        <ConversationTitle conversation={conversation} stream={stream} />
+        <ConversationTitle conversation={conversation} title={title} />
       </div>
       <Menu label={t('workspace.window')}>
         {WINDOW_TABS.map((tab) => (

@@ -9,7 +9,7 @@ import { LayoutView } from './LayoutView.tsx';
 import { SaveLayoutDialog } from './SaveLayoutDialog.tsx';
 import { createScreenModel } from './screen-model.ts';
 import type { TabViews } from './tab-registry.ts';
-import { useConversationActor, useConversationStream, useLayoutActor } from './use-workspace.ts';
+import { useConversationActor, useConversationStream, useLayoutActor, useLiveConversation } from './use-workspace.ts';
 import { WorkspaceMenuBar } from './WorkspaceMenuBar.tsx';
 import * as styles from './workspace.css.ts';
 
@@ -31,6 +31,7 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
   const failure = useSelector(conversation, selectFailure);
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
   const stream = useConversationStream(conversation, tempMessage, clearTempMessage);
+  const live = useLiveConversation(record, stream);
   const [screen] = useState(createScreenModel);
   const layout = useLayoutActor(screen);
 
@@ -41,7 +42,7 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
         <Button onClick={() => conversation.send({ type: 'RETRY' })}>{t('workspace.retry')}</Button>
       </div>
     );
-  if (record === null || stream === null)
+  if (live === null || stream === null)
     return (
       <div className={styles.centred}>
         <Spinner label={t('workspace.loading')} />
@@ -49,13 +50,13 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
     );
   return (
     <div className={styles.workspace}>
-      {signedIn ? <WorkspaceMenuBar conversation={conversation} stream={stream} layout={layout} screen={screen} /> : null}
+      {signedIn ? <WorkspaceMenuBar conversation={conversation} title={live.title} layout={layout} screen={screen} /> : null}
       <LayoutView
         layout={layout}
         views={views}
         screen={screen}
         stream={stream}
-        conversation={record}
+        conversation={live}
         onRefresh={() => {
           conversation.send({ type: 'REFRESH' });
           stream.reconnect();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation, Event } from '../../realtime/types.ts';
-import { shownTitle, streamedTitle } from './title.ts';
+import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
 
-const conversation = (title: string, updated: string): Conversation => ({
+const record = (title: string, updated: string): Conversation => ({
   conversation_id: 'c1',
   title,
-  status: 'RUNNING',
-  runtime_status: null,
+  status: 'STARTING',
+  runtime_status: 'STATUS$STARTING_RUNTIME',
   url: null,
   session_api_key: null,
   selected_repository: null,
@@ -16,17 +16,31 @@ const conversation = (title: string, updated: string): Conversation => ({
   created_at: '2026-01-01T00:00:00Z',
   last_updated_at: updated,
 });
-const titled = (id: number, title: string, at: string): Event => ({ id, source: 'environment', timestamp: at, status_update: true, conversation_title: title });
+const status = (id: number, statusId: string, at: string, extra: Partial<Event> = {}): Event => ({ id, source: 'environment', timestamp: at, status_update: true, status_id: statusId, ...extra });
 
-describe('the workspace title', () => {
-  it('takes the title the agent gave after the record was read', () => {
-    const events = [titled(1, 'First', '2026-01-01T00:01:00Z'), { id: 2, source: 'agent', timestamp: '2026-01-01T00:02:00Z' } as Event, titled(3, 'Notes file', '2026-01-01T00:03:00Z')];
+describe('the live conversation', () => {
+  const events = [
+    status(1, 'STATUS$READY', '2026-01-01T00:01:00Z'),
+    { id: 2, source: 'agent', timestamp: '2026-01-01T00:02:00Z' } as Event,
+    status(3, 'STATUS$CONVERSATION_TITLE_UPDATED', '2026-01-01T00:03:00Z', { conversation_title: 'Notes file' }),
+  ];
+
+  it('finds the newest title and runtime status (a title update is not a runtime status)', () => {
     expect(streamedTitle(events)?.id).toBe(3);
-    expect(shownTitle(conversation('Conversation c1', '2026-01-01T00:00:30Z'), events)).toBe('Notes file');
+    expect(streamedRuntimeStatus(events)?.id).toBe(1);
+    expect(streamedTitle([])).toBeNull();
   });
 
-  it('keeps a rename made after the agent named it, and the record title without any', () => {
-    expect(shownTitle(conversation('Mine', '2026-01-01T00:05:00Z'), [titled(3, 'Notes file', '2026-01-01T00:03:00Z')])).toBe('Mine');
-    expect(shownTitle(conversation('Mine', '2026-01-01T00:05:00Z'), [])).toBe('Mine');
+  it('takes what the stream said after the record was read', () => {
+    const live = liveConversation(record('Conversation c1', '2026-01-01T00:00:30Z'), streamedTitle(events), streamedRuntimeStatus(events));
+    expect(live.title).toBe('Notes file');
+    expect(live.runtime_status).toBe('STATUS$READY');
+    expect(live.status).toBe('RUNNING');
+  });
+
+  it('keeps a newer record (a rename after the agent named it) as it is', () => {
+    const renamed = record('Mine', '2026-01-01T00:05:00Z');
+    expect(liveConversation(renamed, streamedTitle(events), streamedRuntimeStatus(events))).toBe(renamed);
+    expect(liveConversation(renamed, null, null)).toBe(renamed);
   });
 });

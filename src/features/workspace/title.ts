@@ -1,20 +1,42 @@
 import type { Conversation, Event } from '../../realtime/types.ts';
 
-/** The newest title the agent gave the conversation over the stream, if any. */
-export function streamedTitle(events: readonly Event[]): Event | null {
+// What the stream says about the conversation before its record is read again: the title the
+// agent gave it and the runtime's status. The record is polled slowly while it runs, so the
+// workspace shows the newer of the two.
+
+/** Status updates that report the runtime (the others, like a title update, do not change it). */
+const RUNTIME_STATUSES = ['STATUS$STARTING_RUNTIME', 'STATUS$RUNTIME_STARTED', 'STATUS$REPLAYING_TRAJECTORY', 'STATUS$READY', 'STATUS$STOPPED', 'STATUS$ERROR'];
+
+function newest(events: readonly Event[], matches: (event: Event) => boolean): Event | null {
   for (let index = events.length - 1; index >= 0; index -= 1) {
     const event = events[index];
-    if (event?.conversation_title) return event;
+    if (event && matches(event)) return event;
   }
   return null;
 }
 
-/**
- * The title to show: the record's, unless the agent named the conversation after the record was
- * last updated (a rename by the user updates the record, so it wins over an older title event).
- */
-export function shownTitle(conversation: Conversation, events: readonly Event[]): string {
-  const named = streamedTitle(events);
-  if (!named?.conversation_title) return conversation.title;
-  return Date.parse(named.timestamp) >= Date.parse(conversation.last_updated_at) ? named.conversation_title : conversation.title;
+/** The newest title the agent gave the conversation over the stream, if any. */
+export const streamedTitle = (events: readonly Event[]) => newest(events, (event) => Boolean(event.conversation_title));
+
+/** The newest runtime status update, if any. */
+export const streamedRuntimeStatus = (events: readonly Event[]) => newest(events, (event) => event.status_update === true && RUNTIME_STATUSES.includes(event.status_id ?? ''));
+
+/** The conversation status a runtime status implies (the server sets both together). */
+const STATUS_OF_RUNTIME: Record<string, Conversation['status']> = { 'STATUS$READY': 'RUNNING', 'STATUS$STOPPED': 'STOPPED' };
+
+/** An event newer than the record says more than the record (a rename by the user updates the record, so it wins over an older title). */
+const isNewer = (event: Event | null, conversation: Conversation): event is Event => event !== null && Date.parse(event.timestamp) >= Date.parse(conversation.last_updated_at);
+
+/** The record with what newer events say: the agent's title, the runtime status and the status it implies. */
+export function liveConversation(conversation: Conversation, titleEvent: Event | null, runtimeEvent: Event | null): Conversation {
+  const title = isNewer(titleEvent, conversation) ? titleEvent.conversation_title : undefined;
+  const runtimeStatus = isNewer(runtimeEvent, conversation) ? runtimeEvent.status_id : undefined;
+  if (title === undefined && runtimeStatus === undefined) return conversation;
+  const status = runtimeStatus === undefined ? undefined : STATUS_OF_RUNTIME[runtimeStatus];
+  return {
+    ...conversation,
+    ...(title === undefined ? {} : { title }),
+    ...(runtimeStatus === undefined ? {} : { runtime_status: runtimeStatus }),
+    ...(status === undefined ? {} : { status }),
+  };
 }

@@ -1,17 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useMemo, useRef, useState, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { fromPromise } from 'xstate';
 import type { ConnectionNotice } from '../../../machines/connection.ts';
+import type { Conversation } from '../../realtime/types.ts';
 import { conversationMachine, selectCanConnect, type ConversationFailure } from '../../../machines/conversation.ts';
 import { layoutMachine } from '../../../machines/layout.ts';
 import { showErrorToast, tokenStore } from '../../app/services.ts';
 import { createConversationStream, type LiveConversationStream } from '../../realtime/conversation-stream.ts';
 import type { ScreenModel } from './screen-model.ts';
-import { streamedTitle } from './title.ts';
+import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
 import { conversationKeys, conversationRequests, layoutRequests } from '../conversations/index.ts';
 
 /** The open conversation's record and what the user does to it (machines/conversation.ts), bound to the API. */
@@ -148,3 +149,12 @@ export function useLayoutActor(screen: ScreenModel) {
 }
 
 export type LayoutActor = ReturnType<typeof useLayoutActor>;
+
+const noStream = () => () => undefined;
+
+/** The record with what the stream said since it was read (title, runtime status); re-renders only when either changes. */
+export function useLiveConversation(record: Conversation | null, stream: LiveConversationStream | null): Conversation | null {
+  const titleEvent = useSyncExternalStore(stream?.subscribe ?? noStream, () => (stream ? streamedTitle(stream.getSnapshot().events) : null));
+  const runtimeEvent = useSyncExternalStore(stream?.subscribe ?? noStream, () => (stream ? streamedRuntimeStatus(stream.getSnapshot().events) : null));
+  return useMemo(() => (record === null ? null : liveConversation(record, titleEvent, runtimeEvent)), [record, titleEvent, runtimeEvent]);
+}

@@ -32,7 +32,8 @@ export const titleButton = style({
 
 export const titleInput = style({ font: 'inherit', fontWeight: 700, padding: vars.space.xs, border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.sm, background: vars.color.background, color: vars.color.text });
 
-export const layoutArea = style({ position: 'relative', flex: 1, minHeight: 0 });
+// Its own stacking context: flexlayout's raised parts (splitters, floating tiles) stay under dialogs and menus.
+export const layoutArea = style({ position: 'relative', flex: 1, minHeight: 0, isolation: 'isolate' });
 
 export const tile = style({ width: '100%', height: '100%' });
 
