@@ -101,7 +101,7 @@ export function ChangesTab({ stream, conversation }: ChangesTabProps) {
   useRefreshOnFileEvents(stream, conversationId);
 
   const content = (() => {
-    if (!ready) return <p className={styles.message}>{t('changes.waitingForRuntime')}</p>;
+    if (!ready) return <p className={styles.message}>{t('runtime.waiting')}</p>;
     if (changes.isPending)
       return (
         <div className={styles.message}>

@@ -61,7 +61,7 @@ export function TerminalTab({ stream, conversation }: TerminalTabProps) {
 
   return (
     <div className={styles.tab} role="region" aria-label={t('terminal.label')}>
-      {!isRuntimeReady(conversation) && <p className={styles.warning}>{t('terminal.waitingForRuntime')}</p>}
+      {!isRuntimeReady(conversation) && <p className={styles.warning}>{t('runtime.waiting')}</p>}
       <div ref={host} className={styles.terminal} />
     </div>
   );

@@ -150,7 +150,7 @@ export function VscodeTab({ conversation }: VscodeTabProps) {
     meta: { disableToast: true },
   });
 
-  if (!ready) return <p className={styles.message}>{t('terminal.waitingForRuntime')}</p>;
+  if (!ready) return <p className={styles.message}>{t('runtime.waiting')}</p>;
   if (vscodeUrl.isPending)
     return (
       <div className={styles.message}>
