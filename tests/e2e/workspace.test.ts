@@ -87,6 +87,9 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
 
     await page.goto(`${server.url}/dashboard`);
     const box = page.getByRole('textbox', { name: 'Message to the agent' });
+    // A quick start fills the box with a prompt to adjust; this test writes its own.
+    await page.getByRole('button', { name: 'Create a project from scratch' }).click();
+    expect(await box.inputValue()).toContain('from scratch');
     await box.fill('Write a notes file');
     await box.press('Enter');
     await page.waitForURL(/\/experiment\/conversations\/[^/?]+$/, { timeout: 30_000 });
@@ -153,7 +156,19 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await page.waitForURL(/\/dashboard$/);
     await page.getByRole('button', { name: 'Show conversations' }).click();
     const panel = page.getByRole('region', { name: 'Conversations' });
+    // Inline rename on the card: Escape cancels, leaving the field (blur) saves.
     await panel.getByRole('button', { name: 'Actions for My notes' }).click();
+    await page.getByRole('menuitem', { name: 'Edit title' }).click();
+    const cardTitle = panel.getByRole('textbox', { name: 'Conversation title' });
+    await cardTitle.fill('Not this');
+    await cardTitle.press('Escape');
+    await panel.getByRole('link', { name: 'My notes' }).waitFor();
+    await panel.getByRole('button', { name: 'Actions for My notes' }).click();
+    await page.getByRole('menuitem', { name: 'Edit title' }).click();
+    await cardTitle.fill('Notes v2');
+    await cardTitle.blur();
+    await panel.getByRole('link', { name: 'Notes v2' }).waitFor();
+    await panel.getByRole('button', { name: 'Actions for Notes v2' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Conversation' });
     await confirm.getByText('This action cannot be undone').waitFor();
