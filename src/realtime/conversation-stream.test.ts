@@ -26,7 +26,7 @@ async function startFakeServer(initial: Event[], onConnect?: (socket: ServerSock
   await new Promise<void>((resolve) => wss.once('listening', resolve));
   const address = wss.address();
   const server: FakeServer = {
-    url: `ws://127.0.0.1:${typeof address === 'object' ? address.port : port}/socket`,
+    url: `ws://127.0.0.1:${address !== null && typeof address === 'object' ? address.port : port}/socket`,
     log: [...initial],
     sockets: new Set(),
     received: [],
