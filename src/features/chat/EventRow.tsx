@@ -113,7 +113,8 @@ function stepTitle(t: ReturnType<typeof useTranslation<'chat'>>['t'], event: Eve
   }
 }
 
-const RISK_LEVELS = { [-1]: 'unknown', 0: 'low', 1: 'medium', 2: 'high' } as const;
+/** Only medium and high risks are pointed out on a step; unknown and low are the usual case. */
+const RISK_LEVELS = { [-1]: null, 0: null, 1: 'medium', 2: 'high' } as const;
 
 function ActionRow({ action, observation }: { action: Event; observation: Event | null }) {
   const { t } = useTranslation('chat');

@@ -86,8 +86,10 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
             event.target.value = '';
           }}
         />
-        <Button tone="ghost" onClick={() => fileInput.current?.click()} aria-label={t('actions.attachFiles')}>
-          📎
+        <Button tone="ghost" className={styles.fixedButton} onClick={() => fileInput.current?.click()} aria-label={t('actions.attachFiles')}>
+          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+            <path d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48" />
+          </svg>
         </Button>
         <textarea
           className={styles.textarea}
@@ -106,11 +108,11 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
           }}
         />
         {showStop ? (
-          <Button tone="secondary" onClick={() => agent.send({ type: 'STOP' })}>
+          <Button tone="secondary" className={styles.fixedButton} onClick={() => agent.send({ type: 'STOP' })}>
             {tw('agent.stop')}
           </Button>
         ) : (
-          <Button type="submit" disabled={!canSend || sendDisabled}>
+          <Button type="submit" className={styles.fixedButton} disabled={!canSend || sendDisabled}>
             {tw('chat.send')}
           </Button>
         )}

@@ -76,8 +76,10 @@ export const banner = style({ padding: vars.space.sm, borderRadius: vars.radius.
 export const dangerBanner = style([banner, { color: vars.color.danger, border: `1px solid ${vars.color.danger}` }]);
 export const progressBar = style({ flex: 1 });
 export const inputRow = style({ display: 'flex', alignItems: 'flex-end', gap: vars.space.sm });
+export const fixedButton = style({ flexShrink: 0 });
 export const textarea = style({
-  flex: 1,
+  flex: '1 1 8rem',
+  minWidth: 0,
   resize: 'none',
   fieldSizing: 'content',
   minHeight: '40px',
