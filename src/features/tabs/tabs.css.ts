@@ -35,7 +35,7 @@ export const outputImage = style({ maxWidth: '100%', display: 'block', padding: 
 export const terminal = style({ flex: 1, minHeight: 0, padding: vars.space.xs, background: '#1e1e1e' });
 
 export const editor = style({ display: 'flex', flex: 1, minHeight: 0 });
-export const tree = style({ width: '220px', flexShrink: 0, overflow: 'auto', borderRight: `1px solid ${vars.color.border}`, fontSize: vars.fontSize.sm });
+export const tree = style({ width: '30%', minWidth: '120px', maxWidth: '240px', flexShrink: 0, overflow: 'auto', borderRight: `1px solid ${vars.color.border}`, fontSize: vars.fontSize.sm });
 export const treeList = style({ listStyle: 'none', margin: 0, paddingLeft: vars.space.md });
 export const treeItem = style({
   display: 'block',
