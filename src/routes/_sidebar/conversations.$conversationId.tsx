@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { workspaceSearch } from '../../features/workspace/index.ts';
+import { workspaceSearch } from '../-workspace-search.ts';
 
 /** The same workspace as /experiment/conversations/$conversationId, which the sidebar links to. */
 export const Route = createFileRoute('/_sidebar/conversations/$conversationId')({

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { WorkspacePage, workspaceSearch } from '../../features/workspace/index.ts';
+import { WorkspacePage } from '../../features/workspace/index.ts';
+import { workspaceSearch } from '../-workspace-search.ts';
 import { WORKSPACE_TABS } from '../-workspace-tabs.ts';
 
 export const Route = createFileRoute('/_sidebar/experiment/conversations/$conversationId')({

@@ -1,5 +1,8 @@
-/** The workspace url's query: temp_message, the prompt to send once connected. */
+// The workspace url's query, read in the route's eager part: importing it must not pull the
+// workspace (flexlayout and the tabs) into the first bundle.
+
 export interface WorkspaceSearch {
+  /** The prompt to send once connected (from the home page). */
   temp_message?: string;
 }
 
