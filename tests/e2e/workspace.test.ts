@@ -120,6 +120,14 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await page.getByText('notes.md is written.').first().waitFor();
     expect(all.filter((event) => event.source === 'user' && event.action === 'message')).toHaveLength(1);
     expect(new URL(page.url()).searchParams.get('temp_message')).toBeNull();
+    // The healed chat shows what a fresh load of the server's history shows: nothing missing, nothing twice.
+    const chatRows = page.getByRole('log').locator('[data-index]');
+    const healed = await chatRows.allInnerTexts();
+    expect(healed.length).toBeGreaterThan(2);
+    await page.reload();
+    await page.getByText('notes.md is written.').first().waitFor();
+    await waitFor(() => chatRows.count(), (count) => count === healed.length, 10_000, 'the reloaded chat');
+    expect(await chatRows.allInnerTexts()).toEqual(healed);
 
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
