@@ -16,7 +16,7 @@ type EventPage = components['schemas']['EventPage'];
 type ServerFrame = components['schemas']['ServerFrame'];
 
 /** Events per REST history page. */
-export const HISTORY_PAGE_SIZE = 50;
+const HISTORY_PAGE_SIZE = 50;
 
 export interface ConversationStreamOptions {
   conversationId: string;

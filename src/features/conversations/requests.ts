@@ -6,7 +6,6 @@ import { apiClient } from '../../app/services.ts';
 // The conversation calls of the workspace, the sidebar and the home page (openapi/atelier.yaml).
 
 export type Conversation = components['schemas']['Conversation'];
-export type Microagent = components['schemas']['Microagent'];
 type EventPage = components['schemas']['EventPage'];
 
 async function dataOf<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
@@ -24,7 +23,7 @@ async function done(pending: Promise<{ error?: unknown; response: Response }>): 
 const path = (conversationId: string) => ({ params: { path: { conversation_id: conversationId } } });
 
 /** The most conversations the sidebar lists (the spec's limit=100; no virtualisation needed). */
-export const CONVERSATION_LIST_LIMIT = 100;
+const CONVERSATION_LIST_LIMIT = 100;
 
 export const conversationRequests = {
   list: async (signal?: AbortSignal) =>

@@ -2,8 +2,8 @@ import type { components } from '../../../openapi/schema.d.ts';
 
 type Event = components['schemas']['Event'];
 type Conversation = components['schemas']['Conversation'];
-export type ToolSpec = components['schemas']['ToolSpec'];
-export type LlmMetrics = components['schemas']['LlmMetrics'];
+type ToolSpec = components['schemas']['ToolSpec'];
+type LlmMetrics = components['schemas']['LlmMetrics'];
 
 /** The `system` action the agent starts with: its message, agent, version and tools; null before the agent started. */
 export function systemMessageOf(events: readonly Event[]) {

@@ -13,7 +13,7 @@ export const LAYOUT_CONTROL_LABELS = {
   'flexlayout.ui.error.rendering.component.retry': 'retry',
 } as const;
 
-export type LayoutControlLabel = (typeof LAYOUT_CONTROL_LABELS)[keyof typeof LAYOUT_CONTROL_LABELS];
+type LayoutControlLabel = (typeof LAYOUT_CONTROL_LABELS)[keyof typeof LAYOUT_CONTROL_LABELS];
 
 /**
  * What flexlayout's translator hook looks up for a string: a tab name (an i18n key of the

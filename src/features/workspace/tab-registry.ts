@@ -19,7 +19,7 @@ export const FRAMED_TABS: readonly WorkspaceTab[] = ['app', 'vscode'];
 export const isWorkspaceTab = (component: string | undefined): component is WorkspaceTab => (WINDOW_TABS as readonly string[]).includes(component ?? '');
 
 /** The chat's Refresh, offered while its socket is disconnected: the workspace restarts the conversation. */
-export type ChatProps = TabProps & { onRefresh: () => void };
+type ChatProps = TabProps & { onRefresh: () => void };
 
 /** The view of each tab; the routes supply them lazily loaded, so each tab's code loads when it is first shown. */
 export type TabViews = { chat: ComponentType<ChatProps> } & Record<Exclude<WorkspaceTab, 'chat'>, ComponentType<TabProps>>;
