@@ -1,5 +1,5 @@
 // Dependencies point one way (ARCHITECTURE.md §2):
-//   browser: routes → features → ui, api, app, machines;  a feature never reaches into another feature
+//   browser: routes → features → ui, api, app, machines, realtime, rules;  a feature never reaches into another feature
 //   server:  http → modules → db;  a module reaches another only through its index.ts
 import path from 'node:path';
 
@@ -22,6 +22,8 @@ const forbidden = {
   'src/app': ['feature', 'src/routes'],
   'src/styles': ['feature', 'src/routes', 'src/app', 'src/api'],
   'src/realtime': ['feature', 'src/routes', 'src/ui'],
+  // Pure rules over the contract's types (display, formats) shared by several features.
+  'src/rules': ['feature', 'src/routes', 'src/ui', 'src/app', 'src/api', 'src/realtime', 'machines'],
   machines: ['feature', 'src/routes', 'src/ui', 'src/app', 'src/api', 'src/realtime'],
   'server/db': ['module', 'server/http', 'server/realtime', 'server/agent', 'server/runtime'],
   module: ['server/http'],

@@ -8,7 +8,7 @@ import { markdownToHtml } from './markdown.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { agentErrorKey } from './rules/agent-errors.ts';
 import type { ChatRow } from './rules/chat-rows.ts';
-import { commandTitle, observationResult, truncateRunOutput, truncateText, type Event, type ResultStatus } from './rules/event-display.ts';
+import { commandTitle, observationResult, truncateRunOutput, truncateText, type Event, type ResultStatus } from '../../rules/event-display.ts';
 
 export interface EventRowProps {
   row: ChatRow;

@@ -2,8 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-// eslint-disable-next-line atelier/import-boundaries -- the chat's display rules own the spec's relative-time units
-import { relativeTime, showsUpdatedTime } from '../chat/rules/event-display.ts';
+import { relativeTime, showsUpdatedTime } from '../../rules/event-display.ts';
 import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../ui/index.ts';
 import type { ConversationDialog } from './ConversationDialogs.tsx';
 import { useRenameConversation, useStopConversation } from './queries.ts';

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Tabs } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
-// eslint-disable-next-line atelier/import-boundaries -- the chat's display rules own the spec's cost formats
-import { formatDetailedCost } from '../chat/rules/event-display.ts';
+import { formatDetailedCost } from '../../rules/event-display.ts';
 import { errorText } from '../../api/errors.ts';
 import { Button, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './dialogs.css.ts';

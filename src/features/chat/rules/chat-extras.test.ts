@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentErrorKey } from './agent-errors.ts';
-import type { Event } from './event-display.ts';
+import type { Event } from '../../../rules/event-display.ts';
 import { isAmongRatableEvents } from './feedback-window.ts';
 import { statusBarShown, statusText } from './status-bar.ts';
 import { hasGitTarget, suggestionPrompt } from './suggestions.ts';

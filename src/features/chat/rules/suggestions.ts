@@ -1,4 +1,4 @@
-import { suggestionBranch } from './event-display.ts';
+import { suggestionBranch } from '../../../rules/event-display.ts';
 
 // The prompts of the push-to-branch and create-PR suggestions: they name the conversation's
 // branch when it may be pushed to, else ask for a new branch (never main, master or deploy).

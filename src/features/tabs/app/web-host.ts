@@ -1,5 +1,4 @@
-// eslint-disable-next-line atelier/import-boundaries -- the chat's display rules own the web host rewrite (spec §4, web app tab)
-import { webAppUrl } from '../../chat/rules/event-display.ts';
+import { webAppUrl } from '../../../rules/event-display.ts';
 
 // The web app tab's active host: the first served host that answers, at the address the browser
 // can reach (a local address is rewritten to the page's host when the page is not on localhost).

@@ -1,4 +1,4 @@
-import type { components } from '../../../../openapi/schema.d.ts';
+import type { components } from '../../openapi/schema.d.ts';
 
 // How the chat shows events: which are shown, how results and long texts read, times and costs.
 // Pure functions; texts are i18n keys of the `workspace` namespace with their values.
