@@ -10,7 +10,7 @@ export default defineConfig({
     react(),
     vanillaExtractPlugin(),
   ],
-  build: { outDir: 'dist', sourcemap: true },
+  build: { outDir: 'dist', sourcemap: true, manifest: true },
   server: {
     proxy: {
       '/api': 'http://localhost:3000',

@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchAgentStep } from './agent-step.ts';
-import { benchEntryBundle } from './bundle-size.ts';
+import { benchBundles } from './bundle-size.ts';
 import { benchEventFanout } from './event-fanout.ts';
 import type { BenchResult } from './result.ts';
 import { benchCurrentUser } from './server-auth.ts';
+import { benchWorkspaceHistory } from './workspace-history.ts';
 
 // `npm run bench`: runs every benchmark, prints a table and writes bench/RESULTS.md.
-const results: BenchResult[] = [...benchEntryBundle(), ...(await benchCurrentUser()), ...(await benchAgentStep()), ...(await benchEventFanout())];
+const results: BenchResult[] = [...benchBundles(), ...(await benchCurrentUser()), ...(await benchAgentStep()), ...(await benchEventFanout()), ...(await benchWorkspaceHistory())];
 
 const rows = results.map((r) => `| ${r.name} | ${r.metric} | ${r.value} ${r.unit} | ${r.target ?? '—'} |`);
 const table = ['| benchmark | metric | result | target |', '|---|---|---|---|', ...rows].join('\n');

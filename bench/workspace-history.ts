@@ -1,0 +1,95 @@
+import { launchBrowser } from '../tests/support/browser.ts';
+import { SocketClient, waitFor } from '../tests/support/conversations.ts';
+import { startServer } from '../tests/support/server.ts';
+import type { BenchResult } from './result.ts';
+import { quantile, round } from './stats.ts';
+
+const HISTORY = 10_000;
+const APPENDS = 30;
+
+const at = '2026-01-01T00:00:00Z';
+/** A recorded conversation of 10,000 messages, replayed into a new conversation. */
+function trajectory() {
+  return Array.from({ length: HISTORY }, (_, i) => ({
+    id: i,
+    timestamp: at,
+    source: i % 2 ? 'agent' : 'user',
+    action: 'message',
+    message: `history message ${i}`,
+    args: { content: `history message ${i}: ${'words '.repeat(i % 40)}` },
+  }));
+}
+
+/**
+ * A 10,000-event conversation opened in Chromium: from navigation start until the newest
+ * message is on screen and the message box accepts input; then the cost of appending one
+ * event (socket frame received → its row in the DOM, measured in the page).
+ */
+export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
+  const server = await startServer({ mode: 'oss' });
+  const browser = await launchBrowser();
+  try {
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ replay_json: JSON.stringify(trajectory()) }),
+    });
+    const { conversation_id: id } = (await created.json()) as { conversation_id: string };
+    await waitFor(async () => (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { status: string }, (c) => c.status === 'RUNNING', 300_000, 'the replay');
+    const page = await browser.newPage();
+    // Time each socket frame's arrival, and when a row with a given text enters the DOM.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __frames: number[]; __rows: Map<string, number> };
+      w.__frames = [];
+      w.__rows = new Map();
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        constructor(...args: ConstructorParameters<typeof WebSocket>) {
+          super(...args);
+          this.addEventListener('message', () => w.__frames.push(performance.now()));
+        }
+      };
+      new MutationObserver((mutations) => {
+        const now = performance.now();
+        for (const m of mutations)
+          for (const node of m.addedNodes) {
+            const match = /append-(\d+)/.exec(node.textContent ?? '');
+            if (match?.[1] && !w.__rows.has(match[1])) w.__rows.set(match[1], now);
+          }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${server.url}/experiment/conversations/${id}`);
+    await page.getByText(`history message ${HISTORY - 1}`).first().waitFor({ timeout: 60_000 });
+    await page.getByRole('textbox').last().waitFor({ state: 'visible' });
+    const interactive = await page.evaluate(() => performance.now());
+
+    const socket = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: 1_000_000_000 });
+    const costs: number[] = [];
+    for (let n = 0; n < APPENDS; n++) {
+      const framesBefore = await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames.length);
+      socket.send({ action: 'run', args: { command: `echo append-${n}`, hidden: false } });
+      const cost = await page.waitForFunction(
+        ([key, before]) => {
+          const w = window as unknown as { __frames: number[]; __rows: Map<string, number> };
+          const shown = w.__rows.get(String(key));
+          const frame = w.__frames[Number(before)];
+          return shown !== undefined && frame !== undefined ? shown - frame : null;
+        },
+        [n, framesBefore] as const,
+        { timeout: 30_000 },
+      );
+      costs.push((await cost.jsonValue()) as number);
+      await page.waitForTimeout(100);
+    }
+    await socket.close();
+    const name = `workspace with ${HISTORY.toLocaleString('en')} events in Chromium (oss, PGlite)`;
+    return [
+      { name, metric: 'navigation to newest message shown and input ready', value: Math.round(interactive), unit: 'ms', target: '≤ 1000 ms' },
+      { name, metric: 'append one event: frame → row in DOM, median', value: round(quantile(costs, 0.5)), unit: 'ms', target: '≤ 16 ms' },
+      { name, metric: 'append one event: frame → row in DOM, p95', value: round(quantile(costs, 0.95)), unit: 'ms', target: '≤ 16 ms' },
+    ];
+  } finally {
+    await browser.close();
+    await server.destroy();
+  }
+}
