@@ -36,7 +36,7 @@ async function registerThroughApi(server: RunningServer, email: string) {
 
 async function openSignIn(page: Page, server: RunningServer) {
   await page.goto(`${server.url}/dashboard`);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).click();
   return page.getByRole('dialog', { name: 'Sign In' });
 }
 
@@ -70,7 +70,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
 
-    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign up', exact: true }).click();
     const signUp = page.getByRole('dialog', { name: 'Create your account' });
     await signUp.getByRole('button', { name: 'Create Account & Claim FREE Credits' }).click();
     expect(await signUp.getByText('Name is required').count()).toBe(1);
@@ -105,7 +105,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL('**/dashboard');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(await storedTokens(page)).toEqual({ local: null, session: null });
     await page.close();
   });
