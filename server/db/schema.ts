@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -196,4 +196,53 @@ export const conversationInbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('conversation_inbox_conversation_idx').on(t.conversationId, t.id)],
+);
+
+/** A user's 1–5 rating of one event of their conversation; one rating per event. */
+export const eventFeedback = pgTable(
+  'event_feedback',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    eventId: integer('event_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: smallint('rating').notNull(),
+    reason: text('reason'),
+    metadata: jsonb('metadata'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('event_feedback_conversation_event_key').on(t.conversationId, t.eventId),
+    check('event_feedback_rating', sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+/** Feedback on a whole conversation, with a snapshot of its trajectory (events) when given. */
+export const trajectoryFeedback = pgTable(
+  'trajectory_feedback',
+  {
+    id: text('id').primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    polarity: text('polarity').notNull(),
+    permissions: text('permissions').notNull(),
+    feedback: text('feedback'),
+    email: text('email'),
+    version: text('version'),
+    trajectory: jsonb('trajectory').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('trajectory_feedback_conversation_idx').on(t.conversationId),
+    check('trajectory_feedback_polarity', sql`${t.polarity} in ('positive', 'negative')`),
+    check('trajectory_feedback_permissions', sql`${t.permissions} in ('public', 'private')`),
+  ],
 );

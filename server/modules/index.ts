@@ -8,6 +8,7 @@ import type { Handlers } from '../shared/operations.ts';
 import { loadSecret, SecretBox } from '../shared/secret-box.ts';
 import { authHandlers, createAuthService } from './auth/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
+import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
 import { optionsHandlers } from './options/index.ts';
 import { createSecretsService, secretsHandlers } from './secrets/index.ts';
 import { createSettingsService, settingsHandlers } from './settings/index.ts';
@@ -35,6 +36,7 @@ export function createModules(config: Config, database: Database, services: Modu
   const settings = createSettingsService(db, config, box);
   const secrets = createSecretsService(db, box);
   const conversations = createConversationsModule({ db, config, box, settings, secrets, nodeId: nodeIdentity(config), ...services });
+  const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
     ...systemHandlers(database),
     ...authHandlers(auth),
@@ -43,6 +45,7 @@ export function createModules(config: Config, database: Database, services: Modu
     ...secretsHandlers(secrets),
     ...userHandlers(db),
     ...conversations.handlers,
+    ...feedbackHandlers(feedback),
   };
   return { auth, conversations, handlers };
 }

@@ -68,6 +68,11 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   getRememberPrompt: (s) => call(t.app, 'GET', on('/remember-prompt?event_id=0'), { token: s.token }),
   listFiles: (s) => call(t.app, 'GET', on('/list-files'), { token: s.token }),
   selectFile: (s) => call(t.app, 'GET', on('/select-file?file=a.md'), { token: s.token }),
+  submitEventFeedback: (s) =>
+    call(t.app, 'POST', '/feedback/conversation', { token: s.token, body: { conversation_id: conversation?.conversation_id, event_id: 0, rating: 5, metadata: { source: 'likert-scale' } } }),
+  getEventFeedback: (s) => call(t.app, 'GET', `/feedback/conversation/${conversation?.conversation_id ?? 'none'}/0`, { token: s.token }),
+  getConversationFeedbackBatch: (s) => call(t.app, 'GET', `/feedback/conversation/${conversation?.conversation_id ?? 'none'}/batch`, { token: s.token }),
+  submitTrajectoryFeedback: (s) => call(t.app, 'POST', on('/submit-feedback'), { token: s.token, body: { polarity: 'positive', permissions: 'private', feedback: 'Good' } }),
   stopConversation: (s) => call(t.app, 'POST', on('/stop'), { token: s.token }),
   deleteConversation: (s) => call(t.app, 'DELETE', on(''), { token: s.token }),
 };
