@@ -6,7 +6,7 @@ import { sessions, users } from '../../db/schema.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import type { AuthUser } from '../../shared/operations.ts';
 import { RateLimiter } from '../../shared/rate-limiter.ts';
-import { balanceMicros, microsToDollars } from '../credits/index.ts';
+import { balanceMicros, microsToDollars, userBalanceMicros } from '../credits/index.ts';
 import { isPersonalEmail } from './personal-email.ts';
 import { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens.ts';
 
@@ -94,8 +94,10 @@ export function createAuthService(db: Db, options: AuthOptions) {
     },
 
     async currentUser(userId: string) {
-      const [user] = await db.select().from(users).where(eq(users.id, userId));
-      if (!user) throw new HttpError(401, 'Not authenticated');
+      // One query: the user's row and the ledger's sum.
+      const [row] = await db.select({ user: users, balance: userBalanceMicros() }).from(users).where(eq(users.id, userId));
+      if (!row) throw new HttpError(401, 'Not authenticated');
+      const { user, balance } = row;
       return {
         id: user.id,
         fullname: user.fullname,
@@ -104,7 +106,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
         is_active: user.isActive,
         signed_agreement: user.signedAgreement,
         email_verified: user.emailVerified,
-        credits: { balance: microsToDollars(await balanceMicros(db, user.id)) },
+        credits: { balance: microsToDollars(BigInt(balance)) },
       };
     },
 

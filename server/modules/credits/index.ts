@@ -1,18 +1,25 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { creditLedger } from '../../db/schema.ts';
+import { creditLedger, users } from '../../db/schema.ts';
 
 export const MICROS_PER_DOLLAR = 1_000_000n;
 
 /** Dollars for the API, from integer micro-dollars (exact to the micro-dollar). */
 export const microsToDollars = (micros: bigint): number => Number(micros) / Number(MICROS_PER_DOLLAR);
 
+/**
+ * The balance in micro-dollars of the `users` row being selected, as a scalar subquery.
+ * Written with qualified names: Drizzle leaves columns unqualified in a one-table select,
+ * which would bind `id` to the ledger's own column inside the subquery.
+ */
+export function userBalanceMicros(): SQL<string> {
+  return sql<string>`(select coalesce(sum(ledger.amount_micros), 0) from ${creditLedger} ledger
+    where ledger.user_id = ${users}.id and ledger.status = 'completed')`;
+}
+
 /** Sum of the user's completed ledger entries, in micro-dollars. */
 export async function balanceMicros(db: Db, userId: string): Promise<bigint> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${creditLedger.amountMicros}), 0)` })
-    .from(creditLedger)
-    .where(and(eq(creditLedger.userId, userId), eq(creditLedger.status, 'completed')));
+  const [row] = await db.select({ total: userBalanceMicros() }).from(users).where(eq(users.id, userId));
   return BigInt(row?.total ?? 0);
 }
 
