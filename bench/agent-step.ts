@@ -1,5 +1,5 @@
-import { ScenarioFactory } from '../tests/agent/scenario.ts';
-import { reply, withTools, withoutTools, type FakeReply } from '../tests/support/fake-llm/index.ts';
+import { ScenarioFactory, titleReply, finishReply } from '../tests/agent/scenario.ts';
+import { reply, withTools, type FakeReply } from '../tests/support/fake-llm/index.ts';
 import type { BenchResult } from './result.ts';
 import { round } from './stats.ts';
 
@@ -14,7 +14,7 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
   async function msPerStep(steps: number, step: () => FakeReply): Promise<number> {
     const scenario = await scenarios.start({
       settings: { maxIterations: steps + 1 },
-      script: (llm) => llm.enqueue(reply.text('Title', { when: withoutTools }), ...Array.from({ length: steps }, step), reply.toolCall('finish', { message: 'Done.' }, { when: withTools })),
+      script: (llm) => llm.enqueue(titleReply, ...Array.from({ length: steps }, step), finishReply),
     });
     try {
       await scenario.store.waitForState('AWAITING_USER_INPUT');

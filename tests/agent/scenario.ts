@@ -1,8 +1,13 @@
 import { tempRuntime, type TempRuntime } from '../../server/runtime/test-helpers.ts';
 import { createAgentSession, type AgentOptions } from '../../server/agent/index.ts';
 import type { AgentSession, AgentSettings, Event } from '../../server/agent/types.ts';
-import { FakeLlm } from '../support/fake-llm/index.ts';
+import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { MemoryHost, testSettings } from './memory-host.ts';
+
+/** The title the session asks for after the first message (a call without tools). */
+export const titleReply = reply.text('Title', { when: withoutTools });
+/** The model ends the task. */
+export const finishReply = reply.toolCall('finish', { message: 'Done.' }, { when: withTools });
 
 /** Retries without the production waits, so rate-limit scenarios take milliseconds. */
 export const FAST_RETRIES = { maxRetries: 2, initialDelayMs: 20, maxDelayMs: 50 };

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ScenarioFactory, type Scenario } from '../../../tests/agent/scenario.ts';
+import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
 import { reply, withTools, withoutTools, type ChatRequest } from '../../../tests/support/fake-llm/index.ts';
 
 const scenarios = new ScenarioFactory();
@@ -29,7 +29,7 @@ describe('the model context', () => {
     const steps = Array.from({ length: 12 }, (_, i) => reply.toolCall('execute_bash', { command: `seq ${i} 600` }, { when: withTools }));
     scenario = await scenarios.start({
       agent: { contextWindow: 12_000 },
-      script: (llm) => llm.enqueue(reply.text('Title', { when: withoutTools }), ...steps, reply.toolCall('finish', { message: 'Done.' }, { when: withTools })),
+      script: (llm) => llm.enqueue(titleReply, ...steps, finishReply),
     });
     scenario.say('Count a lot');
     await scenario.store.waitForState('FINISHED', { timeoutMs: 30_000 });
@@ -50,9 +50,9 @@ describe('the model context', () => {
     scenario = await scenarios.start({
       script: (llm) =>
         llm.enqueue(
-          reply.text('Title', { when: withoutTools }),
+          titleReply,
           reply.toolCall('execute_bash', { command: 'sleep 1 && echo slept' }, { when: withTools }),
-          reply.toolCall('finish', { message: 'Done.' }, { when: withTools }),
+          finishReply,
         ),
     });
     const { store, llm } = scenario;
@@ -71,7 +71,7 @@ describe('the model context', () => {
       settings: { conversationInstructions: 'Answer in French.', customSecretsDescriptions: { GITHUB_TOKEN: 'a GitHub token' } },
       script: (llm) =>
         llm.enqueue(
-          reply.text('Title', { when: withoutTools }),
+          titleReply,
           reply.text('Compris.', { when: withTools }),
           reply.text('Docker, oui.', { when: withTools }),
         ),

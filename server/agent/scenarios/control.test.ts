@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ScenarioFactory, type Scenario } from '../../../tests/agent/scenario.ts';
-import { reply, withTools, withoutTools } from '../../../tests/support/fake-llm/index.ts';
+import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
+import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
 
 const scenarios = new ScenarioFactory();
 let scenario: Scenario | undefined;
@@ -12,9 +12,9 @@ describe('the user controlling the agent', () => {
     scenario = await scenarios.start({
       script: (llm) =>
         llm.enqueue(
-          reply.text('Title', { when: withoutTools }),
+          titleReply,
           reply.toolCall('execute_bash', { command: 'echo started && sleep 20' }, { when: withTools }),
-          reply.toolCall('finish', { message: 'Done.' }, { when: withTools }),
+          finishReply,
         ),
     });
     const { store, llm } = scenario;
@@ -42,7 +42,7 @@ describe('the user controlling the agent', () => {
   }, 20_000);
 
   it('stops the loop and the model call when the session is stopped', async () => {
-    scenario = await scenarios.start({ script: (llm) => llm.enqueue(reply.text('Title', { when: withoutTools }), reply.hang({ when: withTools })) });
+    scenario = await scenarios.start({ script: (llm) => llm.enqueue(titleReply, reply.hang({ when: withTools })) });
     scenario.say('Wait');
     await expect.poll(() => scenario?.llm.completions.filter(withTools).length).toBe(1);
     await scenario.session.stop();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ScenarioFactory, type Scenario } from '../../../tests/agent/scenario.ts';
-import { reply, withTools, withoutTools } from '../../../tests/support/fake-llm/index.ts';
+import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
+import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
 import { startEchoHttpServer } from '../../../tests/support/mcp-echo-http.ts';
 
 const scenarios = new ScenarioFactory();
@@ -23,10 +23,10 @@ describe('MCP tools', () => {
       settings: { mcpConfig: { stdio_servers: [echoServer], sse_servers: [] } },
       script: (llm) =>
         llm.enqueue(
-          reply.text('Title', { when: withoutTools }),
+          titleReply,
           reply.toolCall('echo', { text: 'hi there' }, { when: withTools }),
           reply.toolCall('fail', {}, { when: withTools }),
-          reply.toolCall('finish', { message: 'Done.' }, { when: withTools }),
+          finishReply,
         ),
     });
     const { store, llm } = scenario;
@@ -51,9 +51,9 @@ describe('MCP tools', () => {
         settings: { mcpConfig: { stdio_servers: [], sse_servers: [{ url: remote.url, api_key: 's3cret' }] } },
         script: (llm) =>
           llm.enqueue(
-            reply.text('Title', { when: withoutTools }),
+            titleReply,
             reply.toolCall('echo', { text: 'over http' }, { when: withTools }),
-            reply.toolCall('finish', { message: 'Done.' }, { when: withTools }),
+            finishReply,
           ),
       });
       scenario.say('Echo remotely');

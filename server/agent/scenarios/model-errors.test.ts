@@ -1,20 +1,17 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NO_MODEL_CONFIGURED } from '../../../server/agent/index.ts';
-import { ScenarioFactory, type Scenario } from '../../../tests/agent/scenario.ts';
-import { reply, withTools, withoutTools } from '../../../tests/support/fake-llm/index.ts';
+import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
+import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
 
 const scenarios = new ScenarioFactory();
 let scenario: Scenario | undefined;
 afterEach(async () => scenario?.close());
 afterAll(async () => scenarios.cleanup());
 
-const title = reply.text('Title', { when: withoutTools });
-const finish = reply.toolCall('finish', { message: 'Done.' }, { when: withTools });
-
 describe('model failures', () => {
   it('waits in RATE_LIMITED after a 429 and continues RUNNING when the retry succeeds', async () => {
     scenario = await scenarios.start({
-      script: (llm) => llm.enqueue(title, reply.error(429, 'Rate limit reached for requests', { when: withTools }), finish),
+      script: (llm) => llm.enqueue(titleReply, reply.error(429, 'Rate limit reached for requests', { when: withTools }), finishReply),
     });
     scenario.say('Do it');
     await scenario.store.waitForState('FINISHED');
@@ -25,7 +22,7 @@ describe('model failures', () => {
 
   it('retries server errors, then ends in ERROR with the reason', async () => {
     scenario = await scenarios.start({
-      script: (llm) => llm.enqueue(title, ...[1, 2, 3].map(() => reply.error(500, 'upstream exploded', { when: withTools }))),
+      script: (llm) => llm.enqueue(titleReply, ...[1, 2, 3].map(() => reply.error(500, 'upstream exploded', { when: withTools }))),
     });
     scenario.say('Do it');
     const error = await scenario.store.waitForState('ERROR');
@@ -37,7 +34,7 @@ describe('model failures', () => {
   });
 
   it('does not retry a rejected API key', async () => {
-    scenario = await scenarios.start({ script: (llm) => llm.enqueue(title, reply.error(401, 'Incorrect API key provided', { when: withTools })) });
+    scenario = await scenarios.start({ script: (llm) => llm.enqueue(titleReply, reply.error(401, 'Incorrect API key provided', { when: withTools })) });
     scenario.say('Do it');
     const error = await scenario.store.waitForState('ERROR');
     expect(error.extras?.reason).toBe('The model provider rejected the API key (HTTP 401): Incorrect API key provided');
@@ -55,7 +52,7 @@ describe('model failures', () => {
   });
 
   it('aborts the model call in flight when the user stops the agent, and runs again on the next message', async () => {
-    scenario = await scenarios.start({ script: (llm) => llm.enqueue(title, reply.hang({ when: withTools }), finish) });
+    scenario = await scenarios.start({ script: (llm) => llm.enqueue(titleReply, reply.hang({ when: withTools }), finishReply) });
     const { store, llm } = scenario;
     scenario.say('Take your time');
     await store.waitForState('RUNNING');

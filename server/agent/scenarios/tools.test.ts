@@ -1,26 +1,23 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ScenarioFactory, type Scenario } from '../../../tests/agent/scenario.ts';
-import { reply, withTools, withoutTools } from '../../../tests/support/fake-llm/index.ts';
+import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
+import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
 
 const scenarios = new ScenarioFactory();
 let scenario: Scenario | undefined;
 afterEach(async () => scenario?.close());
 afterAll(async () => scenarios.cleanup());
 
-const title = reply.text('Title', { when: withoutTools });
-const finish = reply.toolCall('finish', { message: 'Done.' }, { when: withTools });
-
 describe('the built-in tools on a real runtime', () => {
   it('leaves a long command running, polls it, and interrupts it with C-c', async () => {
     scenario = await scenarios.start({
       script: (llm) =>
         llm.enqueue(
-          title,
+          titleReply,
           reply.toolCall('execute_bash', { command: 'for i in 1 2 3 4 5 6 7 8 9; do echo tick $i; sleep 1; done', timeout: 1 }, { when: withTools }),
           reply.toolCall('execute_bash', { command: '', timeout: 1 }, { when: withTools }),
           reply.toolCall('execute_bash', { command: 'C-c', is_input: true }, { when: withTools }),
           reply.toolCall('execute_bash', { command: 'echo after' }, { when: withTools }),
-          finish,
+          finishReply,
         ),
     });
     scenario.say('Tick');
@@ -37,7 +34,7 @@ describe('the built-in tools on a real runtime', () => {
 
   it('runs Python cells, or says clearly that Python is unavailable', async () => {
     scenario = await scenarios.start({
-      script: (llm) => llm.enqueue(title, reply.toolCall('execute_ipython_cell', { code: 'x = 6 * 7\nprint(x)' }, { when: withTools }), finish),
+      script: (llm) => llm.enqueue(titleReply, reply.toolCall('execute_ipython_cell', { code: 'x = 6 * 7\nprint(x)' }, { when: withTools }), finishReply),
     });
     scenario.say('Compute');
     await scenario.store.waitForState('FINISHED', { timeoutMs: 30_000 });
@@ -55,12 +52,12 @@ describe('the built-in tools on a real runtime', () => {
     const port = store.host.runtime.ports[0];
     const page = `<title>Shop</title><h1>Hello Atelier</h1><input id="q"><button id="go" onclick="document.getElementById('out').textContent = 'You typed ' + document.getElementById('q').value">Go</button><p id="out"></p>`;
     llm.enqueue(
-      title,
+      titleReply,
       reply.toolCall('str_replace_editor', { command: 'create', path: 'site/index.html', file_text: page }, { when: withTools }),
       reply.toolCall('execute_bash', { command: 'cd site && (python3 -m http.server $APP_PORT_1 --bind 0.0.0.0 > ../server.log 2>&1 &) && sleep 1 && cd ..' }, { when: withTools }),
       reply.toolCall('browser', { code: `goto("http://127.0.0.1:${port}/")` }, { when: withTools }),
       reply.toolCall('browser', { code: 'fill("#q", "cake")\nclick("#go")' }, { when: withTools }),
-      finish,
+      finishReply,
     );
     scenario.say('Serve a page and try it');
     await store.waitForState('FINISHED', { timeoutMs: 40_000 });
