@@ -8,12 +8,25 @@ import type { BenchResult } from './result.ts';
 import { benchCurrentUser } from './server-auth.ts';
 import { benchWorkspaceHistory } from './workspace-history.ts';
 
+const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
+  'bundle-size': benchBundles,
+  'server-auth': benchCurrentUser,
+  'agent-step': benchAgentStep,
+  'event-fanout': benchEventFanout,
+  'workspace-history': benchWorkspaceHistory,
+};
+
 // `npm run bench`: runs every benchmark, prints a table and writes bench/RESULTS.md.
-const results: BenchResult[] = [...benchBundles(), ...(await benchCurrentUser()), ...(await benchAgentStep()), ...(await benchEventFanout()), ...(await benchWorkspaceHistory())];
+// `npm run bench -- NAME...`: runs only those and prints them (RESULTS.md keeps the full run).
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
+const results: BenchResult[] = [];
+for (const [name, run] of Object.entries(benchmarks)) if (chosen.length === 0 || chosen.includes(name)) results.push(...(await run()));
 
 const rows = results.map((r) => `| ${r.name} | ${r.metric} | ${r.value} ${r.unit} | ${r.target ?? '—'} |`);
 const table = ['| benchmark | metric | result | target |', '|---|---|---|---|', ...rows].join('\n');
 const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const text = `# Benchmark results\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${machine} with \`npm run bench\`.\n\n${table}\n`;
-fs.writeFileSync(path.join(import.meta.dirname, 'RESULTS.md'), text);
+if (chosen.length === 0) fs.writeFileSync(path.join(import.meta.dirname, 'RESULTS.md'), text);
 console.log(table);
