@@ -1,6 +1,7 @@
-import { generateText, type ModelMessage, type ToolSet } from 'ai';
+import { generateText, type ModelMessage } from 'ai';
 import type { LimitCheck } from '../../machines/agent-controller.ts';
 import { classifyModelError } from './llm/errors.ts';
+import { asProviderModel, type ProviderModel, type ProviderTool } from './llm/provider-prompt.ts';
 import { createLanguageModel } from './llm/provider.ts';
 import { streamModelCall, toCallUsage, type ModelResponse } from './llm/stream-call.ts';
 import type { CallUsage, MetricsTracker } from './metrics.ts';
@@ -19,6 +20,8 @@ const dollars = (micros: bigint) => `$${(Number(micros) / 1_000_000).toFixed(4)}
 export class ModelGateway {
   /** Numbers the calls for the charge's idempotency key. */
   private callNumber: number;
+  /** The model of the settings it was made for: built once, not on every step. */
+  private model: { for: AgentHost['settings']['llm']; model: ProviderModel } | null = null;
 
   constructor(
     private readonly host: AgentHost,
@@ -55,17 +58,22 @@ export class ModelGateway {
     if (this.host.charge && cost > 0n) await this.host.charge(cost, key);
   }
 
+  private currentModel(): ProviderModel {
+    const llm = this.host.settings.llm;
+    if (this.model?.for !== llm) this.model = { for: llm, model: asProviderModel(createLanguageModel(llm)) };
+    return this.model.model;
+  }
+
   /** One agent step. Throws ModelCallError. */
-  async step(request: { system: string; messages: ModelMessage[]; tools: ToolSet; signal: AbortSignal }): Promise<ModelResponse> {
-    const model = createLanguageModel(this.host.settings.llm);
-    const response = await streamModelCall({ model, ...request });
+  async step(request: { system: string; messages: readonly ModelMessage[]; tools: readonly ProviderTool[]; signal: AbortSignal }): Promise<ModelResponse> {
+    const response = await streamModelCall({ model: this.currentModel(), ...request });
     await this.meter(response.usage);
     return response;
   }
 
   /** A short non-streamed completion without tools (the title). Throws ModelCallError. */
   async complete(request: { system: string; prompt: string; signal: AbortSignal }): Promise<string> {
-    const model = createLanguageModel(this.host.settings.llm);
+    const model = this.currentModel();
     let result;
     try {
       result = await generateText({ model, system: request.system, prompt: request.prompt, maxRetries: 0, abortSignal: request.signal });

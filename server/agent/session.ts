@@ -44,6 +44,9 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
   let mcp: McpConnections | null = null;
   let gateway: ModelGateway | null = null;
   let system = '';
+  /** What every model call sends besides the conversation; fixed once the session is prepared. */
+  let modelTools = tools.forModel();
+  let fixedTokens = 0;
   let takenUpTo = -1;
 
   const condenser = new Condenser((): CondenserLimits => {
@@ -81,6 +84,8 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     }
     tools = new ToolRegistry([...BUILT_IN_TOOLS, ...mcp.tools]);
     system = systemPrompt({ runtime: host.runtime, runtimeHosts: host.runtimeHosts, mcpTools: mcp.tools.map((tool) => tool.name) });
+    modelTools = tools.forModel();
+    fixedTokens = estimateTokens(system) + estimateTokens(tools.specs());
     if (!log.events.some((event) => event.action === 'system')) {
       emit({ source: 'agent', action: 'system', message: system, args: { content: system, tools: tools.specs(), agent_class: host.settings.agent, platform_version: PLATFORM_VERSION } });
     }
@@ -118,10 +123,8 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
 
   async function callModel(signal: AbortSignal): Promise<ModelStep> {
     const model = requireGateway();
-    const toolSet = tools.forModel();
-    const fixedTokens = estimateTokens(system) + estimateTokens(tools.specs());
     const units = eventsToUnits(log.events);
-    const request = (messages: ModelMessage[]) => model.step({ system, messages, tools: toolSet, signal });
+    const request = (messages: ModelMessage[]) => model.step({ system, messages, tools: modelTools, signal });
     let response;
     try {
       response = await request(condenser.messages(units, fixedTokens).messages);

@@ -1,8 +1,9 @@
-import { generateText } from 'ai';
+import { generateText, jsonSchema } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeLlm, reply } from '../../../tests/support/fake-llm/index.ts';
 import { BUILT_IN_TOOLS, ToolRegistry } from '../tools/index.ts';
 import { ModelCallError } from './errors.ts';
+import { asProviderModel } from './provider-prompt.ts';
 import { createLanguageModel } from './provider.ts';
 import { streamModelCall } from './stream-call.ts';
 
@@ -16,7 +17,7 @@ afterAll(async () => llm.stop());
 const tools = new ToolRegistry(BUILT_IN_TOOLS).forModel();
 const call = (provider: 'openai' | 'openai-compatible' = 'openai-compatible', signal = new AbortController().signal) =>
   streamModelCall({
-    model: createLanguageModel({ provider, model: 'fake-model', apiKey: 'test-key', baseUrl }),
+    model: asProviderModel(createLanguageModel({ provider, model: 'fake-model', apiKey: 'test-key', baseUrl })),
     system: 'You are a test.',
     messages: [{ role: 'user', content: 'Hello' }],
     tools,
@@ -91,7 +92,7 @@ describe('the fake OpenAI-compatible server', () => {
     const result = await generateText({
       model: createLanguageModel({ provider: 'openai-compatible', model: 'fake-model', baseUrl }),
       prompt: 'Think',
-      tools,
+      tools: { think: { inputSchema: jsonSchema({ type: 'object', properties: { thought: { type: 'string' } } }) } },
     });
     expect(result.text).toBe('Thinking.');
     expect(result.toolCalls.map((toolCall) => [toolCall.toolName, toolCall.input])).toEqual([['think', { thought: 'plain' }]]);

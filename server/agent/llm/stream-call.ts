@@ -1,6 +1,7 @@
-import { streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModelUsage, ModelMessage } from 'ai';
 import type { CallUsage } from '../metrics.ts';
 import { classifyModelError } from './errors.ts';
+import { toProviderPrompt, type ProviderModel, type ProviderTool } from './provider-prompt.ts';
 
 export interface ModelToolCall {
   toolCallId: string;
@@ -20,10 +21,10 @@ export interface ModelResponse {
 }
 
 export interface ModelRequest {
-  model: LanguageModel;
+  model: ProviderModel;
   system: string;
-  messages: ModelMessage[];
-  tools: ToolSet;
+  messages: readonly ModelMessage[];
+  tools: readonly ProviderTool[];
   signal: AbortSignal;
 }
 
@@ -36,56 +37,78 @@ export function toCallUsage(usage: LanguageModelUsage | undefined): CallUsage {
   };
 }
 
+type ProviderStreamPart = Awaited<ReturnType<ProviderModel['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
+type ProviderUsage = Extract<ProviderStreamPart, { type: 'finish' }>['usage'];
+
+function providerCallUsage(usage: ProviderUsage | undefined): CallUsage {
+  return {
+    promptTokens: usage?.inputTokens.total ?? 0,
+    completionTokens: usage?.outputTokens.total ?? 0,
+    cacheReadTokens: usage?.inputTokens.cacheRead ?? 0,
+    cacheWriteTokens: usage?.inputTokens.cacheWrite ?? 0,
+  };
+}
+
+function toolCallOf(part: Extract<ProviderStreamPart, { type: 'tool-call' }>, toolNames: ReadonlySet<string>): ModelToolCall {
+  const call = { toolCallId: part.toolCallId, toolName: part.toolName };
+  if (!toolNames.has(part.toolName)) return { ...call, input: part.input, invalidReason: `Model tried to call unavailable tool '${part.toolName}'.` };
+  // Models send an empty string for a call without arguments.
+  if (part.input.trim() === '') return { ...call, input: {}, invalidReason: null };
+  try {
+    return { ...call, input: JSON.parse(part.input) as unknown, invalidReason: null };
+  } catch (error) {
+    return { ...call, input: part.input, invalidReason: invalidReason(error) };
+  }
+}
+
 /**
- * One streamed model call (one agent step). Tools have no `execute` here: the SDK returns the
- * calls and the agent runs them itself, one action event at a time. Retries are the agent
- * controller's (so the user sees RATE_LIMITED while it waits), hence `maxRetries: 0`.
- * Failures are thrown as ModelCallError.
+ * One streamed model call (one agent step), made on the provider-level model: the agent owns
+ * its prompt, its tool loop and its retries, so the SDK's generic layer (prompt validation,
+ * tool execution, retries, telemetry) would only add work to every step. Tools are sent
+ * without `execute`: the agent runs the calls itself, one action event at a time. Retries are
+ * the agent controller's (so the user sees RATE_LIMITED while it waits). Failures are thrown
+ * as ModelCallError.
  */
 export async function streamModelCall(request: ModelRequest): Promise<ModelResponse> {
-  const result = streamText({
-    model: request.model,
-    system: request.system,
-    messages: request.messages,
-    tools: request.tools,
-    maxRetries: 0,
-    abortSignal: request.signal,
-    // The error also arrives as a stream part, handled below; the SDK's default handler would only log it.
-    onError: () => undefined,
-  });
+  const toolNames = new Set(request.tools.map((tool) => tool.name));
   let text = '';
   const toolCalls: ModelToolCall[] = [];
-  let usage: LanguageModelUsage | undefined;
+  let usage: ProviderUsage | undefined;
   let responseId: string | null = null;
   try {
-    for await (const part of result.fullStream) {
+    const { stream } = await request.model.doStream({
+      prompt: toProviderPrompt(request.system, request.messages),
+      tools: [...request.tools],
+      toolChoice: { type: 'auto' },
+      abortSignal: request.signal,
+    });
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value: part } = await reader.read();
+      if (done) break;
       switch (part.type) {
         case 'text-delta':
-          text += part.text;
+          text += part.delta;
           break;
         case 'tool-call':
-          toolCalls.push({
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            input: part.input,
-            invalidReason: part.invalid ? invalidReason(part.error) : null,
-          });
+          toolCalls.push(toolCallOf(part, toolNames));
           break;
-        case 'finish-step':
+        case 'response-metadata':
+          responseId ??= part.id || null;
+          break;
+        case 'finish':
           usage = part.usage;
-          responseId = part.response.id || null;
           break;
         case 'error':
           throw part.error;
-        case 'abort':
-          throw request.signal.reason ?? new DOMException('The model call was aborted', 'AbortError');
       }
     }
   } catch (error) {
-    if (request.signal.aborted) throw error;
+    if (request.signal.aborted) throw request.signal.reason ?? error;
     throw classifyModelError(error);
   }
-  return { text: text.trim(), toolCalls, usage: toCallUsage(usage), responseId };
+  if (request.signal.aborted) throw request.signal.reason ?? new DOMException('The model call was aborted', 'AbortError');
+  return { text: text.trim(), toolCalls, usage: providerCallUsage(usage), responseId };
 }
 
 function invalidReason(error: unknown): string {

@@ -1,4 +1,5 @@
-import { jsonSchema, type JSONSchema7, type ToolSet } from 'ai';
+import type { JSONSchema7 } from 'ai';
+import type { ProviderTool } from '../llm/provider-prompt.ts';
 import { browser } from './browser.ts';
 import { executeBash } from './execute-bash.ts';
 import { executeIpythonCell } from './execute-ipython-cell.ts';
@@ -32,9 +33,9 @@ export class ToolRegistry {
     return [...this.byName.keys()];
   }
 
-  /** The tool definitions for the AI SDK; without `execute`, so the agent runs the calls itself. */
-  forModel(): ToolSet {
-    return Object.fromEntries(this.tools.map((tool) => [tool.name, { description: tool.description, inputSchema: jsonSchema(tool.parameters as JSONSchema7) }]));
+  /** The tool definitions sent to the model (the agent runs the calls itself). */
+  forModel(): ProviderTool[] {
+    return this.tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, inputSchema: tool.parameters as JSONSchema7 }));
   }
 
   /** The tools as the `system` event lists them. */
