@@ -41,6 +41,7 @@ const environment = z.object({
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   SECRET_KEY: z.string().min(32, { message: 'SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)' }).optional(),
   MAX_RUNNING_CONVERSATIONS_PER_USER: z.coerce.number().int().min(1).default(5),
+  CONVERSATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -74,5 +75,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     authRateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL, windowMs: e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000 },
     secretKey: e.SECRET_KEY,
     maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
+    conversationLeaseMs: e.CONVERSATION_LEASE_SECONDS * 1000,
   };
 }

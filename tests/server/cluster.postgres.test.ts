@@ -59,3 +59,48 @@ describe('two server processes on one database', () => {
     await Promise.all([onA.close(), onB.close(), late.close()]);
   });
 });
+
+describe('a node that dies', () => {
+  let c: RunningServer;
+  let d: RunningServer;
+  // Short leases so that the test waits seconds, not the default 30 s.
+  const env = { CONVERSATION_LEASE_SECONDS: '4' };
+  beforeAll(async () => {
+    c = await startServer({ mode: 'oss', env });
+    d = await startServer({ mode: 'oss', env, database: c.database });
+  });
+  afterAll(async () => {
+    await d?.destroy();
+    await c?.destroy();
+  });
+
+  it('keeps its conversations until its lease runs out; then another node marks them stopped and can start them again', async () => {
+    const id = (await api<{ conversation_id: string }>(c, 'POST', '/api/conversations', {})).body.conversation_id;
+    await waitFor(() => api<Conversation>(c, 'GET', `/api/conversations/${id}`), (r) => r.body.status === 'RUNNING', 30_000, 'RUNNING on c');
+    const onC = await SocketClient.open(c.url, { conversation_id: id, latest_event_id: -1 });
+    onC.send({ action: 'run', args: { command: 'echo before > kept.txt && cat kept.txt' } });
+    await onC.waitFor((s) => s.events.some((e) => e.observation === 'run' && e.content?.includes('before') === true), 'the command on c');
+    await onC.close();
+    const before = (await api<{ events: Event[] }>(d, 'GET', `/api/conversations/${id}/events?limit=100`)).body.events;
+
+    await c.crash();
+    // The lease is still live: d neither takes the conversation over nor pretends to run it.
+    const early = await api<Conversation>(d, 'POST', `/api/conversations/${id}/start`, {});
+    expect(early.body.status).toBe('RUNNING');
+    expect((await api<{ detail: string }>(d, 'GET', `/api/conversations/${id}/list-files`)).body.detail).toBe('The runtime of this conversation runs on another server.');
+
+    // Once it runs out, d marks the conversation stopped and says why in its history.
+    await waitFor(() => api<Conversation>(d, 'GET', `/api/conversations/${id}`), (r) => r.body.status === 'STOPPED', 20_000, 'STOPPED after the lease');
+    const afterExpiry = (await api<{ events: Event[] }>(d, 'GET', `/api/conversations/${id}/events?limit=100`)).body.events;
+    expect(afterExpiry[0]).toMatchObject({ status_id: 'STATUS$STOPPED', message: 'The server running this conversation stopped answering; the conversation was stopped.' });
+    expect(afterExpiry.slice(1)).toEqual(before);
+
+    // Started again on d, with its history and workspace.
+    expect((await api<Conversation>(d, 'POST', `/api/conversations/${id}/start`, {})).body.status).toBe('STARTING');
+    await waitFor(() => api<Conversation>(d, 'GET', `/api/conversations/${id}`), (r) => r.body.status === 'RUNNING', 30_000, 'RUNNING on d');
+    const files = await api<string[]>(d, 'GET', `/api/conversations/${id}/list-files`);
+    expect(files.status).toBe(200);
+    expect(files.body).toContain('kept.txt');
+    await api(d, 'POST', `/api/conversations/${id}/stop`);
+  }, 90_000);
+});

@@ -38,6 +38,7 @@ export function createConversationsModule(deps: ConversationsDeps) {
   const events = createEventStore(db);
   const manager = new ConversationManager({
     nodeId: deps.nodeId,
+    leaseMs: config.conversationLeaseMs,
     conversations,
     events,
     inbox: createInbox(db),

@@ -14,10 +14,6 @@ import { Status, statusUpdate } from './status.ts';
 import type { ConversationRow, ConversationStore } from './store.ts';
 import { runUserCommand } from './terminal.ts';
 
-/** A node holds a running conversation for this long without renewing; renewals come three times as often. */
-const LEASE_MS = 30_000;
-const RENEW_MS = LEASE_MS / 3;
-
 interface Logger {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
@@ -35,6 +31,8 @@ export interface StartOptions {
 
 export interface ManagerDeps {
   nodeId: string;
+  /** A node holds a running conversation for this long without renewing; renewals come three times as often. */
+  leaseMs: number;
   conversations: ConversationStore;
   events: EventStore;
   inbox: Inbox;
@@ -61,7 +59,7 @@ export class ConversationManager {
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: ManagerDeps) {
-    this.renewal = setInterval(() => void this.renewLeases(), RENEW_MS).unref();
+    this.renewal = setInterval(() => void this.renewLeases(), deps.leaseMs / 3).unref();
     this.unsubscribe = deps.bus.onSignal((id, message) => void this.onSignal(id, message));
   }
 
@@ -92,7 +90,7 @@ export class ConversationManager {
     const active = new ActiveConversation(row.id, row.userId);
     this.active.set(row.id, active);
     const key = randomBytes(24).toString('base64url');
-    const claimed = await this.deps.conversations.claim(row.id, this.deps.nodeId, LEASE_MS, {
+    const claimed = await this.deps.conversations.claim(row.id, this.deps.nodeId, this.deps.leaseMs, {
       status: 'STARTING',
       runtimeStatus: Status.STARTING_RUNTIME,
       sessionApiKey: this.deps.box.encrypt(key),
@@ -264,7 +262,7 @@ export class ConversationManager {
   private async renewLeases() {
     const claimed = [...this.active.values()].filter((a) => a.claimed && !a.stopping).map((a) => a.id);
     try {
-      const held = new Set(await this.deps.conversations.renewLeases(this.deps.nodeId, claimed, LEASE_MS));
+      const held = new Set(await this.deps.conversations.renewLeases(this.deps.nodeId, claimed, this.deps.leaseMs));
       for (const id of claimed.filter((c) => !held.has(c))) {
         const gone = !(await this.deps.conversations.find(id));
         await this.release(id);
