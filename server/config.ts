@@ -41,6 +41,7 @@ const environment = z.object({
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   SECRET_KEY: z.string().min(32, { message: 'SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)' }).optional(),
   MAX_RUNNING_CONVERSATIONS_PER_USER: z.coerce.number().int().min(1).default(5),
+  NODE_URL: url('NODE_URL').optional(),
   CONVERSATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
@@ -76,5 +77,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     secretKey: e.SECRET_KEY,
     maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
     conversationLeaseMs: e.CONVERSATION_LEASE_SECONDS * 1000,
+    // Listening on every interface: other nodes on this machine reach it on the loopback address.
+    nodeUrl: (e.NODE_URL ?? `http://${['0.0.0.0', '::'].includes(e.HOST) ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
   };
 }

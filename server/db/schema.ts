@@ -84,6 +84,8 @@ export const conversations = pgTable(
     nextEventId: integer('next_event_id').notNull().default(0),
     /** The node whose runtime and agent serve the conversation while it runs, and until when its claim holds. */
     ownerNode: text('owner_node'),
+    /** Where other nodes reach the owner, to forward the per-conversation calls that need its runtime. */
+    ownerUrl: text('owner_url'),
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUpdatedAt: timestamp('last_updated_at', { withTimezone: true }).notNull().defaultNow(),

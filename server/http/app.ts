@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
@@ -7,7 +8,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import type { AgentFactory } from '../agent/types.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { UPLOAD_LIMIT_BYTES } from '../modules/conversations/index.ts';
+import { RUNTIME_OPERATIONS, UPLOAD_LIMIT_BYTES } from '../modules/conversations/index.ts';
 import { createModules } from '../modules/index.ts';
 import { createEventBus } from '../realtime/bus.ts';
 import { registerSocket } from '../realtime/socket.ts';
@@ -17,6 +18,7 @@ import type { Runtime } from '../runtime/types.ts';
 import { HttpError, ValidationFailure } from '../shared/http-error.ts';
 import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
+import { forwardTo, isForwarded } from './forward.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
 
@@ -98,7 +100,8 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
   if (validator) {
     app.addHook('onSend', async (request, reply, payload) => {
       const op = request.routeOptions.config.operation;
-      if (op) validator.check(op, reply.statusCode, reply.getHeader('content-type') as string | undefined, payload);
+      // A forwarded answer was checked on the node that gave it.
+      if (op && !(payload instanceof Readable && RUNTIME_OPERATIONS.has(op.operationId))) validator.check(op, reply.statusCode, reply.getHeader('content-type') as string | undefined, payload);
       return payload;
     });
   }
@@ -123,6 +126,14 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
       config: { operation: op },
       ...(op.bodyLimit && { bodyLimit: op.bodyLimit }),
       schema: requestSchema(op),
+      // Before the body is read, so that it streams on to the node that runs the conversation.
+      ...(RUNTIME_OPERATIONS.has(op.operationId) && {
+        onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+          const conversationId = (request.params as { conversation_id?: string }).conversation_id;
+          const owner = conversationId && !isForwarded(request) ? await manager.ownerElsewhere(conversationId) : null;
+          if (owner) return forwardTo(owner, config.nodeUrl, request, reply);
+        },
+      }),
       preHandler: async (request) => {
         await identify(request, op);
         if (!isPublic && !request.auth.user) {

@@ -50,12 +50,30 @@ describe('two server processes on one database', () => {
     onA.send({ action: 'run', args: { command: 'echo late' } });
     await late.waitFor((s) => s.events.some((e: Event) => e.observation === 'run' && e.content?.includes('late') === true), 'the late output on b');
 
-    // The runtime lives on a: b says so for workspace calls, and can still stop it.
-    expect((await api(b, 'GET', `/api/conversations/${id}/list-files`)).status).toBe(503);
-    expect((await api(a, 'GET', `/api/conversations/${id}/list-files`)).status).toBe(200);
+    // The runtime lives on a; b passes the calls that need it on: answers, binary downloads
+    // and streamed uploads are the same through either node.
+    const onBoth = async (url: string) => Promise.all([a, b].map((node) => fetch(`${node.url}${url}`).then(async (r) => [r.status, r.headers.get('content-type'), Buffer.from(await r.arrayBuffer()).toString('base64')])));
+    const [filesOnA, filesOnB] = await onBoth(`/api/conversations/${id}/list-files`);
+    expect(filesOnA?.[0]).toBe(200);
+    expect(filesOnB).toEqual(filesOnA);
+    const form = new FormData();
+    form.append('files', new Blob(['sent through b\n']), 'via-b.txt');
+    const uploaded = await fetch(`${b.url}/api/conversations/${id}/upload-files`, { method: 'POST', body: form });
+    expect(await uploaded.json()).toEqual({ uploaded_files: ['via-b.txt'], skipped_files: [] });
+    const selected = await api<{ code: string }>(a, 'GET', `/api/conversations/${id}/select-file?file=via-b.txt`);
+    expect(selected.body.code).toBe('sent through b\n');
+    const [zipOnA, zipOnB] = await onBoth(`/api/conversations/${id}/zip-directory`);
+    expect(zipOnB?.[0]).toBe(200);
+    expect(zipOnB?.[1]).toBe('application/zip');
+    expect(zipOnB?.[2]?.length).toBe(zipOnA?.[2]?.length);
+    // Bad input is refused by the owner just as it is locally.
+    expect((await api(b, 'GET', `/api/conversations/${id}/list-files?path=../..`)).status).toBe(400);
+
+    // b can stop it.
     expect((await api<Conversation>(b, 'POST', `/api/conversations/${id}/stop`)).body.status).toBe('STOPPED');
     await onA.waitFor((s) => s.events.some((e) => e.status_id === 'STATUS$STOPPED'), 'the stop on a');
     await waitFor(() => api(a, 'GET', `/api/conversations/${id}/list-files`), (r) => r.status === 503, 10_000, 'a to release the runtime');
+    expect((await api<{ detail: string }>(b, 'GET', `/api/conversations/${id}/list-files`)).body.detail).toBe('The conversation is not running; start it first.');
     await Promise.all([onA.close(), onB.close(), late.close()]);
   });
 });
@@ -84,10 +102,12 @@ describe('a node that dies', () => {
     const before = (await api<{ events: Event[] }>(d, 'GET', `/api/conversations/${id}/events?limit=100`)).body.events;
 
     await c.crash();
-    // The lease is still live: d neither takes the conversation over nor pretends to run it.
+    // The lease is still live: d does not take the conversation over, and cannot reach its runtime.
     const early = await api<Conversation>(d, 'POST', `/api/conversations/${id}/start`, {});
     expect(early.body.status).toBe('RUNNING');
-    expect((await api<{ detail: string }>(d, 'GET', `/api/conversations/${id}/list-files`)).body.detail).toBe('The runtime of this conversation runs on another server.');
+    expect((await api<{ detail: string }>(d, 'GET', `/api/conversations/${id}/list-files`)).body).toEqual({
+      detail: 'The server running this conversation cannot be reached; try again in a moment.',
+    });
 
     // Once it runs out, d marks the conversation stopped and says why in its history.
     await waitFor(() => api<Conversation>(d, 'GET', `/api/conversations/${id}`), (r) => r.body.status === 'STOPPED', 20_000, 'STOPPED after the lease');

@@ -3,6 +3,24 @@ import type { EventStore } from './events.ts';
 import type { ConversationService } from './service.ts';
 import type { WorkspaceCalls } from './workspace.ts';
 
+/**
+ * The calls that need the conversation's runtime, which lives on the node that runs it: the
+ * HTTP layer forwards them there when they arrive at another node.
+ */
+export const RUNTIME_OPERATIONS: ReadonlySet<string> = new Set([
+  'downloadWorkspaceZip',
+  'getWebHosts',
+  'getVscodeUrl',
+  'getRuntimeConfig',
+  'getGitChanges',
+  'getGitDiff',
+  'getConversationMicroagents',
+  'listFiles',
+  'selectFile',
+  'saveFile',
+  'uploadFiles',
+]);
+
 /** Binds the contract's conversation operations to the service and the workspace calls. */
 export function conversationHandlers(service: ConversationService, workspace: WorkspaceCalls, events: EventStore): Handlers {
   /** The caller's conversation of the path (404 for anyone else's). */

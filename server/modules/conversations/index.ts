@@ -17,6 +17,7 @@ import { createConversationStore } from './store.ts';
 import { createWorkspaceCalls } from './workspace.ts';
 
 export { UPLOAD_LIMIT_BYTES } from './upload.ts';
+export { RUNTIME_OPERATIONS } from './handlers.ts';
 
 export interface ConversationsDeps {
   db: Db;
@@ -38,6 +39,7 @@ export function createConversationsModule(deps: ConversationsDeps) {
   const events = createEventStore(db);
   const manager = new ConversationManager({
     nodeId: deps.nodeId,
+    nodeUrl: config.nodeUrl,
     leaseMs: config.conversationLeaseMs,
     conversations,
     events,

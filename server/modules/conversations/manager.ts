@@ -31,6 +31,8 @@ export interface StartOptions {
 
 export interface ManagerDeps {
   nodeId: string;
+  /** Where other nodes reach this one (recorded with each claim). */
+  nodeUrl: string;
   /** A node holds a running conversation for this long without renewing; renewals come three times as often. */
   leaseMs: number;
   conversations: ConversationStore;
@@ -76,6 +78,17 @@ export class ConversationManager {
     return this.active.get(conversationId)?.session ?? null;
   }
 
+  /**
+   * Where another node runs this conversation's runtime, for calls that need it; null when it
+   * runs here, is stopped, or its owner stopped renewing the lease.
+   */
+  async ownerElsewhere(conversationId: string): Promise<string | null> {
+    if (this.active.has(conversationId)) return null;
+    const row = await this.deps.conversations.find(conversationId);
+    if (!row || row.status === 'STOPPED' || !row.ownerUrl || row.ownerNode === this.deps.nodeId) return null;
+    return (row.leaseExpiresAt?.getTime() ?? 0) > Date.now() ? row.ownerUrl : null;
+  }
+
   /** Marks conversations whose processes died with an earlier process of this node (or a dead node) as stopped. */
   async recover(everyone: boolean) {
     const stopped = await this.deps.conversations.stopOrphans(this.deps.nodeId, everyone);
@@ -92,6 +105,7 @@ export class ConversationManager {
     const key = randomBytes(24).toString('base64url');
     const claimed = await this.deps.conversations.claim(row.id, this.deps.nodeId, this.deps.leaseMs, {
       status: 'STARTING',
+      ownerUrl: this.deps.nodeUrl,
       runtimeStatus: Status.STARTING_RUNTIME,
       sessionApiKey: this.deps.box.encrypt(key),
     });
@@ -147,7 +161,7 @@ export class ConversationManager {
    * conversation another node runs is marked stopped here and its owner told to stop it.
    */
   async stop(conversationId: string, runtimeStatus: string = Status.STOPPED): Promise<void> {
-    const stopped = { status: 'STOPPED', runtimeStatus, sessionApiKey: null, ownerNode: null, leaseExpiresAt: null } as const;
+    const stopped = { status: 'STOPPED', runtimeStatus, sessionApiKey: null, ownerNode: null, ownerUrl: null, leaseExpiresAt: null } as const;
     if (this.active.has(conversationId)) {
       await this.release(conversationId);
       await this.deps.conversations.update(conversationId, stopped);

@@ -113,7 +113,7 @@ export function createConversationStore(db: Db) {
     async stopExpired(node: string) {
       return db
         .update(conversations)
-        .set({ status: 'STOPPED', runtimeStatus: 'STATUS$STOPPED', sessionApiKey: null, ownerNode: null, leaseExpiresAt: null })
+        .set({ status: 'STOPPED', runtimeStatus: 'STATUS$STOPPED', sessionApiKey: null, ownerNode: null, ownerUrl: null, leaseExpiresAt: null })
         .where(and(ne(conversations.status, 'STOPPED'), ne(conversations.ownerNode, node), lt(conversations.leaseExpiresAt, new Date())))
         .returning({ id: conversations.id });
     },
@@ -127,7 +127,7 @@ export function createConversationStore(db: Db) {
       const orphaned = everyone ? undefined : or(eq(conversations.ownerNode, node), isNull(conversations.ownerNode), lt(conversations.leaseExpiresAt, now));
       return db
         .update(conversations)
-        .set({ status: 'STOPPED', runtimeStatus: 'STATUS$STOPPED', sessionApiKey: null, ownerNode: null, leaseExpiresAt: null })
+        .set({ status: 'STOPPED', runtimeStatus: 'STATUS$STOPPED', sessionApiKey: null, ownerNode: null, ownerUrl: null, leaseExpiresAt: null })
         .where(and(ne(conversations.status, 'STOPPED'), orphaned))
         .returning({ id: conversations.id });
     },
