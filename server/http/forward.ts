@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../shared/http-error.ts';
 
@@ -35,5 +36,5 @@ export async function forwardTo(target: string, nodeId: string, request: Fastify
   }
   reply.status(upstream.status);
   for (const [name, value] of upstream.headers) if (!NOT_FORWARDED.has(name)) reply.header(name, value);
-  return reply.send(upstream.body ? Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream) : null);
+  return reply.send(upstream.body ? Readable.fromWeb(upstream.body as NodeReadableStream) : null);
 }
