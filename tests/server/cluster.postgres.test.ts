@@ -52,9 +52,10 @@ describe('two server processes on one database', () => {
 
     // The runtime lives on a; b passes the calls that need it on: answers, binary downloads
     // and streamed uploads are the same through either node.
-    const onBoth = async (url: string) => Promise.all([a, b].map((node) => fetch(`${node.url}${url}`).then(async (r) => [r.status, r.headers.get('content-type'), Buffer.from(await r.arrayBuffer()).toString('base64')])));
+    const onBoth = async (url: string) =>
+      Promise.all([a, b].map((node) => fetch(`${node.url}${url}`).then(async (r) => ({ status: r.status, type: r.headers.get('content-type'), body: Buffer.from(await r.arrayBuffer()) }))));
     const [filesOnA, filesOnB] = await onBoth(`/api/conversations/${id}/list-files`);
-    expect(filesOnA?.[0]).toBe(200);
+    expect(filesOnA?.status).toBe(200);
     expect(filesOnB).toEqual(filesOnA);
     const form = new FormData();
     form.append('files', new Blob(['sent through b\n']), 'via-b.txt');
@@ -63,9 +64,9 @@ describe('two server processes on one database', () => {
     const selected = await api<{ code: string }>(a, 'GET', `/api/conversations/${id}/select-file?file=via-b.txt`);
     expect(selected.body.code).toBe('sent through b\n');
     const [zipOnA, zipOnB] = await onBoth(`/api/conversations/${id}/zip-directory`);
-    expect(zipOnB?.[0]).toBe(200);
-    expect(zipOnB?.[1]).toBe('application/zip');
-    expect(zipOnB?.[2]?.length).toBe(zipOnA?.[2]?.length);
+    expect(zipOnB?.status).toBe(200);
+    expect(zipOnB?.type).toBe('application/zip');
+    expect(zipOnB?.body.length).toBe(zipOnA?.body.length);
     // Bad input is refused by the owner just as it is locally.
     expect((await api(b, 'GET', `/api/conversations/${id}/list-files?path=../..`)).status).toBe(400);
 
