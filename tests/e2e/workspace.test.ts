@@ -6,9 +6,10 @@ import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/ind
 import { startServer, type RunningServer } from '../support/server.ts';
 
 // The workspace against the real server in self-hosted mode and a scripted model: the home
-// prompt opens a conversation in the pm layout, the agent runs a command and writes a file,
-// layouts are switched and saved, the socket is cut mid-stream and heals, and the conversation
-// is stopped and deleted.
+// prompt opens a conversation in the pm layout, the agent runs a command, writes a file and
+// edits another, the socket is cut mid-stream and heals, the terminal and the Changes tab show
+// the agent's work (and a command typed into the terminal), layouts are switched and saved, a
+// file is dropped on the chat, and the conversation is stopped and deleted.
 
 /** Records, in the page, every event frame each socket received (a socket per connection). */
 const RECORD_SOCKETS = () => {
@@ -53,6 +54,20 @@ async function chooseMenuItem(page: Page, menu: string, item: string) {
 
 const tabButton = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
 
+/** The terminal's screen, one string per row (xterm's DOM renderer draws a div a row). */
+const terminalLines = async (page: Page) =>
+  (await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-rows > div').allInnerTexts()).map((row) => row.replaceAll('\u00a0', ' ').trimEnd());
+
+/** The changed lines of one side of hello.txt's open diff: as committed, or in the workspace. */
+const changedLines = (page: Page, side: 'as last committed' | 'in the workspace') =>
+  page.getByRole('textbox', { name: `hello.txt ${side}` }).locator('.cm-changedLine').allInnerTexts();
+
+async function workspaceApi<T>(server: RunningServer, conversationId: string, call: string): Promise<T> {
+  const response = await fetch(`${server.url}/api/conversations/${conversationId}/${call}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as T;
+}
+
 describe.skipIf(browserMissing())('the workspace in the browser', () => {
   const llm = new FakeLlm('fake-model');
   let server: RunningServer;
@@ -73,12 +88,15 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await llm.stop();
   });
 
-  it('opens a prompt in the pm layout, streams the agent without gap or duplicate, saves a layout, then stops and deletes', async () => {
+  it('opens a prompt in the pm layout, streams the agent without gap or duplicate, shows its work in the tabs, saves a layout, takes a dropped file, then stops and deletes', async () => {
+    // The command commits hello.txt, so the edit after it shows as a change against git.
+    const command = 'echo hello > hello.txt && git add -A && git commit -qm start && cat hello.txt';
     llm.enqueue(
       reply.text('Notes file', { when: withoutTools }),
-      reply.toolCall('execute_bash', { command: 'echo hello > hello.txt && cat hello.txt', security_risk: 'LOW' }, { when: withTools }),
+      reply.toolCall('execute_bash', { command, security_risk: 'LOW' }, { when: withTools }),
       // Slow steps: the socket is cut while they are written.
-      reply.toolCall('str_replace_editor', { command: 'create', path: '/workspace/notes.md', file_text: '# Notes\n', security_risk: 'LOW' }, { when: withTools, delayMs: 2_500 }),
+      reply.toolCall('str_replace_editor', { command: 'create', path: 'notes.md', file_text: '# Notes\n', security_risk: 'LOW' }, { when: withTools, delayMs: 2_500 }),
+      reply.toolCall('str_replace_editor', { command: 'str_replace', path: 'hello.txt', old_str: 'hello', new_str: 'bonjour', security_risk: 'LOW' }, { when: withTools }),
       reply.toolCall('finish', { message: 'notes.md is written.', task_completed: 'true' }, { when: withTools, delayMs: 1_500 }),
     );
     const page = await browser.newPage();
@@ -115,20 +133,51 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     expect(received).toEqual(expect.arrayContaining(all.map((event) => event.id).filter((id) => id > (frames[0]?.[0] ?? 0) - 1)));
     expect(frames[1]?.[0]).toBe((frames[0]?.at(-1) ?? -1) + 1);
 
-    // The chat shows the steps, and the prompt was sent once and dropped from the url.
-    await page.getByText('echo hello > hello.txt && cat hello.txt').first().waitFor();
-    await page.getByText('notes.md is written.').first().waitFor();
+    // The chat shows every step, each succeeded, and the prompt was sent once and dropped from the url.
+    const chat = page.getByRole('log');
+    const chatRows = chat.locator('[data-index]');
+    for (const step of [`Ran ${command}`, 'Edited notes.md', 'Edited hello.txt']) {
+      await chatRows.filter({ hasText: step }).getByRole('img', { name: 'Success' }).waitFor();
+    }
+    await chat.getByText('notes.md is written.').waitFor();
     expect(all.filter((event) => event.source === 'user' && event.action === 'message')).toHaveLength(1);
     expect(new URL(page.url()).searchParams.get('temp_message')).toBeNull();
     // The healed chat shows what a fresh load of the server's history shows: nothing missing, nothing twice.
-    const chatRows = page.getByRole('log').locator('[data-index]');
     const healed = await chatRows.allInnerTexts();
     expect(healed.length).toBeGreaterThan(2);
     await page.reload();
     await page.getByText('notes.md is written.').first().waitFor();
     await waitFor(() => chatRows.count(), (count) => count === healed.length, 10_000, 'the reloaded chat');
     expect(await chatRows.allInnerTexts()).toEqual(healed);
+    // A step opens onto its details: the command's output, the edit's diff.
+    await chatRows.filter({ hasText: `Ran ${command}` }).getByText(`Ran ${command}`).click();
+    await chatRows.filter({ hasText: `Ran ${command}` }).locator('pre').filter({ hasText: /^\s*hello\s*$/ }).waitFor();
+    await chatRows.filter({ hasText: 'Edited hello.txt' }).getByText('Edited hello.txt').click();
+    await chatRows.filter({ hasText: 'Edited hello.txt' }).getByText('+bonjour').waitFor();
 
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // The terminal shows the agent's command and its output; a typed command runs in the
+    // conversation's shell (where hello.txt is) and its output follows.
+    await chooseMenuItem(page, 'Window', 'Terminal');
+    await waitFor(() => terminalLines(page), (lines) => lines.includes('hello') && lines.some((line) => line.startsWith('$ echo hello > hello.txt')), 10_000, 'the agent command in the terminal');
+    // The Changes tab lists what the agent changed since the commit; hello.txt opens onto its diff.
+    await chooseMenuItem(page, 'Window', 'Changes');
+    const changedFile = (status: 'Modified' | 'Untracked', path: string) =>
+      page.getByRole('list', { name: 'Changed files' }).locator('summary').filter({ has: page.getByTitle(status, { exact: true }) }).filter({ hasText: path });
+    await changedFile('Untracked', 'notes.md').waitFor();
+    await changedFile('Modified', 'hello.txt').click();
+    await waitFor(() => changedLines(page, 'in the workspace'), (lines) => lines.join('\n') === 'bonjour', 10_000, 'the diff of hello.txt');
+    expect(await changedLines(page, 'as last committed')).toEqual(['hello']);
+
+    await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type('echo typed-$((6*7)) > typed.txt && cat typed.txt hello.txt');
+    await page.keyboard.press('Enter');
+    await waitFor(() => terminalLines(page), (lines) => lines.includes('typed-42') && lines.at(lines.indexOf('typed-42') + 1) === 'bonjour', 15_000, 'the typed command output');
+    // The command changed files: the Changes list is refreshed.
+    await changedFile('Untracked', 'typed.txt').waitFor();
+    // Typed commands are the terminal's: the chat does not show them.
+    expect(await chat.getByText('typed-42').count()).toBe(0);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
     // The title the agent gave shows in the menu bar; clicking it renames the conversation.
@@ -159,6 +208,35 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await page.getByRole('menuitem', { name: 'Saved: mine' }).waitFor();
     await page.keyboard.press('Escape');
 
+    // A file dropped on the chat is uploaded into the workspace and announced to the agent, whose
+    // edit then refreshes the open diff in the Changes tab.
+    llm.enqueue(
+      reply.toolCall('str_replace_editor', { command: 'str_replace', path: 'hello.txt', old_str: 'bonjour', new_str: 'bonjour, dropped.txt', security_risk: 'LOW' }, { when: withTools }),
+      reply.toolCall('finish', { message: 'dropped.txt is noted.', task_completed: 'true' }, { when: withTools }),
+    );
+    await chooseMenuItem(page, 'Window', 'Changes');
+    await changedFile('Modified', 'hello.txt').click();
+    await waitFor(() => changedLines(page, 'in the workspace'), (lines) => lines.join('\n') === 'bonjour', 10_000, 'the diff of hello.txt');
+    const files = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['dropped content\n'], 'dropped.txt', { type: 'text/plain' }));
+      return transfer;
+    });
+    const chatPanel = page.getByRole('region', { name: 'Chat with the agent' });
+    await chatPanel.dispatchEvent('dragenter', { dataTransfer: files });
+    await chatPanel.dispatchEvent('dragover', { dataTransfer: files });
+    const overlay = page.getByText('Drop files here to upload');
+    await overlay.waitFor();
+    await chatPanel.dispatchEvent('drop', { dataTransfer: files });
+    await overlay.waitFor({ state: 'detached' });
+    await chatRows.filter({ hasText: 'I uploaded these files to the workspace: dropped.txt.' }).waitFor();
+    expect(await workspaceApi<string[]>(server, conversationId, 'list-files')).toContain('dropped.txt');
+    expect(await workspaceApi<{ code: string }>(server, conversationId, 'select-file?file=dropped.txt')).toEqual({ code: 'dropped content\n' });
+    await chat.getByText('dropped.txt is noted.').waitFor();
+    expect(await chatRows.filter({ hasText: 'I uploaded these files' }).count()).toBe(1);
+    await waitFor(() => changedLines(page, 'in the workspace'), (lines) => lines.join('\n') === 'bonjour, dropped.txt', 10_000, 'the refreshed diff of hello.txt');
+    await changedFile('Untracked', 'dropped.txt').waitFor();
+
     // Stop: back at /dashboard; then delete it from the conversation panel.
     await chooseMenuItem(page, 'Runtime', 'Stop');
     await page.waitForURL(/\/dashboard$/);
@@ -185,5 +263,5 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     // The card went at once (optimistic); the server confirms.
     await waitFor(async () => (await fetch(`${server.url}/api/conversations/${conversationId}`)).status, (status) => status === 404, 10_000, 'the deletion');
     await page.close();
-  }, 120_000);
+  }, 180_000);
 });

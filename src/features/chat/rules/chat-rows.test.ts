@@ -31,6 +31,31 @@ describe('chat rows', () => {
     ]);
   });
 
+  it('shows a problem once: the ERROR state change right after the error status update with the same reason adds no row', () => {
+    const reason = 'No language model is configured.';
+    const statusError = (id: number, message: string): Event => ({ id, source: 'agent', timestamp: at, status_update: true, type: 'error', status_id: 'STATUS$ERROR_LLM_NOT_CONFIGURED', message });
+    const errorState = (id: number, text: string): Event => ({ id, source: 'agent', timestamp: at, observation: 'agent_state_changed', content: text, extras: { agent_state: 'ERROR', reason: text } });
+    const events: Event[] = [
+      statusError(0, reason),
+      errorState(1, reason),
+      userMessage(2),
+      statusError(3, reason),
+      // An info update between the two does not split them.
+      { id: 4, source: 'agent', timestamp: at, status_update: true, type: 'info', message: 'Title' },
+      errorState(5, ` ${reason}`),
+      statusError(6, 'Another problem'),
+      errorState(7, reason),
+    ];
+    expect(chatRows(events, createRowCache()).map((row) => [row.kind, row.id])).toEqual([
+      ['statusError', 0],
+      ['message', 2],
+      ['statusError', 3],
+      ['statusError', 6],
+      // A different reason is a different problem.
+      ['agentStateError', 7],
+    ]);
+  });
+
   it('shows error and recall observations on their own', () => {
     const events: Event[] = [
       { id: 1, source: 'agent', timestamp: at, observation: 'error', content: 'boom', extras: { error_id: 'AGENT_ERROR$MAX_ITERATIONS' } },

@@ -6,6 +6,8 @@ import { isShownInChat, type Event } from '../../../rules/event-display.ts';
 // or are not shown (state changes, system prompts, info status updates, null observations).
 // Rows are cached by their events, so a row keeps its identity until one of its events changes
 // and appending an event re-renders only the rows it touches.
+// The agent reports a problem twice, as an error status update (with the id that names it) and
+// then as its ERROR state change (with the same text as reason): the chat shows it once.
 
 export type ChatRow =
   | { kind: 'message'; id: number; event: Event }
@@ -61,6 +63,12 @@ function actionRow(cache: RowCache, action: Event, observation: Event | null): C
   return row;
 }
 
+const errorText = (text: string | null | undefined) => (text ?? '').trim();
+
+/** An ERROR state change right after the error status update of the same problem: that update's row shows it already. */
+const repeatsStatusError = (event: Event, previous: ChatRow | undefined) =>
+  previous?.kind === 'statusError' && errorText(previous.event.message) === errorText(event.extras?.reason);
+
 /** The rows of the chat for `events` (ascending id), reusing the cached row objects. */
 export function chatRows(events: readonly Event[], cache: RowCache): ChatRow[] {
   const shown = events.filter(isShownInChat);
@@ -77,6 +85,7 @@ export function chatRows(events: readonly Event[], cache: RowCache): ChatRow[] {
     else if (stepIds.has(event.id)) rows.push(actionRow(cache, event, observationOf.get(event.id) ?? null));
     else {
       const kind = standaloneKind(event);
+      if (kind === 'agentStateError' && repeatsStatusError(event, rows.at(-1))) continue;
       if (kind !== null) rows.push(singleRow(cache, event, () => ({ kind, id: event.id, event }) as ChatRow));
     }
   }

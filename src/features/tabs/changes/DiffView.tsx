@@ -2,6 +2,7 @@ import { MergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
 import { EditorView, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { languageExtension } from '../code-language.ts';
 import * as styles from '../tabs.css.ts';
 import { diffHeight } from './file-changes.ts';
@@ -10,7 +11,10 @@ const readOnly = [EditorState.readOnly.of(true), EditorView.editable.of(false), 
 
 /** A side-by-side, read-only diff of one file. */
 export function DiffView({ path, original, modified }: { path: string; original: string; modified: string }) {
+  const { t } = useTranslation('tabs');
   const host = useRef<HTMLDivElement>(null);
+  const originalLabel = t('changes.diffOriginal', { path });
+  const modifiedLabel = t('changes.diffModified', { path });
   const [contentHeight, setContentHeight] = useState<number | null>(null);
 
   useEffect(() => {
@@ -21,8 +25,9 @@ export function DiffView({ path, original, modified }: { path: string; original:
     void languageExtension(path).then((language) => {
       if (cancelled) return;
       view = new MergeView({
-        a: { doc: original, extensions: [...readOnly, language] },
-        b: { doc: modified, extensions: [...readOnly, language] },
+        // Each side is a text box for assistive technology: it needs a name.
+        a: { doc: original, extensions: [...readOnly, language, EditorView.contentAttributes.of({ 'aria-label': originalLabel })] },
+        b: { doc: modified, extensions: [...readOnly, language, EditorView.contentAttributes.of({ 'aria-label': modifiedLabel })] },
         parent: element,
         collapseUnchanged: { margin: 3, minSize: 6 },
       });
@@ -35,7 +40,7 @@ export function DiffView({ path, original, modified }: { path: string; original:
       cancelled = true;
       view?.destroy();
     };
-  }, [path, original, modified]);
+  }, [path, original, modified, originalLabel, modifiedLabel]);
 
   return <div ref={host} className={styles.diff} style={{ height: diffHeight(contentHeight) }} />;
 }
