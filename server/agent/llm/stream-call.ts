@@ -1,6 +1,7 @@
 import { streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
 import type { CallUsage } from '../metrics.ts';
 import { classifyModelError } from './errors.ts';
+import { withCacheBreakpoints } from './prompt-cache.ts';
 
 export interface ModelToolCall {
   toolCallId: string;
@@ -45,8 +46,7 @@ export function toCallUsage(usage: LanguageModelUsage | undefined): CallUsage {
 export async function streamModelCall(request: ModelRequest): Promise<ModelResponse> {
   const result = streamText({
     model: request.model,
-    system: request.system,
-    messages: request.messages,
+    ...withCacheBreakpoints(request.system, request.messages),
     tools: request.tools,
     maxRetries: 0,
     abortSignal: request.signal,
