@@ -7,11 +7,12 @@ export interface CacheControl {
   ttl?: string;
 }
 
-export type ContentBlock =
-  | { type: 'text'; text: string; cache_control?: CacheControl }
-  | { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
-  | { type: 'tool_result'; tool_use_id: string; content?: unknown; is_error?: boolean; cache_control?: CacheControl }
-  | { type: string; cache_control?: CacheControl; [key: string]: unknown };
+/** A content block: `text` (text), `tool_use` (id, name, input), `tool_result` (tool_use_id, content), …. */
+export interface ContentBlock {
+  type: string;
+  cache_control?: CacheControl;
+  [field: string]: unknown;
+}
 
 export interface AnthropicMessage {
   role: string;
