@@ -99,15 +99,16 @@ export class FakeAnthropic extends ScriptedServer<MessagesRequest> {
 
   protected sendStreamError(response: ServerResponse, body: MessagesRequest, reply: ErrorReply): void {
     const write = openEventStream(response);
-    write('message_start', { type: 'message_start', message: this.message(body, [], null, { input_tokens: 1, output_tokens: 1 }) });
+    write('message_start', { type: 'message_start', message: message('msg_fake_error', body, [], null, { input_tokens: 1, output_tokens: 1 }) });
     write('error', errorBody(reply));
     response.end();
   }
 
   protected sendCompletion(response: ServerResponse, body: MessagesRequest, reply: CompletionReply): void {
-    const usage = this.usage({ system: body.system, messages: body.messages, tools: body.tools ?? [] }, reply);
+    const { number, usage } = this.nextCompletion({ system: body.system, messages: body.messages, tools: body.tools ?? [] }, reply);
+    const id = `msg_fake${number}`;
     const calls = reply.toolCalls.map((call, index) => ({
-      id: call.id ?? `toolu_fake${this.completionCount}_${index}`,
+      id: call.id ?? `toolu_fake${number}_${index}`,
       name: call.name,
       json: argumentsText(call.arguments),
     }));
@@ -124,12 +125,12 @@ export class FakeAnthropic extends ScriptedServer<MessagesRequest> {
         ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
         ...calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: parseOr(call.json) })),
       ];
-      sendJson(response, 200, this.message(body, content, stopReason, wireUsage));
+      sendJson(response, 200, message(id, body, content, stopReason, wireUsage));
       return;
     }
 
     const write = openEventStream(response);
-    write('message_start', { type: 'message_start', message: this.message(body, [], null, { ...wireUsage, output_tokens: 1 }) });
+    write('message_start', { type: 'message_start', message: message(id, body, [], null, { ...wireUsage, output_tokens: 1 }) });
     write('ping', { type: 'ping' });
     let index = 0;
     if (reply.text) {
@@ -151,10 +152,10 @@ export class FakeAnthropic extends ScriptedServer<MessagesRequest> {
     write('message_stop', { type: 'message_stop' });
     response.end();
   }
+}
 
-  private message(body: MessagesRequest, content: unknown[], stopReason: string | null, usage: Record<string, number>) {
-    return { id: `msg_fake${this.completionCount}`, type: 'message', role: 'assistant', model: body.model, content, stop_reason: stopReason, stop_sequence: null, usage };
-  }
+function message(id: string, body: MessagesRequest, content: unknown[], stopReason: string | null, usage: Record<string, number>) {
+  return { id, type: 'message', role: 'assistant', model: body.model, content, stop_reason: stopReason, stop_sequence: null, usage };
 }
 
 function errorBody(reply: Pick<ErrorReply, 'status' | 'message'>) {

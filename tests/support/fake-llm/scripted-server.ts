@@ -25,8 +25,7 @@ export abstract class ScriptedServer<Body extends ModelRequest> {
   private readonly openResponses = new Set<ServerResponse>();
   /** Hanging requests the client gave up on (closed its connection). */
   abandoned = 0;
-  /** Completions answered so far; numbers response and tool call ids. */
-  protected completionCount = 0;
+  private completionCount = 0;
 
   constructor(readonly model = 'fake-model') {}
 
@@ -85,15 +84,18 @@ export abstract class ScriptedServer<Body extends ModelRequest> {
     this.server = null;
   }
 
-  /** The scripted token counts, or estimates from the request and the reply. */
-  protected usage(prompt: unknown, reply: CompletionReply): FakeUsage {
-    this.completionCount++;
-    return {
+  /**
+   * Counts a completion: its number (for response and tool call ids) and its token counts,
+   * scripted or estimated from the prompt and the reply.
+   */
+  protected nextCompletion(prompt: unknown, reply: CompletionReply): { number: number; usage: FakeUsage } {
+    const usage = {
       prompt_tokens: reply.usage?.prompt_tokens ?? estimateTokens(prompt),
       completion_tokens: reply.usage?.completion_tokens ?? Math.max(1, estimateTokens(reply.text) + estimateTokens(reply.toolCalls)),
       cached_tokens: reply.usage?.cached_tokens ?? 0,
       cache_write_tokens: reply.usage?.cache_write_tokens ?? 0,
     };
+    return { number: ++this.completionCount, usage };
   }
 
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {

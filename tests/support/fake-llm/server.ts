@@ -47,9 +47,9 @@ export class FakeLlm extends ScriptedServer<ChatRequest> {
   }
 
   protected sendCompletion(response: ServerResponse, body: ChatRequest, reply: CompletionReply): void {
-    const usage = this.usage({ messages: body.messages, tools: body.tools ?? [] }, reply);
+    const { number, usage } = this.nextCompletion({ messages: body.messages, tools: body.tools ?? [] }, reply);
     const calls = reply.toolCalls.map((call, index) => ({
-      id: call.id ?? `call_${this.completionCount}_${index}`,
+      id: call.id ?? `call_${number}_${index}`,
       type: 'function' as const,
       function: { name: call.name, arguments: argumentsText(call.arguments) },
     }));
@@ -59,7 +59,7 @@ export class FakeLlm extends ScriptedServer<ChatRequest> {
       total_tokens: usage.prompt_tokens + usage.completion_tokens,
       prompt_tokens_details: { cached_tokens: usage.cached_tokens },
     };
-    const id = `chatcmpl-${this.completionCount}`;
+    const id = `chatcmpl-${number}`;
     const created = Math.floor(Date.now() / 1000);
     const finishReason = calls.length > 0 ? 'tool_calls' : 'stop';
     if (!body.stream) {
