@@ -48,6 +48,16 @@ describe('classifyModelError', () => {
     expect(classifyModelError(apiError(undefined, 'Cannot connect to API'))).toMatchObject({ retryable: true });
   });
 
+  it('classifies an error sent inside a started stream by the HTTP status it stands for', () => {
+    expect(classifyModelError({ type: 'overloaded_error', message: 'Overloaded' })).toMatchObject({
+      retryable: true,
+      errorId: 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE',
+      reason: 'The model provider is unavailable (HTTP 529): Overloaded',
+    });
+    expect(classifyModelError({ message: 'Slow down', type: 'requests', code: 429 })).toMatchObject({ retryable: true, errorId: 'STATUS$ERROR_LLM_RATE_LIMITED' });
+    expect(classifyModelError({ type: 'mystery_error', message: 'odd' })).toMatchObject({ retryable: false, reason: 'The model call failed: odd' });
+  });
+
   it('does not retry anything else, and passes classified errors through', () => {
     expect(classifyModelError(new Error('surprise'))).toMatchObject({ retryable: false, reason: 'The model call failed: surprise' });
     const known = new ModelCallError({ reason: 'x', retryable: false, errorId: 'Y' });

@@ -60,16 +60,14 @@ const CONTEXT_EXCEEDED = /context.{0,20}(length|window)|maximum context|too many
 const CONTENT_POLICY = /content.?(policy|filter|management)/i;
 
 /** An HTTP answer of the provider, classified by status and message. */
-function fromResponse(error: APICallError): ModelCallError {
-  const status = error.statusCode;
-  const message = providerMessage(error);
+function fromResponse(status: number, message: string, headers: Record<string, string> | undefined): ModelCallError {
   const fail = (what: string, errorId: string, extra: { retryable?: boolean; contextExceeded?: boolean } = {}) =>
     new ModelCallError({
       reason: `${what} (HTTP ${status}): ${message}`,
       errorId,
       retryable: extra.retryable ?? false,
       contextExceeded: extra.contextExceeded ?? false,
-      retryAfterMs: extra.retryable ? retryAfterMs(error.responseHeaders) : null,
+      retryAfterMs: extra.retryable ? retryAfterMs(headers) : null,
     });
   if (status === 429) return fail('The model provider is rate limiting requests', 'STATUS$ERROR_LLM_RATE_LIMITED', { retryable: true });
   if (status === 401 || status === 403) return fail('The model provider rejected the API key', 'STATUS$ERROR_LLM_AUTHENTICATION');
@@ -80,15 +78,44 @@ function fromResponse(error: APICallError): ModelCallError {
   }
   if (CONTENT_POLICY.test(message)) return fail('The model provider refused the request under its content policy', 'STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION');
   if (status === 500) return fail('The model provider had an internal error', 'STATUS$ERROR_LLM_INTERNAL_SERVER_ERROR', { retryable: true });
-  if (status === 408 || status === 409 || (status ?? 0) > 500) {
+  if (status === 408 || status === 409 || status > 500) {
     return fail('The model provider is unavailable', 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE', { retryable: true });
   }
   return fail('The model provider rejected the request', 'STATUS$ERROR_LLM_BAD_REQUEST');
 }
 
+/** Anthropic's `error.type`s, as the HTTP status it answers them with outside a stream. */
+const ANTHROPIC_ERROR_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
+
+/**
+ * An error the provider sent inside a streamed answer, which the SDK passes on as the object it
+ * parsed — Anthropic's `{type: 'overloaded_error', message}`, an OpenAI-compatible server's
+ * `{message, type, code}` — with the HTTP status it stands for, when that is known.
+ */
+function streamedError(error: unknown): { status: number | null; message: string } | null {
+  if (typeof error !== 'object' || error === null || error instanceof Error) return null;
+  const { message, type, code } = error as { message?: unknown; type?: unknown; code?: unknown };
+  if (typeof message !== 'string') return null;
+  const status = typeof code === 'number' ? code : typeof type === 'string' ? (ANTHROPIC_ERROR_STATUS[type] ?? null) : null;
+  return { status, message };
+}
+
 export function classifyModelError(error: unknown): ModelCallError {
   if (error instanceof ModelCallError) return error;
-  if (APICallError.isInstance(error) && error.statusCode !== undefined) return fromResponse(error);
+  if (APICallError.isInstance(error) && error.statusCode !== undefined) return fromResponse(error.statusCode, providerMessage(error), error.responseHeaders);
+  const streamed = streamedError(error);
+  if (streamed?.status) return fromResponse(streamed.status, streamed.message, undefined);
+  if (streamed) return new ModelCallError({ reason: `The model call failed: ${streamed.message}`, retryable: false, errorId: 'STATUS$ERROR_LLM_UNKNOWN' });
   const message = error instanceof Error ? error.message : String(error);
   const code = causeCode(error);
   const unreachable = (APICallError.isInstance(error) && error.isRetryable) || (code !== undefined && NETWORK_CODES.has(code)) || /fetch failed|socket hang up/i.test(message);

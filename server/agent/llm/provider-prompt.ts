@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage, UserContent } from 'ai';
+import type { LanguageModel, ModelMessage, SystemModelMessage, UserContent } from 'ai';
 
 /** The AI SDK's provider-level model (specification v3), which the agent calls directly. */
 export type ProviderModel = Extract<LanguageModel, { specificationVersion: 'v3' }>;
@@ -43,19 +43,21 @@ function assistantPart(part: AssistantPart): ProviderAssistantPart {
  * running the SDK's generic prompt validation, which re-validated the whole history with zod
  * on every step (about 10 ms for 200 messages) — the largest cost of an agent step.
  */
-export function toProviderPrompt(system: string, messages: readonly ModelMessage[]): ProviderPrompt {
-  const prompt: ProviderPrompt = [{ role: 'system', content: system }];
+export function toProviderPrompt({ system, messages }: { system: SystemModelMessage; messages: readonly ModelMessage[] }): ProviderPrompt {
+  // Provider options (Anthropic's cache breakpoints, prompt-cache.ts) travel with each message.
+  const options = (message: ModelMessage | SystemModelMessage) => (message.providerOptions ? { providerOptions: message.providerOptions } : {});
+  const prompt: ProviderPrompt = [{ role: 'system', content: system.content, ...options(system) }];
   for (const message of messages) {
     switch (message.role) {
       case 'system':
-        prompt.push({ role: 'system', content: message.content });
+        prompt.push({ role: 'system', content: message.content, ...options(message) });
         break;
       case 'user':
-        prompt.push({ role: 'user', content: userParts(message.content) });
+        prompt.push({ role: 'user', content: userParts(message.content), ...options(message) });
         break;
       case 'assistant': {
         const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
-        prompt.push({ role: 'assistant', content: parts.map(assistantPart) });
+        prompt.push({ role: 'assistant', content: parts.map(assistantPart), ...options(message) });
         break;
       }
       case 'tool':
@@ -66,6 +68,7 @@ export function toProviderPrompt(system: string, messages: readonly ModelMessage
             if (part.output.type !== 'text') throw new Error(`The agent does not send tool results of type ${part.output.type}`);
             return [{ type: 'tool-result' as const, toolCallId: part.toolCallId, toolName: part.toolName, output: { type: 'text' as const, value: part.output.value } }];
           }),
+          ...options(message),
         });
         break;
     }

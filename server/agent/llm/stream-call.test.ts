@@ -75,6 +75,12 @@ describe('streamModelCall against an OpenAI-compatible server', () => {
     expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000, reason: 'The model provider is rate limiting requests (HTTP 429): Too many requests' });
   });
 
+  it('classifies an error sent inside a stream that has started', async () => {
+    llm.enqueue(reply.error(503, 'Upstream overloaded', { inStream: true }));
+    const error = await call().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ retryable: true, reason: 'The model provider is unavailable (HTTP 503): Upstream overloaded' });
+  });
+
   it('stops waiting when aborted', async () => {
     llm.enqueue(reply.hang());
     const controller = new AbortController();

@@ -1,6 +1,7 @@
 import type { LanguageModelUsage, ModelMessage } from 'ai';
 import type { CallUsage } from '../metrics.ts';
 import { classifyModelError } from './errors.ts';
+import { withCacheBreakpoints } from './prompt-cache.ts';
 import { toProviderPrompt, type ProviderModel, type ProviderTool } from './provider-prompt.ts';
 
 export interface ModelToolCall {
@@ -77,7 +78,7 @@ export async function streamModelCall(request: ModelRequest): Promise<ModelRespo
   let responseId: string | null = null;
   try {
     const { stream } = await request.model.doStream({
-      prompt: toProviderPrompt(request.system, request.messages),
+      prompt: toProviderPrompt(withCacheBreakpoints(request.system, request.messages)),
       tools: [...request.tools],
       toolChoice: { type: 'auto' },
       abortSignal: request.signal,

@@ -1,2 +1,3 @@
-export { FakeLlm, type RecordedRequest } from './server.ts';
-export { reply, withTools, withoutTools, type ChatRequest, type FakeReply, type FakeToolCall } from './script.ts';
+export { FakeLlm, type ChatRequest } from './server.ts';
+export type { RecordedRequest } from './scripted-server.ts';
+export { reply, withTools, withoutTools, type FakeReply, type FakeToolCall, type ModelRequest } from './script.ts';

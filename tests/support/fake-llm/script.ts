@@ -2,24 +2,27 @@
  * What the fake model answers, one scripted reply per request, in order. A reply with
  * `when` only answers a request it matches (the first queued reply that matches answers),
  * so a test can script a side request, such as the title, that may arrive at any moment.
+ * The same scripts drive every fake provider (OpenAI-compatible, Anthropic): each speaks
+ * them in its own wire protocol.
  */
 
-/** The parsed JSON body of a chat completions request. */
-export interface ChatRequest {
+/** What every provider's request body has and a script may look at. */
+export interface ModelRequest {
   model: string;
   stream?: boolean;
-  stream_options?: { include_usage?: boolean };
-  messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
-  tools?: { type: 'function'; function: { name: string; description?: string; parameters?: unknown } }[];
-  [key: string]: unknown;
+  tools?: readonly unknown[];
 }
 
-export type RequestMatcher = (request: ChatRequest) => boolean;
+export type RequestMatcher = (request: ModelRequest) => boolean;
 
 export interface FakeUsage {
+  /** Every prompt token, cached ones included (OpenAI counts so; the Anthropic fake splits them). */
   prompt_tokens: number;
   completion_tokens: number;
+  /** Prompt tokens read from the provider's cache. */
   cached_tokens: number;
+  /** Prompt tokens written to the cache (Anthropic reports them; OpenAI does not). */
+  cache_write_tokens: number;
 }
 
 export interface FakeToolCall {
@@ -48,6 +51,11 @@ export interface ErrorReply extends ReplyBase {
   status: number;
   message: string;
   headers?: Record<string, string>;
+  /**
+   * Sent inside a streamed answer that has already started (HTTP 200), as providers report
+   * an overload mid-stream; a request without streaming gets it as the HTTP error.
+   */
+  inStream?: boolean;
 }
 
 /** Never answers: the request stays open until the client gives up (to test aborting a call). */
@@ -68,7 +76,7 @@ export const reply = {
     toolCalls: [{ name, arguments: args }],
     ...options,
   }),
-  error: (status: number, message = `HTTP ${status}`, options: ReplyBase & { headers?: Record<string, string> } = {}): ErrorReply => ({
+  error: (status: number, message = `HTTP ${status}`, options: ReplyBase & Pick<ErrorReply, 'headers' | 'inStream'> = {}): ErrorReply => ({
     kind: 'error',
     status,
     message,

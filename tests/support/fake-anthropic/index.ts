@@ -1,0 +1,1 @@
+export { FakeAnthropic, type AnthropicMessage, type ContentBlock, type MessagesRequest } from './server.ts';
