@@ -2181,10 +2181,11 @@ export interface components {
             task_type: "MERGE_CONFLICTS" | "FAILING_CHECKS" | "UNRESOLVED_COMMENTS" | "OPEN_ISSUE" | "OPEN_PR" | "CREATE_MICROAGENT";
         };
         ConversationCreateRequest: {
-            /** @description `owner/repo` to clone into the workspace. */
+            /** @description `owner/repo` (or a self-hosted `group/subgroup/repo`) to check out into the workspace on first start, from the host of the `git_provider` token (github.com, gitlab.com, bitbucket.org unless the token names a host). */
             repository?: string | null;
             /** @enum {string|null} */
             git_provider?: "github" | "gitlab" | "bitbucket" | null;
+            /** @description The branch to check out; the repository's default branch when absent. */
             selected_branch?: string | null;
             initial_user_msg?: string | null;
             image_urls?: string[];

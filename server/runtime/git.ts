@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { FileChange } from './types.ts';
+import type { FileChange, RepositorySource } from './types.ts';
 
 const exec = promisify(execFile);
 
@@ -10,8 +10,11 @@ export interface GitOptions {
   workspaceDir: string;
   /** Environment for git (PATH, HOME, LANG). */
   env: Record<string, string>;
-  /** Turns git's argv into the argv to run; the sandbox, because the repository's config is the agent's to write and git would obey it (core.fsmonitor, filters). */
-  wrap: (argv: string[]) => string[];
+  /**
+   * Turns git's argv into the argv to run; the sandbox, because the repository's config is the
+   * agent's to write and git would obey it (core.fsmonitor, filters). `network` only for fetching.
+   */
+  wrap: (argv: string[], network: boolean) => string[];
 }
 
 /** Status letters of `git status --porcelain=v1` mapped to the file-change kinds the Changes tab shows. */
@@ -27,9 +30,9 @@ function changeKind(x: string, y: string): FileChange['status'] {
 export class Git {
   constructor(private readonly options: GitOptions) {}
 
-  private async git(args: string[]): Promise<string> {
+  private async git(args: string[], network = false): Promise<string> {
     // core.fsmonitor would run a program the repository names; the Changes tab never needs it.
-    const [file, ...rest] = this.options.wrap(['git', '-c', 'core.fsmonitor=false', ...args]);
+    const [file, ...rest] = this.options.wrap(['git', '-c', 'core.fsmonitor=false', ...args], network);
     if (!file) throw new Error('Empty git command line');
     const { stdout } = await exec(file, rest, {
       cwd: this.options.workspaceDir,
@@ -50,6 +53,30 @@ export class Git {
     await this.git(['init', '-q', '-b', 'main']);
     await this.git(['config', 'user.name', identity.name]);
     await this.git(['config', 'user.email', identity.email]);
+  }
+
+  /**
+   * Makes a fresh workspace a checkout of `source` (its `branch`, else the remote's default
+   * branch). Only while the repository has neither commits nor remotes, so a restart never
+   * touches the user's work: answers false then. The token stays out of the repository's files:
+   * the credential helper reads it from the runtime's environment (for the agent's pushes too).
+   */
+  async checkout(source: RepositorySource): Promise<boolean> {
+    const hasCommits = await this.git(['rev-parse', '--verify', '-q', 'HEAD']).then(
+      () => true,
+      () => false,
+    );
+    if (hasCommits || (await this.git(['remote'])).trim() !== '') return false;
+    await this.git(['remote', 'add', 'origin', source.url]);
+    if (source.credentialHelper) await this.git(['config', 'credential.helper', source.credentialHelper]);
+    await this.git(['fetch', '-q', 'origin'], true);
+    let branch = source.branch;
+    if (!branch) {
+      await this.git(['remote', 'set-head', 'origin', '--auto'], true);
+      branch = (await this.git(['symbolic-ref', '--short', 'refs/remotes/origin/HEAD'])).trim().replace(/^origin\//, '');
+    }
+    await this.git(['checkout', '-q', '-B', branch, '--track', `origin/${branch}`]);
+    return true;
   }
 
   async changes(): Promise<FileChange[]> {

@@ -148,7 +148,7 @@ export class LocalRuntime implements Runtime {
     };
     const shell = new Shell({ cwd: mounts.workspaceDir, env, controlDir, wrap: (argv) => this.sandbox.wrap(argv, mounts) });
     try {
-      const git = new Git({ workspaceDir: mounts.workspaceDir, env, wrap: (argv) => this.sandbox.wrap(argv, mounts, { network: false }) });
+      const git = new Git({ workspaceDir: mounts.workspaceDir, env, wrap: (argv, network) => this.sandbox.wrap(argv, mounts, { network }) });
       await git.init(GIT_IDENTITY);
       await shell.start();
       const session = new LocalSession({

@@ -12,6 +12,7 @@ import type {
   EditorInput,
   EditorResult,
   FileChange,
+  RepositorySource,
   PythonResult,
   RunCommandInput,
   RuntimeSession,
@@ -89,6 +90,10 @@ export class LocalSession implements RuntimeSession {
 
   zip(): Promise<Uint8Array> {
     return this.files.zip();
+  }
+
+  checkoutRepository(source: RepositorySource): Promise<boolean> {
+    return this.parts.git.checkout(source);
   }
 
   gitChanges(): Promise<FileChange[]> {

@@ -77,6 +77,16 @@ export type BrowserAction =
   | { action: 'scroll'; dx?: number; dy: number }
   | { action: 'screenshot' };
 
+/** A repository to check out into a fresh workspace. */
+export interface RepositorySource {
+  /** The clone URL, without credentials. */
+  url: string;
+  /** The branch; the remote's default branch when null. */
+  branch: string | null;
+  /** A git credential helper that answers from the runtime's environment, or null for anonymous access. */
+  credentialHelper: string | null;
+}
+
 export interface RuntimeSession {
   readonly conversationId: string;
   /** Absolute path of the workspace on the host. */
@@ -102,6 +112,8 @@ export interface RuntimeSession {
   /** A zip of the workspace. */
   zip(): Promise<Uint8Array>;
 
+  /** Checks `source` out into the workspace unless it has commits or a remote already; true when it did. */
+  checkoutRepository(source: RepositorySource): Promise<boolean>;
   gitChanges(): Promise<FileChange[]>;
   gitDiff(path: string): Promise<{ original: string; modified: string }>;
 

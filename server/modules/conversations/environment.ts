@@ -1,4 +1,5 @@
 import type { AgentSettings } from '../../agent/types.ts';
+import type { RepositorySource } from '../../runtime/types.ts';
 import type { SecretsService } from '../secrets/index.ts';
 import type { GitProvider, SettingsService } from '../settings/index.ts';
 import type { ConversationRow } from './store.ts';
@@ -7,6 +8,27 @@ import type { ConversationRow } from './store.ts';
 const MAX_ITERATIONS = 100;
 
 const TOKEN_VARIABLES: Record<GitProvider, string> = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN', bitbucket: 'BITBUCKET_TOKEN' };
+const DEFAULT_HOSTS: Record<GitProvider, string> = { github: 'https://github.com', gitlab: 'https://gitlab.com', bitbucket: 'https://bitbucket.org' };
+/** The user name each provider expects beside a token over HTTPS. */
+const TOKEN_USERS: Record<GitProvider, string> = { github: 'x-access-token', gitlab: 'oauth2', bitbucket: 'x-token-auth' };
+
+/**
+ * Where the conversation's repository is cloned from: the provider's host, or the host saved
+ * with the token (self-hosted; a full URL such as http://git.internal or file:///srv/git is
+ * taken as it is). With a token, git asks a helper that reads it from the environment.
+ */
+function repositorySource(row: ConversationRow, tokens: readonly { provider: GitProvider; host: string | null }[]): RepositorySource | null {
+  if (!row.selectedRepository) return null;
+  // A conversation created without a provider names a GitHub repository, as the spec's home page does.
+  const provider = (row.gitProvider ?? 'github') as GitProvider;
+  const token = tokens.find((t) => t.provider === provider);
+  const host = token?.host ? (token.host.includes('://') ? token.host : `https://${token.host}`) : DEFAULT_HOSTS[provider];
+  return {
+    url: `${host.replace(/\/+$/, '')}/${row.selectedRepository}.git`,
+    branch: row.selectedBranch,
+    credentialHelper: token ? `!f() { test "$1" = get && echo username=${TOKEN_USERS[provider]} && echo "password=$${TOKEN_VARIABLES[provider]}"; }; f` : null,
+  };
+}
 
 /**
  * What a start of the conversation runs with: the agent's settings, and the runtime's
@@ -17,7 +39,7 @@ export async function prepareStart(
   row: ConversationRow,
   providers: string[] | undefined,
   deps: { settings: SettingsService; secrets: SecretsService },
-): Promise<{ env: Record<string, string>; settings: AgentSettings }> {
+): Promise<{ env: Record<string, string>; settings: AgentSettings; repository: RepositorySource | null }> {
   const preferences = await deps.settings.forAgent(row.userId);
   const tokens = await deps.settings.providerTokens(row.userId, providers as GitProvider[] | undefined);
   const env: Record<string, string> = {
@@ -31,6 +53,7 @@ export async function prepareStart(
   };
   return {
     env,
+    repository: repositorySource(row, tokens),
     settings: {
       llm: preferences.llm,
       agent: preferences.agent,
@@ -42,8 +65,8 @@ export async function prepareStart(
       mcpConfig: preferences.mcpConfig ?? { sse_servers: [], stdio_servers: [] },
       conversationInstructions: row.instructions,
       customSecretsDescriptions: await deps.secrets.descriptions(row.userId),
-      // Repositories are not cloned into the workspace yet: the agent is not told about one.
-      repository: null,
+      // The workspace itself is the checkout (the manager clears this when the checkout fails).
+      repository: row.selectedRepository ? { name: row.selectedRepository, directory: '.' } : null,
     },
   };
 }

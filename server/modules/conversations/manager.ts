@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentFactory, AgentSettings, ClientAction } from '../../agent/types.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import type { Runtime } from '../../runtime/types.ts';
+import type { RepositorySource, Runtime, RuntimeSession } from '../../runtime/types.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { ActiveConversation } from './active.ts';
@@ -43,7 +43,7 @@ export interface ManagerDeps {
   agentFactory: AgentFactory | undefined;
   box: SecretBox;
   /** The runtime environment (secrets, git identity and tokens) and agent settings of a start. */
-  prepare(row: ConversationRow, providers: string[] | undefined): Promise<{ env: Record<string, string>; settings: AgentSettings }>;
+  prepare(row: ConversationRow, providers: string[] | undefined): Promise<{ env: Record<string, string>; settings: AgentSettings; repository: RepositorySource | null }>;
   /** saas: the owner's credits; null in oss mode. */
   credits: ((userId: string, conversationId: string) => NonNullable<HostDeps['credits']>) | null;
   log: Logger;
@@ -123,9 +123,11 @@ export class ConversationManager {
     const { id } = active;
     try {
       await this.emit(id, statusUpdate(Status.STARTING_RUNTIME, 'Starting the runtime…'));
-      const { env, settings } = await this.deps.prepare(row, options.providers);
+      const { env, settings: prepared, repository } = await this.deps.prepare(row, options.providers);
       const session = await this.deps.runtime.start(id, { env });
       active.session = session;
+      if (active.stopping) return false;
+      const settings = repository && !(await this.checkout(id, session, repository, row.selectedRepository ?? repository.url)) ? { ...prepared, repository: null } : prepared;
       if (active.stopping) return false;
       await this.deps.conversations.update(id, { runtimeStatus: Status.RUNTIME_STARTED });
       if (options.replay?.length) {
@@ -152,6 +154,18 @@ export class ConversationManager {
       this.deps.log.error({ err: error, conversationId: id }, 'conversation failed to start');
       await this.emit(id, statusUpdate(Status.ERROR, `The runtime could not start: ${(error as Error).message}`, 'error')).catch(() => {});
       void this.stop(id, Status.ERROR);
+      return false;
+    }
+  }
+
+  /** The conversation's repository in its workspace (on first start); false, with an error in the chat, when it could not be checked out. */
+  private async checkout(id: string, session: RuntimeSession, repository: RepositorySource, name: string): Promise<boolean> {
+    try {
+      if (await session.checkoutRepository(repository)) await this.emit(id, statusUpdate(Status.REPOSITORY_READY, `Checked out ${name}.`));
+      return true;
+    } catch (error) {
+      const reason = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
+      await this.emit(id, statusUpdate(Status.REPOSITORY_FAILED, `The repository ${name} could not be checked out: ${reason}`, 'error'));
       return false;
     }
   }
