@@ -9,6 +9,7 @@ describe('a message as markdown', () => {
     const first = render(<Markdown text={'**bold**\nnext line'} />);
     expect(first.container.textContent).toBe('**bold**\nnext line');
 
+    await import('./markdown.ts'); // the renderer the message has started to load (the first import is slow under test)
     await screen.findByText('bold', { selector: 'strong' });
     expect(first.container.innerHTML).toContain('<br>');
     first.unmount();
