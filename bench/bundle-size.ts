@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { FALLBACK_LANGUAGE, NAMESPACES } from '../src/app/i18n.ts';
 import type { BenchResult } from './result.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -34,9 +35,11 @@ export function benchBundles(): BenchResult[] {
     if (!found) throw new Error(`no chunk for ${fragment} in the build manifest`);
     return found;
   };
-  const entry = staticClosure(manifest, ['index.html']);
+  // The first render waits for i18n, which loads every namespace of the browser's language (here English) as a chunk.
+  const firstLoad = ['index.html', ...NAMESPACES.map((namespace) => key(`locales/${FALLBACK_LANGUAGE}/${namespace}.json`))];
+  const entry = staticClosure(manifest, firstLoad);
   // The workspace route renders inside the sidebar layout, whose component is split off too.
-  const workspaceRoute = ['index.html', key('src/routes/_sidebar.tsx?tsr-split=component'), key('experiment.conversations.$conversationId.tsx?tsr-split=component')];
+  const workspaceRoute = [...firstLoad, key('src/routes/_sidebar.tsx?tsr-split=component'), key('experiment.conversations.$conversationId.tsx?tsr-split=component')];
   const workspace = staticClosure(manifest, workspaceRoute);
   const withChat = staticClosure(manifest, [...workspaceRoute, key('src/features/chat/index.ts')]);
   return [
