@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { Toaster } from 'sonner';
+import { Toaster } from '../ui/index.ts';
 import type { AppRouter } from './router.ts';
 import { queryClient } from './services.ts';
 import { SessionContext, sessionInput, type createSessionLogic } from './session.ts';

@@ -1,11 +1,11 @@
 import i18next from 'i18next';
-import { toast } from 'sonner';
 import { createApiClient, createRequests } from '../api/client.ts';
 import { withoutRepeats } from '../api/error-toasts.ts';
 import { queryKeys } from '../api/queries.ts';
 import { createQueryClient } from '../api/query-client.ts';
 import { toastDuration } from '../api/toast-duration.ts';
 import { createTokenStore } from '../api/token-store.ts';
+import { toast } from '../ui/index.ts';
 
 // The one instance of each service the browser application uses.
 

@@ -1,36 +1,16 @@
-import { Dialog as RadixDialog } from 'radix-ui';
-import type { ReactNode } from 'react';
-import * as styles from './dialog.css.ts';
+import { lazy, Suspense } from 'react';
+import type { DialogProps } from './ModalDialog.tsx';
 
-interface DialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: string;
-  description: string;
-  /** Accessible name of the close button. */
-  closeLabel: string;
-  children: ReactNode;
-}
+// Radix's dialog (focus trap, scroll lock, portal) is needed only while a dialog is open, and
+// dialogs open rarely: it loads with the first one instead of with the page.
+const ModalDialog = lazy(() => import('./ModalDialog.tsx').then((module) => ({ default: module.ModalDialog })));
 
 /** A modal dialog: focus is trapped inside, Escape and the close button close it. */
-export function Dialog({ open, onOpenChange, title, description, closeLabel, children }: DialogProps) {
+export function Dialog(props: DialogProps) {
+  if (!props.open) return null;
   return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className={styles.overlay} />
-        <RadixDialog.Content className={styles.content}>
-          <div className={styles.header}>
-            <div>
-              <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>
-              <RadixDialog.Description className={styles.description}>{description}</RadixDialog.Description>
-            </div>
-            <RadixDialog.Close className={styles.close} aria-label={closeLabel}>
-              <span aria-hidden="true">×</span>
-            </RadixDialog.Close>
-          </div>
-          {children}
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <Suspense fallback={null}>
+      <ModalDialog {...props} />
+    </Suspense>
   );
 }

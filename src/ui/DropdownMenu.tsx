@@ -1,33 +1,120 @@
-import { DropdownMenu as RadixMenu } from 'radix-ui';
-import type { ComponentProps, ReactNode } from 'react';
-import * as styles from './dropdown-menu.css.ts';
+import { Slot } from 'radix-ui';
+import { createContext, use, useCallback, useEffect, useRef, useState, type ComponentProps, type KeyboardEvent, type PointerEvent, type ReactNode, type RefObject } from 'react';
+import type * as RadixParts from './RadixDropdownMenu.tsx';
 
-/** A menu opened from a trigger; arrow keys move between items, Escape closes it. */
-export const DropdownMenu = RadixMenu.Root;
+// Radix's menu (with floating-ui, which places it) is a tenth of every page's first load, and no
+// menu is open then. The triggers show at once; the menu code loads right after the first paint,
+// and a trigger pressed before it has arrived opens its menu when it does.
+type Parts = typeof RadixParts;
+let loaded: Parts | null = null;
+let loading: Promise<Parts | null> | null = null;
 
-/** The element that opens the menu; pass a Button as the only child. */
-export function DropdownMenuTrigger({ children }: { children: ReactNode }) {
-  return <RadixMenu.Trigger asChild>{children}</RadixMenu.Trigger>;
+/** The menu code, or null when its download failed (pressing a trigger tries again). */
+function loadParts(): Promise<Parts | null> {
+  loading ??= import('./RadixDropdownMenu.tsx').then(
+    (module) => (loaded = module),
+    () => (loading = null),
+  );
+  return loading;
 }
 
-export function DropdownMenuContent({ children }: { children: ReactNode }) {
+/** The parts inside an open menu, which only renders once they have loaded. */
+function loadedParts(): Parts {
+  if (!loaded) throw new Error('a menu rendered its content before the menu code loaded');
+  return loaded;
+}
+
+interface MenuState {
+  parts: Parts | null;
+  /** The trigger was pressed before the menu code arrived: open the menu when it does. */
+  press(): void;
+  /** The stand-in trigger shown until then. */
+  standInRef: RefObject<HTMLElement | null>;
+  /** Gives the real trigger the focus the stand-in had when they were swapped. */
+  triggerRef(node: HTMLButtonElement | null): void;
+}
+
+const MenuContext = createContext<MenuState | null>(null);
+
+function useMenu(): MenuState {
+  const menu = use(MenuContext);
+  if (!menu) throw new Error('a menu part rendered outside <DropdownMenu>');
+  return menu;
+}
+
+/** A menu opened from a trigger; arrow keys move between items, Escape closes it. */
+export function DropdownMenu({ children }: { children: ReactNode }) {
+  const [parts, setParts] = useState(() => loaded);
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  const standInRef = useRef<HTMLElement>(null);
+  const refocus = useRef(false);
+  const load = useCallback(() => {
+    void loadParts().then((module) => {
+      if (!module) return;
+      refocus.current = standInRef.current !== null && standInRef.current === document.activeElement;
+      setParts(() => module);
+    });
+  }, []);
+  useEffect(() => {
+    if (!parts) load();
+  }, [parts, load]);
+  const triggerRef = useCallback((node: HTMLButtonElement | null) => {
+    if (node && refocus.current) {
+      refocus.current = false;
+      node.focus();
+    }
+  }, []);
+  const press = useCallback(() => {
+    setOpenOnLoad(true);
+    load();
+  }, [load]);
   return (
-    <RadixMenu.Portal>
-      <RadixMenu.Content className={styles.content} align="end" sideOffset={6}>
-        {children}
-      </RadixMenu.Content>
-    </RadixMenu.Portal>
+    <MenuContext value={{ parts, press, standInRef, triggerRef }}>
+      {parts ? <parts.DropdownMenu defaultOpen={openOnLoad}>{children}</parts.DropdownMenu> : children}
+    </MenuContext>
   );
 }
 
-export function DropdownMenuLabel({ children }: { children: ReactNode }) {
-  return <RadixMenu.Label className={styles.label}>{children}</RadixMenu.Label>;
+/** The keys that open a menu from its trigger, as Radix's trigger has them. */
+const OPEN_KEYS = ['Enter', ' ', 'ArrowDown'];
+
+/** The element that opens the menu; pass a Button as the only child. */
+export function DropdownMenuTrigger({ children }: { children: ReactNode }) {
+  const { parts, press, standInRef, triggerRef } = useMenu();
+  if (parts) return <parts.DropdownMenuTrigger ref={triggerRef}>{children}</parts.DropdownMenuTrigger>;
+  const onPointerDown = (event: PointerEvent) => {
+    if (event.button !== 0 || event.ctrlKey) return;
+    event.preventDefault();
+    press();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!OPEN_KEYS.includes(event.key)) return;
+    event.preventDefault();
+    press();
+  };
+  return (
+    <Slot.Root ref={standInRef} aria-haspopup="menu" aria-expanded={false} data-state="closed" onPointerDown={onPointerDown} onKeyDown={onKeyDown}>
+      {children}
+    </Slot.Root>
+  );
 }
 
-export function DropdownMenuItem(props: Omit<ComponentProps<typeof RadixMenu.Item>, 'className'>) {
-  return <RadixMenu.Item className={styles.item} {...props} />;
+export function DropdownMenuContent({ children }: { children: ReactNode }) {
+  const { parts } = useMenu();
+  return parts && <parts.DropdownMenuContent>{children}</parts.DropdownMenuContent>;
+}
+
+export function DropdownMenuLabel({ children }: { children: ReactNode }) {
+  const { DropdownMenuLabel: Label } = loadedParts();
+  return <Label>{children}</Label>;
+}
+
+export function DropdownMenuItem(props: ComponentProps<Parts['DropdownMenuItem']>) {
+  const { DropdownMenuItem: Item } = loadedParts();
+  return <Item {...props} />;
 }
 
 export function DropdownMenuSeparator() {
-  return <RadixMenu.Separator className={styles.separator} />;
+  const { DropdownMenuSeparator: Separator } = loadedParts();
+  return <Separator />;
 }

@@ -12,3 +12,4 @@ export {
 } from './DropdownMenu.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';
 export { TextField } from './TextField.tsx';
+export { toast, Toaster } from './toast.tsx';

@@ -1,12 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { selectAwaitingConfirmation, selectSuggestionsShown, selectTyping } from '../../../machines/agent.ts';
 import { selectPending, selectText } from '../../../machines/chat-input.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import type { Conversation, ConversationStream } from '../../realtime/types.ts';
-import { Button } from '../../ui/index.ts';
+import { Button, toast } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
 import { MessageBox } from './MessageBox.tsx';
 import { MessageList } from './MessageList.tsx';

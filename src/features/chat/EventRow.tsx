@@ -1,10 +1,10 @@
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/index.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
 import * as styles from './chat.css.ts';
 import { FeedbackStars } from './FeedbackStars.tsx';
-import { markdownToHtml } from './markdown.ts';
+import { Markdown } from './Markdown.tsx';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { agentErrorKey } from './rules/agent-errors.ts';
 import type { ChatRow } from './rules/chat-rows.ts';
@@ -16,11 +16,6 @@ export interface EventRowProps {
   confirmation: { onConfirm: () => void; onReject: () => void } | null;
   /** Star ratings (saas only) on agent messages among the last events. */
   feedback: { stream: ConversationStream } | null;
-}
-
-function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => markdownToHtml(text), [text]);
-  return <div className={styles.markdown} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 function Images({ urls }: { urls: readonly string[] | null | undefined }) {

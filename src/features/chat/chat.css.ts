@@ -39,6 +39,8 @@ export const markdown = style({});
 globalStyle(`${markdown} p`, { margin: 0 });
 globalStyle(`${markdown} p + p`, { marginTop: vars.space.sm });
 globalStyle(`${markdown} pre`, { overflowX: 'auto' });
+/** A message before the markdown renderer has loaded. */
+export const plainText = style({ whiteSpace: 'pre-wrap' });
 export const images = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, marginTop: vars.space.xs });
 export const thumbnail = style({ maxWidth: '160px', maxHeight: '120px', borderRadius: vars.radius.sm });
 

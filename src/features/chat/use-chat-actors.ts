@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../ui/index.ts';
 import { agentMachine, selectSendDisabled } from '../../../machines/agent.ts';
 import { chatInputMachine, selectHasPending, type PendingMessage } from '../../../machines/chat-input.ts';
 import { selectIsUploading, uploadMachine, type FileLike } from '../../../machines/upload.ts';

@@ -1,12 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
 import { Spinner } from '../../ui/index.ts';
 import { ConversationCard } from './ConversationCard.tsx';
-import { ConversationDialogs, type ConversationDialog } from './ConversationDialogs.tsx';
+import type { ConversationDialog } from './ConversationDialogs.tsx';
 import { conversationListQuery } from './queries.ts';
 import * as styles from './sidebar.css.ts';
+
+// The dialogs (with Radix's tabs) open rarely: their code loads when a card's menu first opens one.
+const ConversationDialogs = lazy(() => import('./ConversationDialogs.tsx').then((module) => ({ default: module.ConversationDialogs })));
 
 /** The 350 px panel of conversation cards, newest first as the server lists them. */
 export function ConversationPanel({ id }: { id: string }) {
@@ -35,7 +38,11 @@ export function ConversationPanel({ id }: { id: string }) {
         {t('panel.title')}
       </h2>
       {content()}
-      <ConversationDialogs dialog={dialog} onClose={() => setDialog(null)} />
+      {dialog && (
+        <Suspense fallback={null}>
+          <ConversationDialogs dialog={dialog} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }

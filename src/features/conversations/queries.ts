@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../ui/index.ts';
 import { renamedTitle } from '../../../machines/conversation.ts';
 import { conversationRequests, type Conversation } from './requests.ts';
 import { changeConversation, withoutConversation } from './rules.ts';

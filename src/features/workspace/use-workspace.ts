@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo, useRef, useState, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../ui/index.ts';
 import { fromPromise } from 'xstate';
 import type { ConnectionNotice } from '../../../machines/connection.ts';
 import type { Conversation } from '../../realtime/types.ts';

@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { errorText } from '../../../api/errors.ts';
 import type { Conversation, ConversationStream } from '../../../realtime/types.ts';
 import { visuallyHidden } from '../../../styles/visually-hidden.css.ts';
-import { Button, Spinner } from '../../../ui/index.ts';
+import { Button, Spinner, toast } from '../../../ui/index.ts';
 import { tabRequests } from '../requests.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';

@@ -1,0 +1,37 @@
+import { DropdownMenu as RadixMenu } from 'radix-ui';
+import type { ComponentProps, ReactNode, Ref } from 'react';
+import * as styles from './dropdown-menu.css.ts';
+
+/** A menu opened from a trigger; arrow keys move between items, Escape closes it. */
+export const DropdownMenu = RadixMenu.Root;
+
+/** The element that opens the menu; pass a Button as the only child. */
+export function DropdownMenuTrigger({ children, ref }: { children: ReactNode; ref?: Ref<HTMLButtonElement> }) {
+  return (
+    <RadixMenu.Trigger asChild ref={ref}>
+      {children}
+    </RadixMenu.Trigger>
+  );
+}
+
+export function DropdownMenuContent({ children }: { children: ReactNode }) {
+  return (
+    <RadixMenu.Portal>
+      <RadixMenu.Content className={styles.content} align="end" sideOffset={6}>
+        {children}
+      </RadixMenu.Content>
+    </RadixMenu.Portal>
+  );
+}
+
+export function DropdownMenuLabel({ children }: { children: ReactNode }) {
+  return <RadixMenu.Label className={styles.label}>{children}</RadixMenu.Label>;
+}
+
+export function DropdownMenuItem(props: Omit<ComponentProps<typeof RadixMenu.Item>, 'className'>) {
+  return <RadixMenu.Item className={styles.item} {...props} />;
+}
+
+export function DropdownMenuSeparator() {
+  return <RadixMenu.Separator className={styles.separator} />;
+}
