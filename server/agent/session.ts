@@ -13,7 +13,7 @@ import { ModelGateway } from './model-gateway.ts';
 import { systemPrompt } from './prompts/system-prompt.ts';
 import { Recall } from './recall/workspace-context.ts';
 import { cleanTitle, fallbackTitle, TITLE_INSTRUCTIONS } from './title.ts';
-import { connectMcpServers, type McpConnections } from './tools/mcp.ts';
+import { connectMcpServers, type McpConnections, type StdioLauncher } from './tools/mcp.ts';
 import { BUILT_IN_TOOLS, ToolRegistry } from './tools/index.ts';
 import type { AgentHost, AgentSession, ClientAction, NewEvent } from './types.ts';
 
@@ -34,6 +34,19 @@ const PLATFORM_VERSION = '1.0.0';
 const OUTPUT_RESERVE = 8_000;
 
 /** The agent of one conversation: the controller statechart with its side effects wired to the host. */
+/** oss mode (no credits to charge) has one local user, who may run processes on the host; saas users only inside their sandbox. */
+function stdioLauncher(host: AgentHost): StdioLauncher {
+  if (host.charge === undefined) return { kind: 'host' };
+  const { runtime } = host;
+  if (!runtime.sandboxed) return { kind: 'refused' };
+  const launch = (argv: string[]) => {
+    const process = runtime.sandboxedProcess(argv);
+    if (!process) throw new Error('the workspace sandbox is not available');
+    return process;
+  };
+  return { kind: 'sandbox', launch };
+}
+
 export function createAgentSession(host: AgentHost, options: AgentOptions = {}): AgentSession {
   const metrics = new MetricsTracker(host.settings.llm?.model ?? '', () => host.settings.maxBudgetPerTask);
   const log = new EventLog(host, () => metrics.snapshot());
@@ -76,8 +89,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     mcp = await connectMcpServers(host.settings.mcpConfig, {
       cwd: host.runtime.workspaceDir,
       reservedNames: new Set(BUILT_IN_TOOLS.map((tool) => tool.name)),
-      // Only oss mode (no credits to charge) has a single, local user who may run processes on the host.
-      allowStdio: host.charge === undefined,
+      stdio: stdioLauncher(host),
     });
     for (const failure of mcp.failures) {
       emit({ source: 'agent', status_update: true, type: 'error', status_id: 'STATUS$ERROR_MCP_SERVER', message: `The MCP server ${failure.server} could not be used: ${failure.reason}` });

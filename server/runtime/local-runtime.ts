@@ -156,6 +156,8 @@ export class LocalRuntime implements Runtime {
         workspaceDir: mounts.workspaceDir,
         ports,
         sandboxed: this.sandboxed,
+        wrap: (argv) => this.sandbox.wrap(argv, mounts),
+        env,
         shell,
         git,
         kernel: new PythonKernel({ python: this.python, workspaceDir: mounts.workspaceDir, controlDir, env, wrap: (argv) => this.sandbox.wrap(argv, mounts) }),

@@ -27,6 +27,10 @@ export interface LocalSessionParts {
   workspaceDir: string;
   ports: readonly [number, number];
   sandboxed: boolean;
+  /** The argv that runs `argv` in this workspace's sandbox. */
+  wrap: (argv: readonly string[]) => string[];
+  /** The runtime's environment (the user's secrets, HOME, ports). */
+  env: Record<string, string>;
   shell: Shell;
   git: Git;
   kernel: PythonKernel;
@@ -90,6 +94,10 @@ export class LocalSession implements RuntimeSession {
 
   zip(): Promise<Uint8Array> {
     return this.files.zip();
+  }
+
+  sandboxedProcess(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | null {
+    return this.sandboxed ? { argv: this.parts.wrap(argv), env: { ...this.parts.env } } : null;
   }
 
   checkoutRepository(source: RepositorySource): Promise<boolean> {

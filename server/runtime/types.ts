@@ -123,6 +123,12 @@ export interface RuntimeSession {
 
   browse(action: BrowserAction): Promise<BrowserState>;
 
+  /**
+   * How to start a process of the user's own inside this workspace's sandbox (argv and the
+   * runtime's environment), e.g. a stdio MCP server; null when commands are not sandboxed.
+   */
+  sandboxedProcess(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | null;
+
   /** Stops processes (shell, kernel, browser); the workspace stays. */
   stop(): Promise<void>;
 }

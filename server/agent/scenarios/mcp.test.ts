@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
@@ -32,7 +33,7 @@ describe('MCP tools', () => {
     const { store, llm } = scenario;
     await store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
     const system = store.events.find((event) => event.action === 'system');
-    expect(system?.args?.tools?.map((tool) => tool.name)).toEqual(['execute_bash', 'str_replace_editor', 'execute_ipython_cell', 'browser', 'think', 'finish', 'echo', 'fail']);
+    expect(system?.args?.tools?.map((tool) => tool.name)).toEqual(['execute_bash', 'str_replace_editor', 'execute_ipython_cell', 'browser', 'think', 'finish', 'echo', 'fail', 'list']);
 
     scenario.say('Echo something');
     await store.waitForState('FINISHED');
@@ -66,13 +67,35 @@ describe('MCP tools', () => {
     }
   }, 30_000);
 
-  it('does not start stdio servers in saas mode, where they would run on the server host', async () => {
-    scenario = await scenarios.start({ balanceMicros: 10_000_000n, settings: { mcpConfig: { stdio_servers: [echoServer], sse_servers: [] } } });
+  it('runs stdio servers inside the conversation’s sandbox in saas mode, and refuses them without one', async () => {
+    scenario = await scenarios.start({
+      balanceMicros: 10_000_000n,
+      settings: { mcpConfig: { stdio_servers: [echoServer], sse_servers: [] } },
+      script: (llm) => llm.enqueue(titleReply),
+    });
+    const { runtime } = scenario.store.host;
     await scenario.store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
-    const refusal = scenario.store.events.find((event) => event.status_id === 'STATUS$ERROR_MCP_SERVER');
-    expect(refusal?.message).toMatch(/The MCP server echo could not be used: stdio MCP servers would run on the server host/);
-    expect(scenario.store.events.find((event) => event.action === 'system')?.args?.tools?.map((tool) => tool.name)).not.toContain('echo');
-  });
+    const offered = scenario.store.events.find((event) => event.action === 'system')?.args?.tools?.map((tool) => tool.name);
+    if (!runtime.sandboxed) {
+      const refusal = scenario.store.events.find((event) => event.status_id === 'STATUS$ERROR_MCP_SERVER');
+      expect(refusal?.message).toMatch(/The MCP server echo could not be used: stdio MCP servers would run on the server host outside any sandbox/);
+      expect(offered).not.toContain('echo');
+      return;
+    }
+    expect(offered).toContain('list');
+    // The directory of every conversation's workspace: in the sandbox only this one's (and the homes' mount point) is there.
+    const workspaces = path.dirname(runtime.workspaceDir);
+    const other = path.join(workspaces, 'another-conversation');
+    fs.mkdirSync(other, { recursive: true });
+    scenario.llm.enqueue(reply.toolCall('list', { dir: workspaces }, { when: withTools }), finishReply);
+    scenario.say('What do you see?');
+    await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
+    const seen = JSON.parse(scenario.store.events.find((event) => event.observation === 'mcp')?.content ?? 'null') as string[];
+    expect(fs.readdirSync(workspaces)).toContain('another-conversation');
+    expect(seen).toContain(path.basename(runtime.workspaceDir));
+    expect(seen).not.toContain('another-conversation');
+    fs.rmSync(other, { recursive: true });
+  }, 30_000);
 
   it('tells the user about a server that cannot start, and works without it', async () => {
     scenario = await scenarios.start({

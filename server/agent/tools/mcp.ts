@@ -9,11 +9,14 @@ import { OUTPUT_LIMIT, ToolInputError, truncateMiddle, type AgentTool, type Tool
 const CLIENT_INFO = { name: 'atelier-agent', version: '1.0.0' };
 const CONNECT_TIMEOUT_MS = 30_000;
 /**
- * Stdio servers are processes on the server host, outside the workspace sandbox: fine for the
- * one local user of oss mode, but in saas mode they would let any user run commands on the
- * host, so there only remote servers are used.
+ * Where stdio servers run: as processes of the server host (oss mode's one local user), inside
+ * the conversation's sandbox (saas with bubblewrap), or nowhere — without a sandbox a saas
+ * user's server would run commands on the host.
  */
-const STDIO_REFUSED = 'stdio MCP servers would run on the server host, so they are disabled here; use an SSE or Streamable HTTP server instead';
+export type StdioLauncher = { kind: 'host' } | { kind: 'sandbox'; launch: (argv: string[]) => { argv: string[]; env: Record<string, string> } } | { kind: 'refused' };
+
+const STDIO_REFUSED =
+  'stdio MCP servers would run on the server host outside any sandbox (bubblewrap is not available), so they are disabled here; use an SSE or Streamable HTTP server instead';
 
 /** The user's MCP servers, connected, and their tools as agent tools. */
 export interface McpConnections {
@@ -29,20 +32,16 @@ interface McpServerSpec {
   connect(client: Client): Promise<void>;
 }
 
-function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string): McpServerSpec {
+function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string, launcher: StdioLauncher): McpServerSpec {
   return {
     label: server.name,
-    connect: (client) =>
-      client.connect(
-        new StdioClientTransport({
-          command: server.command,
-          args: server.args ?? [],
-          env: { ...getDefaultEnvironment(), ...server.env },
-          cwd,
-          stderr: 'ignore',
-        }),
-        { timeout: CONNECT_TIMEOUT_MS },
-      ),
+    connect: (client) => {
+      const argv = [server.command, ...(server.args ?? [])];
+      const sandboxed = launcher.kind === 'sandbox' ? launcher.launch(argv) : null;
+      const [command = server.command, ...args] = sandboxed?.argv ?? argv;
+      const transport = new StdioClientTransport({ command, args, env: { ...(sandboxed?.env ?? getDefaultEnvironment()), ...server.env }, cwd, stderr: 'ignore' });
+      return client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    },
   };
 }
 
@@ -100,15 +99,15 @@ function mcpTool(client: Client, tool: Awaited<ReturnType<Client['listTools']>>[
 
 /**
  * Connects every configured server (in parallel; one failing does not stop the others) and
- * lists their tools. Stdio servers start in the workspace directory (only when allowed). A tool named like a
+ * lists their tools. Stdio servers start in the workspace directory (see StdioLauncher). A tool named like a
  * built-in or an earlier server's tool is left out, so every name means one thing.
  */
 export async function connectMcpServers(
   config: McpConfig,
-  options: { cwd: string; reservedNames: ReadonlySet<string>; allowStdio: boolean },
+  options: { cwd: string; reservedNames: ReadonlySet<string>; stdio: StdioLauncher },
 ): Promise<McpConnections> {
-  const stdio = options.allowStdio ? config.stdio_servers : [];
-  const specs = [...stdio.map((server) => stdioServer(server, options.cwd)), ...config.sse_servers.map(remoteServer)];
+  const stdio = options.stdio.kind === 'refused' ? [] : config.stdio_servers;
+  const specs = [...stdio.map((server) => stdioServer(server, options.cwd, options.stdio)), ...config.sse_servers.map(remoteServer)];
   const clients: Client[] = [];
   const connected = await Promise.all(
     specs.map(async (spec) => {
@@ -124,7 +123,7 @@ export async function connectMcpServers(
       }
     }),
   );
-  const refused = options.allowStdio ? [] : config.stdio_servers.map((server) => ({ server: server.name, reason: STDIO_REFUSED }));
+  const refused = options.stdio.kind !== 'refused' ? [] : config.stdio_servers.map((server) => ({ server: server.name, reason: STDIO_REFUSED }));
   const failures = [...refused, ...connected.flatMap((result) => (result.failure ? [result.failure] : []))];
   const listed = connected.map((result) => result.tools);
   const names = new Set(options.reservedNames);
