@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { selectCanStop, selectConversation } from '../../../machines/conversation.ts';
@@ -36,9 +36,10 @@ interface MenuBarProps {
   screen: ScreenModel;
 }
 
+/** Not modal: the page behind stays in the accessibility tree (no aria-hidden over focusable content); Escape and a click outside still close it. */
 function Menu({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger>
         <Button tone="ghost" size="sm">
           {label}
@@ -49,18 +50,13 @@ function Menu({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** A menu item with a note under its label, read as its description (why it is unavailable). */
+/** A menu item with a note under its label (why it is unavailable), read as part of its name. */
 function NotedItem({ label, note, disabled, onSelect }: { label: string; note: string | null; disabled: boolean; onSelect?: () => void }) {
-  const id = useId();
   return (
-    <DropdownMenuItem disabled={disabled} onSelect={onSelect} aria-labelledby={`${id}-label`} aria-describedby={note === null ? undefined : `${id}-note`}>
+    <DropdownMenuItem disabled={disabled} onSelect={onSelect}>
       <span className={styles.itemText}>
-        <span id={`${id}-label`}>{label}</span>
-        {note === null ? null : (
-          <span id={`${id}-note`} className={styles.itemNote}>
-            {note}
-          </span>
-        )}
+        <span>{label}</span>
+        {note === null ? null : <span className={styles.itemNote}>{note}</span>}
       </span>
     </DropdownMenuItem>
   );
@@ -124,17 +120,18 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen 
     toast.success(t('workspace:menu.pushSent'));
   };
   const [featuresOpen, setFeaturesOpen] = useState(false);
-  // New Feature: once the dialog has handed focus back to the Feature button, it goes on to the chat's message box.
+  // New Feature: the chat's message box takes focus once the dialog (and its focus trap) is gone.
   const focusChatNext = useRef(false);
+  const messageBoxLabel = t('chat:actions.messageLabel');
+  useEffect(() => {
+    if (featuresOpen || !focusChatNext.current) return;
+    focusChatNext.current = false;
+    screen.focusField('chat', messageBoxLabel);
+  }, [featuresOpen, screen, messageBoxLabel]);
   const newFeature = () => {
     focusChatNext.current = true;
     setFeaturesOpen(false);
     layout.send({ type: 'OPEN_TAB', component: 'chat' });
-  };
-  const onFeatureFocus = () => {
-    if (!focusChatNext.current) return;
-    focusChatNext.current = false;
-    screen.focusField('chat', t('chat:actions.messageLabel'));
   };
 
   return (
@@ -191,7 +188,7 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen 
           {t('workspace.restart')}
         </DropdownMenuItem>
       </Menu>
-      <Button tone="ghost" size="sm" aria-haspopup="dialog" onClick={() => setFeaturesOpen(true)} onFocus={onFeatureFocus}>
+      <Button tone="ghost" size="sm" aria-haspopup="dialog" onClick={() => setFeaturesOpen(true)}>
         {t('workspace:menu.feature')}
       </Button>
       <FeaturesDialog open={featuresOpen} onOpenChange={setFeaturesOpen} onNewFeature={newFeature} />
