@@ -7,8 +7,8 @@ import { startServer, type RunningServer } from '../support/server.ts';
 
 // The workspace's menus against the real server in self-hosted mode: a tab popped out into a
 // browser window of its own stays live there and returns to the layout when the window closes
-// (and a blocked window says so); Window → Served opens the web app tab; File and the App
-// submenu show what is not available yet; the Features dialog filters its list.
+// (a framed tab included; a blocked window says so); Window → Served opens the web app tab;
+// File and the App submenu show what is not available yet; the Features dialog filters its list.
 
 let pageErrors: string[] = [];
 
@@ -31,6 +31,31 @@ async function chooseMenuItem(page: Page, menu: string, item: string) {
 
 const tabButton = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
 
+/**
+ * Layout → Open in a new window on the active tab; resolves with the window showing it (titled
+ * with the tab's name). A development build (as here) runs effects twice (StrictMode), so
+ * flexlayout opens, closes and opens the window again: the popout is the window still open.
+ */
+async function popOutActiveTab(page: Page, tab: string): Promise<Page> {
+  const windows: Page[] = [];
+  const collect = (opened: Page) => void windows.push(opened);
+  page.context().on('page', collect);
+  await chooseMenuItem(page, 'Layout', 'Open in a new window');
+  const popup = await waitFor(
+    async () => {
+      for (const candidate of windows.filter((opened) => !opened.isClosed())) if ((await candidate.title().catch(() => '')) === tab) return candidate;
+      return null;
+    },
+    (found) => found !== null,
+    20_000,
+    `the popout window of ${tab}`,
+  );
+  page.context().off('page', collect);
+  if (!popup) throw new Error(`no popout window for ${tab}`);
+  popup.on('pageerror', (error) => pageErrors.push(`popout: ${error.message}`));
+  return popup;
+}
+
 describe.skipIf(browserMissing())('the workspace menus and popout windows in the browser', () => {
   const llm = new FakeLlm('fake-model');
   let server: RunningServer;
@@ -51,7 +76,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await llm.stop();
   });
 
-  it('pops the terminal out into a live window and docks it back when the window closes', async () => {
+  it('pops the terminal and the web app out into windows of their own and docks them back when the windows close', async () => {
     const created = await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(created.status).toBe(200);
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
@@ -73,29 +98,9 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
 
     await chooseMenuItem(page, 'Window', 'Terminal');
     await tabButton(page, 'Terminal').waitFor();
-    // A development build (as here) runs effects twice (StrictMode): flexlayout opens, closes and
-    // opens the window again, so the popout is the window still open once the tab shows in one.
-    const windows: Page[] = [];
-    const collect = (opened: Page) => void windows.push(opened);
-    page.context().on('page', collect);
-    await chooseMenuItem(page, 'Layout', 'Open in a new window');
-    const popup = await waitFor(
-      async () => {
-        for (const candidate of windows.filter((opened) => !opened.isClosed())) {
-          if ((await candidate.getByRole('region', { name: 'Terminal' }).count().catch(() => 0)) > 0) return candidate;
-        }
-        return null;
-      },
-      (found) => found !== null,
-      20_000,
-      'the popout window to show the terminal',
-    );
-    page.context().off('page', collect);
-    if (!popup) throw new Error('no popout window');
-    popup.on('pageerror', (error) => pageErrors.push(`popout: ${error.message}`));
+    const popup = await popOutActiveTab(page, 'Terminal');
     const popped = popup.getByRole('region', { name: 'Terminal' });
     await tabButton(page, 'Terminal').waitFor({ state: 'detached' });
-    expect(await popup.title()).toBe('Terminal');
     // Still the live terminal: a command typed in the window runs in the conversation's shell.
     await popped.click();
     await popup.keyboard.type('echo popped-$((6*7))');
@@ -108,7 +113,19 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await page.getByRole('region', { name: 'Terminal' }).getByText('popped-42').first().waitFor();
     expect(await page.evaluate(() => (document.querySelector('[data-framed-tab="app"]') as { keptAcrossMoves?: boolean } | null)?.keptAcrossMoves)).toBe(true);
 
+    // A framed tab pops out too: the window draws its page (loaded once more there), and the
+    // page's framed layer draws it again once the window closes.
+    await tabButton(page, 'App').click();
+    const appWindow = await popOutActiveTab(page, 'App');
+    const noApp = 'No web app is being served yet.';
+    await appWindow.getByText(noApp, { exact: false }).waitFor();
+    await page.locator('[data-framed-tab="app"]').waitFor({ state: 'detached' });
+    await appWindow.close({ runBeforeUnload: true });
+    await tabButton(page, 'App').waitFor();
+    await page.locator('[data-framed-tab="app"]').getByText(noApp, { exact: false }).waitFor();
+
     // A blocked window: the tab stays in the layout and the user is told why.
+    await tabButton(page, 'Terminal').click();
     await page.evaluate(() => Object.assign(window, { open: () => null }));
     await chooseMenuItem(page, 'Layout', 'Open in a new window');
     await page.getByText('The browser blocked the new window', { exact: false }).waitFor();
