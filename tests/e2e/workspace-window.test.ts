@@ -107,9 +107,13 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await popup.keyboard.press('Enter');
     await popup.getByText('popped-42').first().waitFor({ timeout: 20_000 });
 
+    // Opening it again from the Window menu brings its window forward rather than adding a second one.
+    await chooseMenuItem(page, 'Window', 'Terminal');
+
     // The user closes the window: the tab comes back into the layout, with what it showed.
     await popup.close({ runBeforeUnload: true });
     await tabButton(page, 'Terminal').waitFor();
+    expect(await tabButton(page, 'Terminal').count()).toBe(1);
     await page.getByRole('region', { name: 'Terminal' }).getByText('popped-42').first().waitFor();
     expect(await page.evaluate(() => (document.querySelector('[data-framed-tab="app"]') as { keptAcrossMoves?: boolean } | null)?.keptAcrossMoves)).toBe(true);
 
