@@ -12,6 +12,11 @@ import { isServerRejection, messageNotice, serverNotice, type Notice } from './n
 // on the right, as a new tab set at the end of the root row. The view reports the user's own
 // changes (dragging, resizing, closing) with MODEL_CHANGED so that saving keeps them.
 //
+// A tab popped out into a browser window of its own is kept in the model's `subLayouts` (as
+// flexlayout-react writes it). Opening such a tab brings its window to the front instead of
+// adding it again; when the window closes (or the browser blocks it) the view docks the tab
+// back into the layout.
+//
 // Tab names are i18n keys of the `workspace` namespace (tabs.chat, ...): the view translates
 // them when it renders a tab button.
 
@@ -87,17 +92,25 @@ function isTabSet(node: JsonNode): node is IJsonTabSetNode {
   return node.type === 'tabset';
 }
 
-/** Every tab set of the model, depth first from the left. */
+const tabSetsBelow = (node: JsonNode): IJsonTabSetNode[] => (isTabSet(node) ? [node] : (node.children ?? []).flatMap(tabSetsBelow));
+
+/** Every tab set of the model's layout (popouts aside), depth first from the left. */
 export function tabSetsOf(layout: IJsonModel): IJsonTabSetNode[] {
-  const walk = (node: JsonNode): IJsonTabSetNode[] => (isTabSet(node) ? [node] : (node.children ?? []).flatMap(walk));
-  return walk(layout.layout);
+  return tabSetsBelow(layout.layout);
 }
 
 const isTab = (child: NonNullable<IJsonTabSetNode['children']>[number]): child is IJsonTabNode => child.type === undefined || child.type === 'tab';
 
-/** The components of the open tabs, from the left. */
+const componentsOf = (sets: IJsonTabSetNode[]) => sets.flatMap((set) => (set.children ?? []).filter(isTab).map((tab) => tab.component ?? ''));
+
+/** The components of the open tabs of the layout itself (not popped out), from the left. */
 export function openComponents(layout: IJsonModel): string[] {
-  return tabSetsOf(layout).flatMap((set) => (set.children ?? []).filter(isTab).map((tab) => tab.component ?? ''));
+  return componentsOf(tabSetsOf(layout));
+}
+
+/** The components of the tabs popped out into windows of their own. */
+export function poppedOutComponents(layout: IJsonModel): string[] {
+  return componentsOf(Object.values(layout.subLayouts ?? {}).flatMap((sub) => tabSetsBelow(sub.layout)));
 }
 
 /** A copy of the model with `update` applied to every tab set (others unchanged). */
@@ -180,6 +193,9 @@ export type LayoutEvent =
   | { type: 'OPEN_TAB'; component: TabComponent }
   | { type: 'TOGGLE_MAXIMISE'; component: TabComponent }
   | { type: 'POP_OUT'; component: TabComponent }
+  /** The view: a popout window closed (flexlayout's CLOSE_POPOUT), or the browser refused to open it. */
+  | { type: 'POPOUT_CLOSED'; layoutId: string }
+  | { type: 'POPOUT_BLOCKED'; layoutId: string }
   | { type: 'RESET' }
   | { type: 'MODEL_CHANGED'; layout: IJsonModel }
   | { type: 'OPEN_SAVE_DIALOG' }
@@ -203,8 +219,14 @@ export const layoutMachine = setup({
     saveLayout: notProvidedPromise<SavedLayout, SavedLayout>('saveLayout'),
   },
   actions: {
-    /** Moves the tab to a window of its own (flexlayout's popout); the view reports the model afterwards. */
+    /** Moves the tab to a browser window of its own (flexlayout's popout); the view reports the model afterwards. */
     popOut: notProvidedAction<{ component: TabComponent }>('popOut'),
+    /** Brings the window of a popped-out tab to the front. */
+    focusPopout: notProvidedAction<{ component: TabComponent }>('focusPopout'),
+    /** Moves the tabs of a popout back into the layout (where they came from when that tab set is still there). */
+    dockPopout: notProvidedAction<{ layoutId: string }>('dockPopout'),
+    /** Tells the user the browser blocked the popout window. */
+    announcePopoutBlocked: notProvidedAction('announcePopoutBlocked'),
     select: assign(({ context }, id: LayoutId) => ({ selected: id, layout: layoutFor(context, id) ?? context.layout })),
     openTab: assign(({ context }, component: TabComponent) => ({ layout: openTab(context.layout, component) })),
     toggleMaximised: assign(({ context }, component: TabComponent) => ({ layout: toggleMaximised(context.layout, component) })),
@@ -222,6 +244,7 @@ export const layoutMachine = setup({
   guards: {
     isKnownLayout: ({ context }, id: LayoutId) => layoutFor(context, id) !== undefined,
     isOpen: ({ context }, component: TabComponent) => openComponents(context.layout).includes(component),
+    isPoppedOut: ({ context }, component: TabComponent) => poppedOutComponents(context.layout).includes(component),
     hasName: ({ context }) => layoutName(context.draftName) !== null,
   },
 }).createMachine({
@@ -233,9 +256,14 @@ export const layoutMachine = setup({
   },
   on: {
     SELECT: { guard: { type: 'isKnownLayout', params: ({ event }) => event.layout }, actions: { type: 'select', params: ({ event }) => event.layout } },
-    OPEN_TAB: { actions: { type: 'openTab', params: ({ event }) => event.component } },
+    OPEN_TAB: [
+      { guard: { type: 'isPoppedOut', params: ({ event }) => event.component }, actions: { type: 'focusPopout', params: ({ event }) => ({ component: event.component }) } },
+      { actions: { type: 'openTab', params: ({ event }) => event.component } },
+    ],
     TOGGLE_MAXIMISE: { guard: { type: 'isOpen', params: ({ event }) => event.component }, actions: { type: 'toggleMaximised', params: ({ event }) => event.component } },
     POP_OUT: { guard: { type: 'isOpen', params: ({ event }) => event.component }, actions: { type: 'popOut', params: ({ event }) => ({ component: event.component }) } },
+    POPOUT_CLOSED: { actions: { type: 'dockPopout', params: ({ event }) => ({ layoutId: event.layoutId }) } },
+    POPOUT_BLOCKED: { actions: [{ type: 'dockPopout', params: ({ event }) => ({ layoutId: event.layoutId }) }, 'announcePopoutBlocked'] },
     RESET: { actions: 'reset' },
     MODEL_CHANGED: { actions: { type: 'replaceModel', params: ({ event }) => event.layout } },
   },

@@ -30,7 +30,10 @@ export const item = style({
   selectors: {
     '&[data-highlighted]': { background: vars.color.surfaceHover },
     '&[data-disabled]': { opacity: 0.5, cursor: 'not-allowed' },
+    '&[data-state="open"]': { background: vars.color.surfaceHover },
   },
 });
+
+export const subArrow = style({ marginLeft: 'auto', paddingLeft: vars.space.md });
 
 export const separator = style({ height: '1px', margin: `${vars.space.xs} 0`, background: vars.color.border });

@@ -6,10 +6,12 @@ import {
   maximisedComponent,
   openComponents,
   openTab,
+  poppedOutComponents,
   presetLayout,
   PRESETS,
   selectCanSave,
   selectLayoutChoices,
+  tabOf,
   tabSetsOf,
   toggleMaximised,
   type LayoutEvent,
@@ -22,6 +24,13 @@ const refusal = (status: number, message: string) => Object.assign(new Error(mes
 const teamLayout = presetLayout('user');
 const savedTeam: SavedLayout[] = [{ name: 'team', layout: teamLayout }];
 const draggedModel = openTab(presetLayout('default'), 'changes');
+/** pm with the terminal popped out into a browser window, as flexlayout writes it. */
+const poppedModel: IJsonModel = {
+  ...presetLayout('pm'),
+  subLayouts: {
+    w1: { type: 'window', rect: { x: 40, y: 40, width: 600, height: 400 }, layout: { type: 'row', children: [{ type: 'tabset', id: 'popped', children: [tabOf('terminal')] }] } },
+  },
+};
 
 /** Events that change the model (run with the library loaded or not). */
 const modelEvents: (LayoutEvent | AnyEventObject)[] = [
@@ -36,6 +45,9 @@ const modelEvents: (LayoutEvent | AnyEventObject)[] = [
   { type: 'POP_OUT', component: 'chat' },
   { type: 'RESET' },
   { type: 'MODEL_CHANGED', layout: draggedModel },
+  { type: 'MODEL_CHANGED', layout: poppedModel },
+  { type: 'POPOUT_CLOSED', layoutId: 'w1' },
+  { type: 'POPOUT_BLOCKED', layoutId: 'w1' },
 ];
 
 /** Events of the saved layouts and the Save Layout dialog. */
@@ -52,17 +64,35 @@ const dialogEvents: (LayoutEvent | AnyEventObject)[] = [
   { type: 'xstate.error.actor.saveLayout', error: new TypeError('Failed to fetch') },
 ];
 
-const fakes: FakeSideEffects = { promises: ['listLayouts', 'saveLayout'], callbacks: {}, actions: ['popOut'] };
+const fakes: FakeSideEffects = { promises: ['listLayouts', 'saveLayout'], callbacks: {}, actions: ['popOut', 'focusPopout', 'dockPopout', 'announcePopoutBlocked'] };
 
-/** A model flexlayout-react accepts, with the same tabs once it has read it. */
+/** A model flexlayout-react accepts, with the same tabs (in the layout and popped out) once it has read it. */
 function expectValidModel(layout: IJsonModel) {
   const read = Model.fromJson(layout).toJson();
   expect(openComponents(read)).toEqual(openComponents(layout));
+  expect(poppedOutComponents(read)).toEqual(poppedOutComponents(layout));
+}
+
+/** The side effects each event runs; OPEN_TAB of a popped-out tab brings its window forward instead. */
+function expectedEffects(event: LayoutEvent | AnyEventObject, before: AnyMachineSnapshot): string[] {
+  switch (event.type) {
+    case 'POP_OUT':
+      return ['popOut'];
+    case 'OPEN_TAB':
+      return poppedOutComponents(before.context.layout).includes((event as { component: string }).component) ? ['focusPopout'] : [];
+    case 'POPOUT_CLOSED':
+      return ['dockPopout'];
+    case 'POPOUT_BLOCKED':
+      return ['dockPopout', 'announcePopoutBlocked'];
+    default:
+      return [];
+  }
 }
 
 function expectSideEffects({ event, before, after, effects, started }: StepRecord) {
-  expect(effects).toEqual(event.type === 'POP_OUT' ? ['popOut'] : []);
-  if (event.type === 'OPEN_TAB') {
+  expect(effects).toEqual(expectedEffects(event, before));
+  if (event.type === 'OPEN_TAB' && effects.length > 0) expect(after.context.layout).toBe(before.context.layout);
+  else if (event.type === 'OPEN_TAB') {
     const component = (event as unknown as Extract<LayoutEvent, { type: 'OPEN_TAB' }>).component;
     expect(after.context.layout).toEqual(openTab(before.context.layout, component));
     expect(openComponents(after.context.layout).filter((name) => name === component)).toHaveLength(1);
@@ -88,6 +118,7 @@ const summarizeModel = (snapshot: AnyMachineSnapshot) => ({
   value: snapshot.value,
   selected: snapshot.context.selected,
   tabs: openComponents(snapshot.context.layout),
+  poppedOut: poppedOutComponents(snapshot.context.layout),
   maximised: maximisedComponent(snapshot.context.layout),
   saved: Object.keys(snapshot.context.saved),
 });

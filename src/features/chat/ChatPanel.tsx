@@ -10,7 +10,7 @@ import * as styles from './chat.css.ts';
 import { MessageBox } from './MessageBox.tsx';
 import { MessageList } from './MessageList.tsx';
 import { downloadTrajectory } from './requests.ts';
-import { hasGitTarget, suggestionPrompt, type SuggestionKind } from './rules/suggestions.ts';
+import { hasGitTarget, suggestionPrompt, type SuggestionKind } from '../../rules/git-suggestions.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useChatActors, type ChatActors } from './use-chat-actors.ts';
 

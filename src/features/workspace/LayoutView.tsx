@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { Layout, Model, type TabNode } from 'flexlayout-react';
+import { Actions, Layout, Model, TabNode, type Action, type ModelLayout } from 'flexlayout-react';
 import 'flexlayout-react/style/light.css';
 import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openComponents, selectLayoutModel } from '../../../machines/layout.ts';
+import { followColorScheme } from '../../app/color-scheme.ts';
 import type { Conversation, ConversationStream } from '../../realtime/types.ts';
 import { Spinner } from '../../ui/index.ts';
 import { layoutString } from './layout-labels.ts';
@@ -71,16 +72,27 @@ function FramedTab({ store, ...view }: TabViewProps & { store: SlotStore }) {
   );
 }
 
+/** The page flexlayout opens a popped-out tab in (public/popout.html): an empty document it fills. */
+const POPOUT_URL = '/popout.html';
+
 /**
  * The tiles of the layout machine's model. The model is rebuilt only when the machine's layout is
- * not the one this view last reported (a preset, an opened tab, a reset); the user's own moves are
- * reported with MODEL_CHANGED so that saving keeps them.
+ * not the one this view last reported (a preset, an opened tab, a reset), from the previous one so
+ * that open tabs and popout windows stay as they are; the user's own moves are reported with
+ * MODEL_CHANGED so that saving keeps them.
+ *
+ * Popping out: flexlayout moves the tab's content (still the same React tree, so the chat and the
+ * terminal stay live) into a browser window it opens on popout.html, copying the page's styles.
+ * Closing that window, or the browser blocking it, comes back here as CLOSE_POPOUT, which the
+ * layout machine turns into docking the tab back. A framed tab (web app, VS Code) is drawn in its
+ * popout window itself, so its page loads once more when it pops out and again when it returns;
+ * moving tiles inside the page never reloads it.
  */
 export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewProps) {
   const { t } = useTranslation(['workspace', 'conversations']);
   const json = useSelector(layout, selectLayoutModel);
   const [shown, setShown] = useState(() => ({ json, model: Model.fromJson(json) }));
-  if (json !== shown.json) setShown({ json, model: Model.fromJson(json) });
+  if (json !== shown.json) setShown({ json, model: Model.fromJson(json, shown.model) });
   const model = shown.model;
   const [store] = useState(createSlotStore);
   const area = useRef<HTMLDivElement>(null);
@@ -100,8 +112,26 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
   const factory = (node: TabNode) => {
     const tab = node.getComponent();
     if (!isWorkspaceTab(tab)) return null;
-    if (FRAMED_TABS.includes(tab)) return <FramedTile tab={tab} store={store} area={area} />;
+    if (FRAMED_TABS.includes(tab) && node.getLayoutId() === Model.MAIN_LAYOUT_ID) return <FramedTile tab={tab} store={store} area={area} />;
     return <TabView tab={tab} views={views} {...tabProps} />;
+  };
+
+  const onAction = (action: Action) => {
+    if (action.type !== Actions.CLOSE_POPOUT) return action;
+    // flexlayout would turn the closed window into a panel floating in the page; the tab docks back instead.
+    const layoutId = String((action.data as { layoutId: string }).layoutId);
+    layout.send({ type: screen.wasOpened(layoutId) ? 'POPOUT_CLOSED' : 'POPOUT_BLOCKED', layoutId });
+    return undefined;
+  };
+
+  const onPopoutOpen = (popout: ModelLayout, popoutWindow: Window, popoutDocument: Document) => {
+    screen.opened(popout.getLayoutId());
+    followColorScheme(popoutDocument.documentElement, popoutWindow.matchMedia('(prefers-color-scheme: dark)'));
+    const names: string[] = [];
+    popout.visitNodes((node) => {
+      if (node instanceof TabNode) names.push(translate(node.getName()));
+    });
+    popoutDocument.title = names.join(', ');
   };
 
   return (
@@ -109,8 +139,10 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
       <Layout
         model={model}
         factory={factory}
-        // Pop-outs float inside the page (same document), where the framed layer can follow them.
-        supportsPopout={false}
+        supportsPopout
+        popoutURL={POPOUT_URL}
+        onAction={onAction}
+        onPopoutOpen={onPopoutOpen}
         i18nTranslator={translate}
         onModelChange={(changed) => {
           const next = changed.toJson();

@@ -1,11 +1,25 @@
 import { useSelector } from '@xstate/react';
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
 import { selectCanStop, selectConversation } from '../../../machines/conversation.ts';
 import { savedLayoutName, selectLayoutChoices, type PresetName } from '../../../machines/layout.ts';
-import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/index.ts';
+import type { Conversation, ConversationStream } from '../../realtime/types.ts';
+import { hasGitTarget, suggestionPrompt } from '../../rules/git-suggestions.ts';
+import {
+  Button,
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuSub,
+  DropdownMenuSubContent,
+  DropdownMenuSubTrigger,
+  DropdownMenuTrigger,
+} from '../../ui/index.ts';
+import { FeaturesDialog } from './FeaturesDialog.tsx';
 import type { ScreenModel } from './screen-model.ts';
-import { WINDOW_TABS } from './tab-registry.ts';
+import { WINDOW_ITEMS } from './tab-registry.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import * as styles from './workspace.css.ts';
 
@@ -14,15 +28,18 @@ const MENU_PRESETS: readonly PresetName[] = ['pm', 'developer', 'user'];
 
 interface MenuBarProps {
   conversation: ConversationActor;
-  /** The title shown (the agent's newer one, if any). */
-  title: string;
+  /** The conversation as the stream last described it (title, repository, git provider). */
+  record: Conversation;
+  /** Where the File menu's push request goes. */
+  stream: ConversationStream;
   layout: LayoutActor;
   screen: ScreenModel;
 }
 
+/** Not modal: the page behind stays in the accessibility tree (no aria-hidden over focusable content); Escape and a click outside still close it. */
 function Menu({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger>
         <Button tone="ghost" size="sm">
           {label}
@@ -30,6 +47,18 @@ function Menu({ label, children }: { label: string; children: ReactNode }) {
       </DropdownMenuTrigger>
       <DropdownMenuContent>{children}</DropdownMenuContent>
     </DropdownMenu>
+  );
+}
+
+/** A menu item with a note under its label (why it is unavailable), read as part of its name. */
+function NotedItem({ label, note, disabled, onSelect }: { label: string; note: string | null; disabled: boolean; onSelect?: () => void }) {
+  return (
+    <DropdownMenuItem disabled={disabled} onSelect={onSelect}>
+      <span className={styles.itemText}>
+        <span>{label}</span>
+        {note === null ? null : <span className={styles.itemNote}>{note}</span>}
+      </span>
+    </DropdownMenuItem>
   );
 }
 
@@ -65,9 +94,12 @@ function ConversationTitle({ conversation, title }: { conversation: Conversation
   );
 }
 
-/** Title, Window, Layout and Runtime menus, layout reset, maximise and pop-out. */
-export function WorkspaceMenuBar({ conversation, title, layout, screen }: MenuBarProps) {
-  const { t } = useTranslation(['conversations', 'workspace']);
+/**
+ * The title and the spec's menus: File (push, deployments), Window (the tabs, the App submenu),
+ * Layout (presets, saved layouts, reset, maximise, pop-out), Runtime, and Feature (its dialog).
+ */
+export function WorkspaceMenuBar({ conversation, record, stream, layout, screen }: MenuBarProps) {
+  const { t } = useTranslation(['conversations', 'workspace', 'chat']);
   const choices = useSelector(layout, selectLayoutChoices);
   const canStop = useSelector(conversation, selectCanStop);
   const canStart = useSelector(conversation, (snapshot) => snapshot.matches({ ready: 'idle' }) && selectConversation(snapshot)?.status === 'STOPPED');
@@ -80,18 +112,52 @@ export function WorkspaceMenuBar({ conversation, title, layout, screen }: MenuBa
     const component = screen.activeComponent();
     if (component) layout.send({ type, component });
   };
+  const canPush = hasGitTarget(record);
+  // The chat's push-to-branch suggestion, sent as the user's message.
+  const push = () => {
+    const prompt = suggestionPrompt('push', record);
+    stream.send({ action: 'message', args: { content: t(`chat:${prompt.key}`, prompt.params), image_urls: [], timestamp: new Date().toISOString() } });
+    toast.success(t('workspace:menu.pushSent'));
+  };
+  const [featuresOpen, setFeaturesOpen] = useState(false);
+  // New Feature: the chat's message box takes focus once the dialog (and its focus trap) is gone.
+  const focusChatNext = useRef(false);
+  const messageBoxLabel = t('chat:actions.messageLabel');
+  useEffect(() => {
+    if (featuresOpen || !focusChatNext.current) return;
+    focusChatNext.current = false;
+    screen.focusField('chat', messageBoxLabel);
+  }, [featuresOpen, screen, messageBoxLabel]);
+  const newFeature = () => {
+    focusChatNext.current = true;
+    setFeaturesOpen(false);
+    layout.send({ type: 'OPEN_TAB', component: 'chat' });
+  };
 
   return (
     <nav className={styles.menuBar} aria-label={t('workspace.menuBar')}>
       <div className={styles.title}>
-        <ConversationTitle conversation={conversation} title={title} />
+        <ConversationTitle conversation={conversation} title={record.title} />
       </div>
+      <Menu label={t('workspace:menu.file')}>
+        <NotedItem label={t('workspace:menu.pushToRepository')} note={canPush ? null : t('workspace:menu.pushNeedsRepository')} disabled={!canPush} onSelect={push} />
+        <NotedItem label={t('workspace:menu.deployments')} note={t('workspace:menu.deploymentsUnavailable')} disabled />
+      </Menu>
       <Menu label={t('workspace.window')}>
-        {WINDOW_TABS.map((tab) => (
-          <DropdownMenuItem key={tab} onSelect={() => layout.send({ type: 'OPEN_TAB', component: tab })}>
-            {t(`workspace:tabs.${tab}`)}
+        {WINDOW_ITEMS.map(({ item, tab }) => (
+          <DropdownMenuItem key={item} onSelect={() => layout.send({ type: 'OPEN_TAB', component: tab })}>
+            {item === 'served' ? t('workspace:menu.served') : t(`workspace:tabs.${item}`)}
           </DropdownMenuItem>
         ))}
+        <DropdownMenuSub>
+          <DropdownMenuSubTrigger>{t('workspace:menu.app')}</DropdownMenuSubTrigger>
+          <DropdownMenuSubContent>
+            {/* Staging and production are deployments, which only the DevOps agent makes. */}
+            <NotedItem label={t('workspace:menu.staging')} note={t('workspace:menu.appDeploymentUnavailable')} disabled />
+            <NotedItem label={t('workspace:menu.production')} note={t('workspace:menu.appDeploymentUnavailable')} disabled />
+            <DropdownMenuItem onSelect={() => layout.send({ type: 'OPEN_TAB', component: 'app' })}>{t('workspace:menu.development')}</DropdownMenuItem>
+          </DropdownMenuSubContent>
+        </DropdownMenuSub>
       </Menu>
       <Menu label={t('workspace.layout')}>
         {MENU_PRESETS.map((preset) => (
@@ -122,6 +188,10 @@ export function WorkspaceMenuBar({ conversation, title, layout, screen }: MenuBa
           {t('workspace.restart')}
         </DropdownMenuItem>
       </Menu>
+      <Button tone="ghost" size="sm" aria-haspopup="dialog" onClick={() => setFeaturesOpen(true)}>
+        {t('workspace:menu.feature')}
+      </Button>
+      <FeaturesDialog open={featuresOpen} onOpenChange={setFeaturesOpen} onNewFeature={newFeature} />
     </nav>
   );
 }

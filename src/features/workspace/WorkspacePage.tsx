@@ -50,7 +50,7 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
     );
   return (
     <div className={styles.workspace}>
-      {signedIn ? <WorkspaceMenuBar conversation={conversation} title={live.title} layout={layout} screen={screen} /> : null}
+      {signedIn ? <WorkspaceMenuBar conversation={conversation} record={live} stream={stream} layout={layout} screen={screen} /> : null}
       <LayoutView
         layout={layout}
         views={views}

@@ -10,13 +10,26 @@ export interface TabProps {
 /** The tabs the workspace offers; the DevOps agent tab stays out until there is a DevOps agent. */
 export type WorkspaceTab = Exclude<TabComponent, 'devops-agent'>;
 
-/** The Window menu, in the spec's order. */
-export const WINDOW_TABS: readonly WorkspaceTab[] = ['chat', 'vscode', 'terminal', 'jupyter', 'browser', 'changes', 'app'];
+const WORKSPACE_TABS: readonly WorkspaceTab[] = ['chat', 'app', 'vscode', 'terminal', 'jupyter', 'browser', 'changes'];
+
+/**
+ * The Window menu's items in the spec's order, each with the tab it opens: 'Served' is the web
+ * app tab (the spec's "app/served"). The App submenu (staging, production, development) follows.
+ */
+export const WINDOW_ITEMS: readonly { item: Exclude<WorkspaceTab, 'app'> | 'served'; tab: WorkspaceTab }[] = [
+  { item: 'chat', tab: 'chat' },
+  { item: 'vscode', tab: 'vscode' },
+  { item: 'terminal', tab: 'terminal' },
+  { item: 'jupyter', tab: 'jupyter' },
+  { item: 'browser', tab: 'browser' },
+  { item: 'served', tab: 'app' },
+  { item: 'changes', tab: 'changes' },
+];
 
 /** Tabs showing a framed page: kept in one place while their tiles move, so the page does not reload. */
 export const FRAMED_TABS: readonly WorkspaceTab[] = ['app', 'vscode'];
 
-export const isWorkspaceTab = (component: string | undefined): component is WorkspaceTab => (WINDOW_TABS as readonly string[]).includes(component ?? '');
+export const isWorkspaceTab = (component: string | undefined): component is WorkspaceTab => (WORKSPACE_TABS as readonly string[]).includes(component ?? '');
 
 /** The chat's Refresh, offered while its socket is disconnected: the workspace restarts the conversation. */
 type ChatProps = TabProps & { onRefresh: () => void };

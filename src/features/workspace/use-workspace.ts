@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
+import i18next from 'i18next';
 import { useMemo, useRef, useState, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../ui/index.ts';
@@ -132,7 +133,7 @@ export function useConversationStream(conversation: ConversationActor, tempMessa
   return stream;
 }
 
-/** The layout machine with the saved layouts API and flexlayout's pop-out. */
+/** The layout machine with the saved layouts API and flexlayout's popout windows. */
 export function useLayoutActor(screen: ScreenModel) {
   const [logic] = useState(() =>
     layoutMachine.provide({
@@ -142,6 +143,9 @@ export function useLayoutActor(screen: ScreenModel) {
       },
       actions: {
         popOut: (_, { component }) => screen.popOut(component),
+        focusPopout: (_, { component }) => screen.focusWindow(component),
+        dockPopout: (_, { layoutId }) => screen.dock(layoutId),
+        announcePopoutBlocked: () => showErrorToast(i18next.t('workspace:layout.popoutBlocked')),
       },
     }),
   );

@@ -1,4 +1,4 @@
-import { globalStyle, style } from '@vanilla-extract/css';
+import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
 
 export const workspace = style({ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' });
@@ -70,3 +70,36 @@ globalStyle(`${layoutArea} .flexlayout__layout`, {
 
 export const dialogForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
 export const dialogButtons = style({ display: 'flex', justifyContent: 'flex-end', gap: vars.space.sm });
+
+// A menu item with a note under its label (why it is unavailable).
+export const itemText = style({ display: 'flex', flexDirection: 'column', gap: '2px' });
+export const itemNote = style({ fontSize: '0.75rem', color: vars.color.textMuted, maxWidth: '260px' });
+
+export const featureList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space.xs });
+export const featureRow = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: vars.space.md,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.surface,
+});
+
+// The status is written out; the coloured edge only repeats it.
+const badge = style({
+  flexShrink: 0,
+  padding: `2px ${vars.space.sm}`,
+  borderRadius: vars.radius.full,
+  border: `1px solid ${vars.color.border}`,
+  borderLeftWidth: '4px',
+  fontSize: vars.fontSize.sm,
+  color: vars.color.text,
+  background: vars.color.background,
+});
+export const statusBadge = styleVariants({
+  warning: [badge, { borderLeftColor: '#b45309' }],
+  completed: [badge, { borderLeftColor: '#15803d' }],
+  error: [badge, { borderLeftColor: vars.color.danger }],
+  pending: [badge, { borderLeftColor: vars.color.textMuted }],
+});

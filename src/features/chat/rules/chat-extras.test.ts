@@ -3,7 +3,7 @@ import { agentErrorKey } from './agent-errors.ts';
 import type { Event } from '../../../rules/event-display.ts';
 import { isAmongRatableEvents } from './feedback-window.ts';
 import { statusBarShown, statusText } from './status-bar.ts';
-import { hasGitTarget, suggestionPrompt } from './suggestions.ts';
+import { hasGitTarget, suggestionPrompt } from '../../../rules/git-suggestions.ts';
 
 describe('agent error messages', () => {
   it('looks the message up by error id, null for an unknown one', () => {

@@ -1,7 +1,8 @@
-import { suggestionBranch } from '../../../rules/event-display.ts';
+import { suggestionBranch } from './event-display.ts';
 
-// The prompts of the push-to-branch and create-PR suggestions: they name the conversation's
-// branch when it may be pushed to, else ask for a new branch (never main, master or deploy).
+// The prompts of the push-to-branch and create-PR suggestions (the chat's suggestions and the
+// workspace's File menu): they name the conversation's branch when it may be pushed to, else
+// ask for a new branch (never main, master or deploy). The keys are in the chat namespace.
 
 export type SuggestionKind = 'push' | 'pullRequest';
 

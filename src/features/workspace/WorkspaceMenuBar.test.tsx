@@ -1,0 +1,122 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { conversationMachine } from '../../../machines/conversation.ts';
+import { layoutMachine, openComponents, type SavedLayout } from '../../../machines/layout.ts';
+import chat from '../../../locales/en/chat.json';
+import common from '../../../locales/en/common.json';
+import conversations from '../../../locales/en/conversations.json';
+import workspace from '../../../locales/en/workspace.json';
+import type { ClientAction, Conversation, ConversationStream } from '../../realtime/types.ts';
+import { FeaturesDialog } from './FeaturesDialog.tsx';
+import { createScreenModel } from './screen-model.ts';
+import type { ConversationActor, LayoutActor } from './use-workspace.ts';
+import { WorkspaceMenuBar } from './WorkspaceMenuBar.tsx';
+
+const at = '2026-01-01T00:00:00Z';
+const record: Conversation = {
+  conversation_id: 'c1',
+  title: 'Shop',
+  status: 'RUNNING',
+  runtime_status: 'STATUS$READY',
+  url: null,
+  session_api_key: null,
+  selected_repository: null,
+  selected_branch: null,
+  git_provider: null,
+  trigger: null,
+  created_at: at,
+  last_updated_at: at,
+};
+
+function renderMenuBar(conversation: Conversation) {
+  const sent: ClientAction[] = [];
+  const snapshot = { events: [], hasOlder: false, loadingOlder: false, connection: 'CONNECTED' as const, connectionMessage: null };
+  const stream: ConversationStream = { conversationId: 'c1', subscribe: () => () => {}, getSnapshot: () => snapshot, send: (action) => sent.push(action), loadOlder: async () => false, reconnect: () => {} };
+  // The record is what the menus read; the conversation machine itself can stay loading.
+  const conversationActor = createActor(conversationMachine.provide({ actors: { fetchConversation: fromPromise(() => new Promise<Conversation>(() => {})) } }), { input: { conversationId: 'c1' } }).start();
+  const layout = createActor(layoutMachine.provide({ actors: { listLayouts: fromPromise(async (): Promise<SavedLayout[]> => []) } }), { input: {} }).start();
+  render(
+    <WorkspaceMenuBar conversation={conversationActor as unknown as ConversationActor} record={conversation} stream={stream} layout={layout as unknown as LayoutActor} screen={createScreenModel()} />,
+  );
+  return { sent, layout };
+}
+
+function openMenu(name: string) {
+  fireEvent.keyDown(screen.getByRole('button', { name }), { key: 'Enter' });
+}
+
+const item = (name: string | RegExp) => screen.getByRole('menuitem', { name });
+const isDisabled = (element: HTMLElement) => element.getAttribute('aria-disabled') === 'true';
+
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { chat, common, conversations, workspace } }, interpolation: { escapeValue: false } });
+});
+afterEach(cleanup);
+
+describe('workspace menu bar', () => {
+  it('offers the push only with a git provider and a repository, and sends the chat suggestion prompt', () => {
+    const { sent } = renderMenuBar(record);
+    openMenu('File');
+    expect(isDisabled(item(/^Push to repository host/))).toBe(true);
+    expect(item(/^Push to repository host/).textContent).toContain('Connect a git provider and select a repository first.');
+    expect(isDisabled(item(/^Deployments/))).toBe(true);
+    fireEvent.click(item(/^Push to repository host/));
+    expect(sent).toEqual([]);
+    cleanup();
+
+    const connected = renderMenuBar({ ...record, git_provider: 'github', selected_repository: 'acme/shop', selected_branch: 'feature/cart' });
+    openMenu('File');
+    const push = item('Push to repository host');
+    expect(isDisabled(push)).toBe(false);
+    fireEvent.click(push);
+    expect(connected.sent).toHaveLength(1);
+    expect(connected.sent[0]).toMatchObject({ action: 'message', args: { content: 'Please push the changes to the branch feature/cart of acme/shop. Do not push to main, master or deploy.' } });
+  });
+
+  it('lists the Window items in the spec order; Served and App → Development open the web app, staging and production wait for the DevOps agent', () => {
+    const { layout } = renderMenuBar(record);
+    openMenu('Window');
+    const names = screen.getAllByRole('menuitem').map((element) => element.textContent);
+    expect(names).toEqual(['Chat', 'VS Code', 'Terminal', 'Jupyter', 'Browser', 'Served', 'Changes', 'App›']);
+    // Close the web app's tab, then Served opens it again.
+    act(() => layout.send({ type: 'SELECT', layout: 'default' }));
+    const open = () => openComponents(layout.getSnapshot().context.layout);
+    expect(open()).not.toContain('app');
+    fireEvent.click(item('Served'));
+    expect(open()).toContain('app');
+
+    act(() => layout.send({ type: 'SELECT', layout: 'default' }));
+    openMenu('Window');
+    fireEvent.click(item('App'));
+    expect(isDisabled(item(/^Staging/))).toBe(true);
+    expect(item(/^Production/).textContent).toContain('Deployed by the DevOps agent, which is not available yet.');
+    expect(isDisabled(item('Development'))).toBe(false);
+    fireEvent.click(item('Development'));
+    expect(open()).toContain('app');
+  });
+});
+
+describe('Features dialog', () => {
+  it('filters the samples by name and starts a new feature', () => {
+    let started = 0;
+    render(<FeaturesDialog open onOpenChange={() => {}} onNewFeature={() => (started += 1)} />);
+    const rows = () => screen.queryAllByRole('listitem').map((row) => row.textContent);
+    expect(rows()).toHaveLength(6);
+    for (const status of ['Warning', 'Completed', 'Error', 'Pending']) expect(rows().some((row) => row?.endsWith(status))).toBe(true);
+
+    const search = screen.getByRole('searchbox', { name: 'Search features' });
+    fireEvent.change(search, { target: { value: '  DARK ' } });
+    expect(rows()).toEqual(['Dark modePending']);
+    fireEvent.change(search, { target: { value: 'export' } });
+    expect(rows()).toEqual(['CSV exportPending']);
+    fireEvent.change(search, { target: { value: 'nothing like this' } });
+    expect(rows()).toEqual([]);
+    expect(screen.getByRole('status').textContent).toBe('No feature matches your search.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'New Feature' }));
+    expect(started).toBe(1);
+  });
+});

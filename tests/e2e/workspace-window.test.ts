@@ -1,0 +1,200 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserMissing, launchBrowser, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
+import { waitFor } from '../support/conversations.ts';
+import { FakeLlm } from '../support/fake-llm/index.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+// The workspace's menus against the real server in self-hosted mode: a tab popped out into a
+// browser window of its own stays live there and returns to the layout when the window closes
+// (a framed tab included; a blocked window says so); Window → Served opens the web app tab;
+// File and the App submenu show what is not available yet; the Features dialog filters its list.
+
+let pageErrors: string[] = [];
+
+afterEach(() => {
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors).toEqual([]);
+});
+
+const menuBar = (page: Page) => page.getByRole('navigation', { name: 'Workspace menu' });
+
+async function openMenu(page: Page, menu: string) {
+  await menuBar(page).getByRole('button', { name: menu, exact: true }).click();
+}
+
+async function chooseMenuItem(page: Page, menu: string, item: string) {
+  await openMenu(page, menu);
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+const tabButton = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+
+/**
+ * Layout → Open in a new window on the active tab; resolves with the window showing it (titled
+ * with the tab's name). A development build (as here) runs effects twice (StrictMode), so
+ * flexlayout opens, closes and opens the window again: the popout is the window still open.
+ */
+async function popOutActiveTab(page: Page, tab: string): Promise<Page> {
+  const windows: Page[] = [];
+  const collect = (opened: Page) => void windows.push(opened);
+  page.context().on('page', collect);
+  await chooseMenuItem(page, 'Layout', 'Open in a new window');
+  const popup = await waitFor(
+    async () => {
+      for (const candidate of windows.filter((opened) => !opened.isClosed())) if ((await candidate.title().catch(() => '')) === tab) return candidate;
+      return null;
+    },
+    (found) => found !== null,
+    20_000,
+    `the popout window of ${tab}`,
+  );
+  page.context().off('page', collect);
+  if (!popup) throw new Error(`no popout window for ${tab}`);
+  popup.on('pageerror', (error) => pageErrors.push(`popout: ${error.message}`));
+  return popup;
+}
+
+describe.skipIf(browserMissing())('the workspace menus and popout windows in the browser', () => {
+  const llm = new FakeLlm('fake-model');
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const baseUrl = await llm.start();
+    server = await startServer({
+      mode: 'oss',
+      env: { LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'x' },
+    });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+    await llm.stop();
+  });
+
+  it('pops the terminal and the web app out into windows of their own and docks them back when the windows close', async () => {
+    const created = await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(created.status).toBe(200);
+    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    await waitFor(
+      async () => ((await (await fetch(`${server.url}/api/conversations/${conversationId}`)).json()) as { status: string }).status,
+      (status) => status === 'RUNNING',
+      30_000,
+      'the conversation to run',
+    );
+
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
+    for (const name of ['Chat', 'App', 'Browser']) await tabButton(page, name).waitFor();
+
+    // The web app's framed page is drawn outside the tiles: the tiles reflowing around the
+    // popped-out terminal must not reload it.
+    await page.evaluate(() => Object.assign(document.querySelector('[data-framed-tab="app"]') ?? {}, { keptAcrossMoves: true }));
+
+    await chooseMenuItem(page, 'Window', 'Terminal');
+    await tabButton(page, 'Terminal').waitFor();
+    const popup = await popOutActiveTab(page, 'Terminal');
+    const popped = popup.getByRole('region', { name: 'Terminal' });
+    await tabButton(page, 'Terminal').waitFor({ state: 'detached' });
+    // Still the live terminal: a command typed in the window runs in the conversation's shell.
+    await popped.click();
+    await popup.keyboard.type('echo popped-$((6*7))');
+    await popup.keyboard.press('Enter');
+    await popup.getByText('popped-42').first().waitFor({ timeout: 20_000 });
+
+    // Opening it again from the Window menu brings its window forward rather than adding a second one.
+    await chooseMenuItem(page, 'Window', 'Terminal');
+
+    // The user closes the window: the tab comes back into the layout, with what it showed.
+    await popup.close({ runBeforeUnload: true });
+    await tabButton(page, 'Terminal').waitFor();
+    expect(await tabButton(page, 'Terminal').count()).toBe(1);
+    await page.getByRole('region', { name: 'Terminal' }).getByText('popped-42').first().waitFor();
+    expect(await page.evaluate(() => (document.querySelector('[data-framed-tab="app"]') as { keptAcrossMoves?: boolean } | null)?.keptAcrossMoves)).toBe(true);
+
+    // A framed tab pops out too: the window draws its page (loaded once more there), and the
+    // page's framed layer draws it again once the window closes.
+    await tabButton(page, 'App').click();
+    const appWindow = await popOutActiveTab(page, 'App');
+    const noApp = 'No web app is being served yet.';
+    await appWindow.getByText(noApp, { exact: false }).waitFor();
+    await page.locator('[data-framed-tab="app"]').waitFor({ state: 'detached' });
+    await appWindow.close({ runBeforeUnload: true });
+    await tabButton(page, 'App').waitFor();
+    await page.locator('[data-framed-tab="app"]').getByText(noApp, { exact: false }).waitFor();
+
+    // A blocked window: the tab stays in the layout and the user is told why.
+    await tabButton(page, 'Terminal').click();
+    await page.evaluate(() => Object.assign(window, { open: () => null }));
+    await chooseMenuItem(page, 'Layout', 'Open in a new window');
+    await page.getByText('The browser blocked the new window', { exact: false }).waitFor();
+    await tabButton(page, 'Terminal').waitFor();
+    await page.close();
+  }, 90_000);
+
+  it('opens the web app from Window → Served, explains what is not available yet, and filters the Features dialog', async () => {
+    const created = await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
+    await tabButton(page, 'Chat').waitFor();
+
+    // With the web app tab closed, Served opens it again.
+    await tabButton(page, 'App').waitFor();
+    await tabButton(page, 'App').locator('[data-layout-path$="/button/close"]').click();
+    await tabButton(page, 'App').waitFor({ state: 'detached' });
+    await chooseMenuItem(page, 'Window', 'Served');
+    await tabButton(page, 'App').waitFor();
+
+    // File: no git provider here, so no push; deployments wait for the DevOps agent.
+    await openMenu(page, 'File');
+    const push = page.getByRole('menuitem', { name: 'Push to repository host' });
+    expect(await push.getAttribute('aria-disabled')).toBe('true');
+    await page.getByText('Connect a git provider and select a repository first.').waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Deployments' }).getAttribute('aria-disabled')).toBe('true');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    // Window → App, by keyboard: staging and production are disabled with the reason, development opens the web app.
+    await openMenu(page, 'Window');
+    const app = page.getByRole('menuitem', { name: 'App', exact: true });
+    await app.focus();
+    await page.keyboard.press('ArrowRight');
+    const staging = page.getByRole('menuitem', { name: 'Staging' });
+    await staging.waitFor();
+    expect(await staging.getAttribute('aria-disabled')).toBe('true');
+    expect(await page.getByRole('menuitem', { name: 'Production' }).getAttribute('aria-disabled')).toBe('true');
+    await page.getByText('Deployed by the DevOps agent, which is not available yet.').first().waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('menuitem', { name: 'Development' }).click();
+    await tabButton(page, 'App').waitFor();
+
+    // Feature: the dialog's search filters the samples by name; New Feature hands over to the chat's message box.
+    await menuBar(page).getByRole('button', { name: 'Feature', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Features' });
+    const rows = dialog.getByRole('listitem');
+    expect(await rows.count()).toBe(6);
+    for (const status of ['Warning', 'Completed', 'Error', 'Pending']) await dialog.getByText(status, { exact: true }).first().waitFor();
+    await dialog.getByRole('searchbox', { name: 'Search features' }).fill('DARK');
+    await waitFor(() => rows.allInnerTexts(), (texts) => texts.length === 1, 5_000, 'the filtered list');
+    expect((await rows.allInnerTexts())[0]).toContain('Dark mode');
+    await dialog.getByRole('searchbox', { name: 'Search features' }).fill('nothing like this');
+    await dialog.getByText('No feature matches your search.').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'New Feature' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await waitFor(
+      () => page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+      (label) => label === 'Message to the agent',
+      5_000,
+      'the message box to take focus',
+    );
+    await page.close();
+  }, 90_000);
+});
