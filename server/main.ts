@@ -18,7 +18,7 @@ function newestSource(): number {
     if (stat.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
     else newest = Math.max(newest, stat.mtimeMs);
   };
-  for (const p of ['src', 'locales', 'machines', 'index.html', 'vite.config.ts', 'openapi/schema.d.ts', 'package-lock.json']) visit(path.join(root, p));
+  for (const p of ['src', 'locales', 'machines', 'public', 'index.html', 'vite.config.ts', 'openapi/schema.d.ts', 'package-lock.json']) visit(path.join(root, p));
   return newest;
 }
 

@@ -42,8 +42,11 @@ function useMenu(): MenuState {
   return menu;
 }
 
-/** A menu opened from a trigger; arrow keys move between items, Escape closes it. */
-export function DropdownMenu({ children }: { children: ReactNode }) {
+/**
+ * A menu opened from a trigger; arrow keys move between items, Escape closes it. `modal: false`
+ * leaves the page outside the menu reachable (no aria-hidden on it while the menu is open).
+ */
+export function DropdownMenu({ children, modal = true }: { children: ReactNode; modal?: boolean }) {
   const [parts, setParts] = useState(() => loaded);
   const [openOnLoad, setOpenOnLoad] = useState(false);
   const standInRef = useRef<HTMLElement>(null);
@@ -70,7 +73,7 @@ export function DropdownMenu({ children }: { children: ReactNode }) {
   }, [load]);
   return (
     <MenuContext value={{ parts, press, standInRef, triggerRef }}>
-      {parts ? <parts.DropdownMenu defaultOpen={openOnLoad}>{children}</parts.DropdownMenu> : children}
+      {parts ? <parts.DropdownMenu defaultOpen={openOnLoad} modal={modal}>{children}</parts.DropdownMenu> : children}
     </MenuContext>
   );
 }
@@ -120,25 +123,17 @@ export function DropdownMenuSeparator() {
 }
 
 /** A submenu inside a menu: its trigger is an item (ArrowRight or Enter opens it, ArrowLeft closes it). */
-export const DropdownMenuSub = RadixMenu.Sub;
+export function DropdownMenuSub({ children }: { children: ReactNode }) {
+  const { DropdownMenuSub: Sub } = loadedParts();
+  return <Sub>{children}</Sub>;
+}
 
 export function DropdownMenuSubTrigger({ children }: { children: ReactNode }) {
-  return (
-    <RadixMenu.SubTrigger className={styles.item}>
-      {children}
-      <span className={styles.subArrow} aria-hidden="true">
-        ›
-      </span>
-    </RadixMenu.SubTrigger>
-  );
+  const { DropdownMenuSubTrigger: SubTrigger } = loadedParts();
+  return <SubTrigger>{children}</SubTrigger>;
 }
 
 export function DropdownMenuSubContent({ children }: { children: ReactNode }) {
-  return (
-    <RadixMenu.Portal>
-      <RadixMenu.SubContent className={styles.content} sideOffset={4}>
-        {children}
-      </RadixMenu.SubContent>
-    </RadixMenu.Portal>
-  );
+  const { DropdownMenuSubContent: SubContent } = loadedParts();
+  return <SubContent>{children}</SubContent>;
 }

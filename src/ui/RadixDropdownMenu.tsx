@@ -35,3 +35,27 @@ export function DropdownMenuItem(props: Omit<ComponentProps<typeof RadixMenu.Ite
 export function DropdownMenuSeparator() {
   return <RadixMenu.Separator className={styles.separator} />;
 }
+
+/** A submenu inside a menu: its trigger is an item (ArrowRight or Enter opens it, ArrowLeft closes it). */
+export const DropdownMenuSub = RadixMenu.Sub;
+
+export function DropdownMenuSubTrigger({ children }: { children: ReactNode }) {
+  return (
+    <RadixMenu.SubTrigger className={styles.item}>
+      {children}
+      <span className={styles.subArrow} aria-hidden="true">
+        ›
+      </span>
+    </RadixMenu.SubTrigger>
+  );
+}
+
+export function DropdownMenuSubContent({ children }: { children: ReactNode }) {
+  return (
+    <RadixMenu.Portal>
+      <RadixMenu.SubContent className={styles.content} sideOffset={4}>
+        {children}
+      </RadixMenu.SubContent>
+    </RadixMenu.Portal>
+  );
+}

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -44,8 +44,10 @@ function renderMenuBar(conversation: Conversation) {
   return { sent, layout };
 }
 
-function openMenu(name: string) {
-  fireEvent.keyDown(screen.getByRole('button', { name }), { key: 'Enter' });
+/** Opens a menu from the keyboard; its code loads after the first paint, so the items come a moment later. */
+async function openMenu(name: string) {
+  fireEvent.keyDown(screen.getByRole('button', { name }), { key: 'ArrowDown' });
+  await waitFor(() => expect(screen.getByRole('button', { name }).getAttribute('aria-expanded')).toBe('true'));
 }
 
 const item = (name: string | RegExp) => screen.getByRole('menuitem', { name });
@@ -57,9 +59,9 @@ beforeAll(async () => {
 afterEach(cleanup);
 
 describe('workspace menu bar', () => {
-  it('offers the push only with a git provider and a repository, and sends the chat suggestion prompt', () => {
+  it('offers the push only with a git provider and a repository, and sends the chat suggestion prompt', async () => {
     const { sent } = renderMenuBar(record);
-    openMenu('File');
+    await openMenu('File');
     expect(isDisabled(item(/^Push to repository host/))).toBe(true);
     expect(item(/^Push to repository host/).textContent).toContain('Connect a git provider and select a repository first.');
     expect(isDisabled(item(/^Deployments/))).toBe(true);
@@ -68,7 +70,7 @@ describe('workspace menu bar', () => {
     cleanup();
 
     const connected = renderMenuBar({ ...record, git_provider: 'github', selected_repository: 'acme/shop', selected_branch: 'feature/cart' });
-    openMenu('File');
+    await openMenu('File');
     const push = item('Push to repository host');
     expect(isDisabled(push)).toBe(false);
     fireEvent.click(push);
@@ -76,9 +78,9 @@ describe('workspace menu bar', () => {
     expect(connected.sent[0]).toMatchObject({ action: 'message', args: { content: 'Please push the changes to the branch feature/cart of acme/shop. Do not push to main, master or deploy.' } });
   });
 
-  it('lists the Window items in the spec order; Served and App → Development open the web app, staging and production wait for the DevOps agent', () => {
+  it('lists the Window items in the spec order; Served and App → Development open the web app, staging and production wait for the DevOps agent', async () => {
     const { layout } = renderMenuBar(record);
-    openMenu('Window');
+    await openMenu('Window');
     const names = screen.getAllByRole('menuitem').map((element) => element.textContent);
     expect(names).toEqual(['Chat', 'VS Code', 'Terminal', 'Jupyter', 'Browser', 'Served', 'Changes', 'App›']);
     // Close the web app's tab, then Served opens it again.
@@ -88,22 +90,26 @@ describe('workspace menu bar', () => {
     fireEvent.click(item('Served'));
     expect(open()).toContain('app');
 
-    act(() => layout.send({ type: 'SELECT', layout: 'default' }));
-    openMenu('Window');
+    cleanup();
+    const again = renderMenuBar(record).layout;
+    act(() => again.send({ type: 'SELECT', layout: 'default' }));
+    await openMenu('Window');
     fireEvent.click(item('App'));
-    expect(isDisabled(item(/^Staging/))).toBe(true);
+    expect(isDisabled(await screen.findByRole('menuitem', { name: /^Staging/ }))).toBe(true);
     expect(item(/^Production/).textContent).toContain('Deployed by the DevOps agent, which is not available yet.');
     expect(isDisabled(item('Development'))).toBe(false);
     fireEvent.click(item('Development'));
-    expect(open()).toContain('app');
+    expect(openComponents(again.getSnapshot().context.layout)).toContain('app');
   });
 });
 
 describe('Features dialog', () => {
-  it('filters the samples by name and starts a new feature', () => {
+  it('filters the samples by name and starts a new feature', async () => {
     let started = 0;
     render(<FeaturesDialog open onOpenChange={() => {}} onNewFeature={() => (started += 1)} />);
     const rows = () => screen.queryAllByRole('listitem').map((row) => row.textContent);
+    // The dialog's code loads when it first opens.
+    await screen.findAllByRole('listitem');
     expect(rows()).toHaveLength(6);
     for (const status of ['Warning', 'Completed', 'Error', 'Pending']) expect(rows().some((row) => row?.endsWith(status))).toBe(true);
 
