@@ -179,6 +179,8 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await menuBar(page).getByRole('button', { name: 'Feature', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Features' });
     const rows = dialog.getByRole('listitem');
+    // The dialog's code loads when it first opens.
+    await rows.first().waitFor();
     expect(await rows.count()).toBe(6);
     for (const status of ['Warning', 'Completed', 'Error', 'Pending']) await dialog.getByText(status, { exact: true }).first().waitFor();
     await dialog.getByRole('searchbox', { name: 'Search features' }).fill('DARK');
