@@ -4,6 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { LlmSettings } from '../types.ts';
 import { ModelCallError } from './errors.ts';
+import { modelFetch } from './http-fetch.ts';
 
 export const NO_MODEL_CONFIGURED =
   'No language model is configured. In oss mode, choose a provider, a model and an API key in Settings → LLM. ' +
@@ -19,9 +20,9 @@ export function createLanguageModel(llm: LlmSettings | null): LanguageModel {
   const baseURL = llm.baseUrl || undefined;
   switch (llm.provider) {
     case 'openai':
-      return createOpenAI({ apiKey: llm.apiKey, baseURL }).chat(llm.model);
+      return createOpenAI({ apiKey: llm.apiKey, baseURL, fetch: modelFetch }).chat(llm.model);
     case 'anthropic':
-      return createAnthropic({ apiKey: llm.apiKey, baseURL })(llm.model);
+      return createAnthropic({ apiKey: llm.apiKey, baseURL, fetch: modelFetch })(llm.model);
     case 'openai-compatible':
       if (!baseURL) {
         throw new ModelCallError({
@@ -31,6 +32,6 @@ export function createLanguageModel(llm: LlmSettings | null): LanguageModel {
         });
       }
       // includeUsage asks the server for the token counts that metering needs at the end of the stream.
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey: llm.apiKey, includeUsage: true }).chatModel(llm.model);
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey: llm.apiKey, includeUsage: true, fetch: modelFetch }).chatModel(llm.model);
   }
 }
