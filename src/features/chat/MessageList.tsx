@@ -50,11 +50,21 @@ export function MessageList({ stream, pending, awaitingConfirmation, onConfirm, 
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
+  // The list opens at its end: the virtualiser starts once there are rows, its first render lays
+  // out the newest ones (initialOffset), and the scroller is at the bottom before it reads its
+  // offset (this effect runs before its own), so the page's oldest rows are never rendered.
+  const hasRows = rows.length > 0;
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (element && hasRows) element.scrollTop = element.scrollHeight;
+  }, [hasRows]);
   // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders with every scroll anyway; its rows are memoised
   const virtualizer = useVirtualizer({
+    enabled: hasRows,
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
+    initialOffset: () => rows.length * ESTIMATED_ROW_PX,
     overscan: 6,
     getItemKey: (index) => rowKey(rows[index] as ChatRow),
   });
