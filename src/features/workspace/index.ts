@@ -1,2 +1,3 @@
 export type { TabProps, TabViews } from './tab-registry.ts';
 export { WorkspacePage } from './WorkspacePage.tsx';
+export { prefetchConversation } from './prefetch.ts';

@@ -5,6 +5,11 @@ import { WORKSPACE_TABS } from '../-workspace-tabs.ts';
 
 export const Route = createFileRoute('/_sidebar/experiment/conversations/$conversationId')({
   validateSearch: workspaceSearch,
+  // On entering, the conversation and its newest events are asked for while the session and the
+  // route's code load, not after them (not on a link's hover, nor when only the search changes).
+  loader: async ({ params, cause }) => {
+    if (cause === 'enter') (await import('../../features/workspace/index.ts')).prefetchConversation(params.conversationId);
+  },
   component: ExperimentWorkspace,
 });
 
