@@ -10,13 +10,10 @@ import {
   type SocketReport,
 } from '../../machines/connection.ts';
 import { mergeEvents, newestEventId, oldestEventId } from './merge.ts';
-import type { ClientAction, ConversationStream, Event, StreamSnapshot } from './types.ts';
+import { HISTORY_PAGE_SIZE, type ClientAction, type ConversationStream, type Event, type StreamSnapshot } from './types.ts';
 
 type EventPage = components['schemas']['EventPage'];
 type ServerFrame = components['schemas']['ServerFrame'];
-
-/** Events per REST history page. */
-export const HISTORY_PAGE_SIZE = 50;
 
 export interface ConversationStreamOptions {
   conversationId: string;

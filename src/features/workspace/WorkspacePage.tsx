@@ -5,9 +5,9 @@ import { selectConversation, selectFailure, selectIsUnavailable } from '../../..
 import { selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, Spinner } from '../../ui/index.ts';
+import { takePrefetched } from '../conversations/index.ts';
 import { LayoutView } from './LayoutView.tsx';
 import { SaveLayoutDialog } from './SaveLayoutDialog.tsx';
-import { takePrefetched } from './prefetch.ts';
 import { createScreenModel } from './screen-model.ts';
 import type { TabViews } from './tab-registry.ts';
 import { useConversationActor, useConversationStream, useLayoutActor, useLiveConversation } from './use-workspace.ts';

@@ -11,10 +11,9 @@ import { conversationMachine, selectCanConnect, type ConversationFailure } from 
 import { layoutMachine } from '../../../machines/layout.ts';
 import { showErrorToast, tokenStore } from '../../app/services.ts';
 import { createConversationStream, type LiveConversationStream } from '../../realtime/conversation-stream.ts';
-import { answerOnce, type Prefetched } from './prefetch.ts';
 import type { ScreenModel } from './screen-model.ts';
 import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
-import { conversationKeys, conversationRequests, layoutRequests } from '../conversations/index.ts';
+import { answerOnce, conversationKeys, conversationRequests, layoutRequests, type Prefetched } from '../conversations/index.ts';
 
 /**
  * The open conversation's record and what the user does to it (machines/conversation.ts), bound to

@@ -8,7 +8,7 @@ export const Route = createFileRoute('/_sidebar/experiment/conversations/$conver
   // On entering, the conversation and its newest events are asked for while the session and the
   // route's code load, not after them (not on a link's hover, nor when only the search changes).
   loader: async ({ params, cause }) => {
-    if (cause === 'enter') (await import('../../features/workspace/index.ts')).prefetchConversation(params.conversationId);
+    if (cause === 'enter') (await import('../../features/conversations/index.ts')).prefetchConversation(params.conversationId);
   },
   component: ExperimentWorkspace,
 });

@@ -1,6 +1,6 @@
 import type { components } from '../../../openapi/schema.d.ts';
-import { HISTORY_PAGE_SIZE } from '../../realtime/conversation-stream.ts';
-import { conversationRequests, type Conversation } from '../conversations/index.ts';
+import { HISTORY_PAGE_SIZE } from '../../realtime/types.ts';
+import { conversationRequests, type Conversation } from './requests.ts';
 
 type EventPage = components['schemas']['EventPage'];
 
@@ -12,6 +12,7 @@ export interface Prefetched {
 // The conversation's record and newest history page, asked for as soon as the router matches the
 // workspace (beside the session's requests and the route's code) instead of once the signed-in
 // shell and the workspace have rendered. Only the latest is kept, for the workspace that opens next.
+// It lives here, with the requests the sidebar loads anyway, so that asking costs no extra code.
 let latest: (Prefetched & { conversationId: string }) | null = null;
 
 export function prefetchConversation(conversationId: string) {
