@@ -129,6 +129,31 @@ describe('createConversationStream', () => {
     expect(ids(stream)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
+  it('starts from a newest page asked for before it existed, and asks again when that one failed', async () => {
+    server = await startFakeServer([1, 2, 3, 4, 5, 6, 7].map(event));
+    const asked: (number | undefined)[] = [];
+    const history = historyOf(server);
+    const fetchEvents = (query: { beforeId?: number; limit: number }) => {
+      asked.push(query.beforeId);
+      return history(query);
+    };
+    // Asked for early, before event 7 was written: the socket brings 7 after it.
+    open({ fetchEvents, newestPage: Promise.resolve({ events: [event(6), event(5), event(4)], has_more: true }) }).connect();
+    await until(() => ids(stream).join() === '4,5,6,7');
+    expect(server.queries[0]?.get('latest_event_id')).toBe('6');
+    expect(asked).toEqual([]);
+    expect(await stream.loadOlder()).toBe(true);
+    expect(ids(stream)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(asked).toEqual([4]);
+    stream.dispose();
+
+    asked.length = 0;
+    open({ fetchEvents, newestPage: Promise.reject(new Error('offline')) }).connect();
+    await until(() => stream.getSnapshot().connection === 'CONNECTED');
+    expect(asked).toEqual([undefined]);
+    expect(ids(stream)).toEqual([5, 6, 7]);
+  });
+
   it('resumes after the last event on reconnect: nothing missed, nothing twice', async () => {
     server = await startFakeServer([1, 2].map(event));
     open().connect();

@@ -10,13 +10,10 @@ import {
   type SocketReport,
 } from '../../machines/connection.ts';
 import { mergeEvents, newestEventId, oldestEventId } from './merge.ts';
-import type { ClientAction, ConversationStream, Event, StreamSnapshot } from './types.ts';
+import { HISTORY_PAGE_SIZE, type ClientAction, type ConversationStream, type Event, type StreamSnapshot } from './types.ts';
 
 type EventPage = components['schemas']['EventPage'];
 type ServerFrame = components['schemas']['ServerFrame'];
-
-/** Events per REST history page. */
-const HISTORY_PAGE_SIZE = 50;
 
 export interface ConversationStreamOptions {
   conversationId: string;
@@ -26,6 +23,8 @@ export interface ConversationStreamOptions {
   credentials: () => Record<string, string>;
   /** GET /api/conversations/{id}/events: newest first, older than `beforeId` when given. */
   fetchEvents: (query: { beforeId?: number; limit: number }) => Promise<EventPage>;
+  /** The newest page (`pageSize` events), when it was asked for before the stream existed; fetched again if it failed. */
+  newestPage?: Promise<EventPage>;
   /** The url's temp_message: sent once the socket is open, then `clearTempMessage` is called. */
   tempMessage?: string | null;
   clearTempMessage: () => void;
@@ -147,7 +146,8 @@ export function createConversationStream(options: ConversationStreamOptions): Li
 
   async function loadNewestPage() {
     try {
-      const page = await options.fetchEvents({ limit: pageSize });
+      const fetchNewest = () => options.fetchEvents({ limit: pageSize });
+      const page = await (options.newestPage?.catch(fetchNewest) ?? fetchNewest());
       events = mergeEvents(events, page.events);
       hasOlder = page.has_more;
     } catch {

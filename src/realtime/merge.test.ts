@@ -18,6 +18,11 @@ describe('mergeEvents', () => {
     expect(ids(mergeEvents([event(1), event(2), event(3)], [event(2), event(3), event(4), event(4)]))).toEqual([1, 2, 3, 4]);
   });
 
+  it('fills in around the known events when a page overlaps them', () => {
+    expect(ids(mergeEvents([event(3), event(5)], [event(6), event(5), event(4), event(2)]))).toEqual([2, 3, 4, 5, 6]);
+    expect(ids(mergeEvents([event(1), event(2)], [event(0), event(3)]))).toEqual([0, 1, 2, 3]);
+  });
+
   it('returns the same array when nothing is new, so views do not re-render', () => {
     const known = [event(1)];
     expect(mergeEvents(known, [event(1)])).toBe(known);

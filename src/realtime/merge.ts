@@ -1,11 +1,23 @@
 import type { Event } from './types.ts';
 
+const strictlyAscending = (events: readonly Event[]) => events.every((event, index) => index === 0 || event.id > (events[index - 1] as Event).id);
+
 /**
  * The events of both lists once each, ascending id: history pages and socket frames overlap at
  * their edges (a replay after a reconnect, a page loaded while events stream in), and the id
  * alone says which is which. Returns `known` itself when `incoming` adds nothing.
  */
 export function mergeEvents(known: readonly Event[], incoming: readonly Event[]): readonly Event[] {
+  const first = incoming[0];
+  const last = incoming.at(-1);
+  if (first === undefined || last === undefined) return known;
+  // The common cases, newer events from the socket and an older page (newest first) from REST,
+  // touch nothing already known: no look-up and no sort, whatever the history's length.
+  const ascending = first.id <= last.id ? incoming : [...incoming].reverse();
+  if (strictlyAscending(ascending)) {
+    if ((ascending[0] as Event).id > (known.at(-1)?.id ?? -1)) return [...known, ...ascending];
+    if ((ascending.at(-1) as Event).id < (known[0]?.id ?? -1)) return [...ascending, ...known];
+  }
   const ids = new Set(known.map((event) => event.id));
   const fresh = incoming.filter((event) => {
     if (ids.has(event.id)) return false;
@@ -13,9 +25,6 @@ export function mergeEvents(known: readonly Event[], incoming: readonly Event[])
     return true;
   });
   if (fresh.length === 0) return known;
-  const newest = known.at(-1)?.id ?? -1;
-  // The common case, one newer event from the socket, needs no sort.
-  if (fresh.every((event, index) => event.id > (index === 0 ? newest : (fresh[index - 1]?.id ?? newest)))) return [...known, ...fresh];
   return [...known, ...fresh].sort((a, b) => a.id - b.id);
 }
 

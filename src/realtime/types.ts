@@ -11,6 +11,9 @@ export type Event = components['schemas']['Event'];
 export type ClientAction = components['schemas']['ClientAction'];
 export type Conversation = components['schemas']['Conversation'];
 
+/** Events per REST history page. */
+export const HISTORY_PAGE_SIZE = 50;
+
 export type ConnectionStatus = 'DISCONNECTED' | 'CONNECTING' | 'CONNECTED';
 
 export interface StreamSnapshot {

@@ -1,9 +1,8 @@
 import { lazy } from 'react';
 import type { TabViews } from '../features/workspace/index.ts';
 
-/** The workspace's tabs, each loaded when it is first shown. */
-export const WORKSPACE_TABS: TabViews = {
-  chat: lazy(() => import('../features/chat/index.ts').then((module) => ({ default: module.ChatPanel }))),
+/** The workspace's tabs but the chat (the route's loader brings it), each loaded when it is first shown. */
+export const WORKSPACE_TABS: Omit<TabViews, 'chat'> = {
   app: lazy(() => import('../features/tabs/app/index.ts').then((module) => ({ default: module.AppTab }))),
   vscode: lazy(() => import('../features/tabs/vscode/index.ts').then((module) => ({ default: module.VscodeTab }))),
   terminal: lazy(() => import('../features/tabs/terminal/index.ts').then((module) => ({ default: module.TerminalTab }))),

@@ -18,7 +18,9 @@ export interface MessageListProps {
   feedbackEnabled: boolean;
 }
 
-const ESTIMATED_ROW_PX = 72;
+// A guess on the tall side: rows guessed too short are rendered, measured and dropped again in
+// numbers while the list settles at its end.
+const ESTIMATED_ROW_PX = 120;
 
 const pendingRows = new WeakMap<PendingMessage, ChatRow>();
 function pendingRow(message: PendingMessage): ChatRow {
@@ -50,12 +52,22 @@ export function MessageList({ stream, pending, awaitingConfirmation, onConfirm, 
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
+  // The list opens at its end: the virtualiser starts once there are rows, its first render lays
+  // out the newest ones (initialOffset), and the scroller is at the bottom before it reads its
+  // offset (this effect runs before its own), so the page's oldest rows are never rendered.
+  const hasRows = rows.length > 0;
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (element && hasRows) element.scrollTop = element.scrollHeight;
+  }, [hasRows]);
   // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders with every scroll anyway; its rows are memoised
   const virtualizer = useVirtualizer({
+    enabled: hasRows,
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
-    overscan: 6,
+    initialOffset: () => rows.length * ESTIMATED_ROW_PX,
+    overscan: 3,
     getItemKey: (index) => rowKey(rows[index] as ChatRow),
   });
 
@@ -81,11 +93,13 @@ export function MessageList({ stream, pending, awaitingConfirmation, onConfirm, 
     if (hasOlder && !loadingOlder) void stream.loadOlder();
   }, [hasOlder, loadingOlder, stream]);
 
-  // A first page too short to scroll cannot reach the top by scrolling: ask for more at once.
+  // A first page too short to scroll cannot reach the top by scrolling: ask for more at once
+  // (checked again once the rows are measured, as the guessed heights may have hidden it).
+  const totalSize = virtualizer.getTotalSize();
   useEffect(() => {
     const element = scrollRef.current;
     if (element && element.scrollHeight <= element.clientHeight) loadOlder();
-  }, [rows.length, loadOlder]);
+  }, [rows.length, totalSize, loadOlder]);
 
   const onScroll = () => {
     const element = scrollRef.current;
@@ -103,7 +117,7 @@ export function MessageList({ stream, pending, awaitingConfirmation, onConfirm, 
           </p>
         )}
         {rows.length === 0 && !loadingOlder && <p className={styles.centred}>{t('panel.empty')}</p>}
-        <div className={styles.virtualBody} style={{ height: virtualizer.getTotalSize() }}>
+        <div className={styles.virtualBody} style={{ height: totalSize }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index] as ChatRow;
             const props: EventRowProps = { row, confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null, feedback };

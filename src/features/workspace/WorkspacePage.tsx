@@ -5,6 +5,7 @@ import { selectConversation, selectFailure, selectIsUnavailable } from '../../..
 import { selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, Spinner } from '../../ui/index.ts';
+import { takePrefetched } from '../conversations/index.ts';
 import { LayoutView } from './LayoutView.tsx';
 import { SaveLayoutDialog } from './SaveLayoutDialog.tsx';
 import { createScreenModel } from './screen-model.ts';
@@ -25,12 +26,13 @@ interface WorkspacePageProps {
 /** One conversation: its menu bar, and its tabs in the layout (pm on load). */
 export function WorkspacePage({ conversationId, views, tempMessage, clearTempMessage }: WorkspacePageProps) {
   const { t } = useTranslation(['conversations', 'workspace']);
-  const conversation = useConversationActor(conversationId);
+  const [prefetched] = useState(() => takePrefetched(conversationId));
+  const conversation = useConversationActor(conversationId, prefetched.record);
   const record = useSelector(conversation, selectConversation);
   const unavailable = useSelector(conversation, selectIsUnavailable);
   const failure = useSelector(conversation, selectFailure);
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
-  const stream = useConversationStream(conversation, tempMessage, clearTempMessage);
+  const stream = useConversationStream(conversation, tempMessage, clearTempMessage, prefetched.newestPage);
   const live = useLiveConversation(record, stream);
   const [screen] = useState(createScreenModel);
   const layout = useLayoutActor(screen);

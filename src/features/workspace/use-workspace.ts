@@ -14,19 +14,23 @@ import { showErrorToast, tokenStore } from '../../app/services.ts';
 import { createConversationStream, type LiveConversationStream } from '../../realtime/conversation-stream.ts';
 import type { ScreenModel } from './screen-model.ts';
 import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
-import { conversationKeys, conversationRequests, layoutRequests } from '../conversations/index.ts';
+import { answerOnce, conversationKeys, conversationRequests, layoutRequests, type Prefetched } from '../conversations/index.ts';
 
-/** The open conversation's record and what the user does to it (machines/conversation.ts), bound to the API. */
-export function useConversationActor(conversationId: string) {
+/**
+ * The open conversation's record and what the user does to it (machines/conversation.ts), bound to
+ * the API. `prefetched` answers the first load (asked again if it failed); later loads ask anew.
+ */
+export function useConversationActor(conversationId: string, prefetched?: Prefetched['record']) {
   const { t } = useTranslation('workspace');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const [load] = useState(() => answerOnce(prefetched));
   const refreshList = () => void queryClient.invalidateQueries({ queryKey: conversationKeys.list });
   const describe = (failure: ConversationFailure) => (failure.kind === 'server' ? failure.text : t(`conversation.${failure.message}`));
   return useActorRef(
     conversationMachine.provide({
       actors: {
-        fetchConversation: fromPromise(({ input }) => conversationRequests.get(input.conversationId)),
+        fetchConversation: fromPromise(({ input }) => load(() => conversationRequests.get(input.conversationId))),
         startConversation: fromPromise(async ({ input }) => {
           const started = await conversationRequests.start(input.conversationId);
           refreshList();
@@ -67,14 +71,21 @@ function socketUrl(): string {
 /**
  * The conversation's event stream for as long as the workspace shows it: connected while the
  * conversation can be (RUNNING or with a runtime status), its status reported to the
- * conversation machine. `tempMessage` is read once; `clearTempMessage` drops it from the url.
+ * conversation machine. `tempMessage` is read once; `clearTempMessage` drops it from the url;
+ * `newestPage` is the history page prefetched for it, if any.
  */
-export function useConversationStream(conversation: ConversationActor, tempMessage: string | null, clearTempMessage: () => void): LiveConversationStream | null {
+export function useConversationStream(
+  conversation: ConversationActor,
+  tempMessage: string | null,
+  clearTempMessage: () => void,
+  newestPage?: Prefetched['newestPage'],
+): LiveConversationStream | null {
   const { t } = useTranslation('workspace');
   const conversationId = useSelector(conversation, (snapshot) => snapshot.context.conversationId);
   const canConnect = useSelector(conversation, selectCanConnect);
   const [stream, setStream] = useState<LiveConversationStream | null>(null);
   const firstTempMessage = useRef(tempMessage);
+  const firstPage = useRef(newestPage);
   const latest = useRef({ clearTempMessage, t });
   useEffect(() => {
     latest.current = { clearTempMessage, t };
@@ -90,6 +101,7 @@ export function useConversationStream(conversation: ConversationActor, tempMessa
         return token === null ? {} : { auth_token: token };
       },
       fetchEvents: (query) => conversationRequests.events(conversationId, query),
+      ...(firstPage.current && { newestPage: firstPage.current }),
       tempMessage: firstTempMessage.current,
       clearTempMessage: () => {
         firstTempMessage.current = null;

@@ -1,10 +1,20 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useMemo } from 'react';
 import { WorkspacePage } from '../../features/workspace/index.ts';
 import { workspaceSearch } from '../-workspace-search.ts';
 import { WORKSPACE_TABS } from '../-workspace-tabs.ts';
 
 export const Route = createFileRoute('/_sidebar/experiment/conversations/$conversationId')({
   validateSearch: workspaceSearch,
+  // The chat (in every preset layout) comes with the route, so that its tab shows at once rather
+  // than a fallback, which React keeps on screen for at least 300 ms. On entering (not on a link's
+  // hover, nor when only the search changes), the conversation and its newest events are asked
+  // for meanwhile, beside the session's requests, instead of after the workspace rendered.
+  loader: async ({ params, cause }) => {
+    const chat = import('../../features/chat/index.ts');
+    if (cause === 'enter') (await import('../../features/conversations/index.ts')).prefetchConversation(params.conversationId);
+    return { ChatPanel: (await chat).ChatPanel };
+  },
   component: ExperimentWorkspace,
 });
 
@@ -12,11 +22,13 @@ function ExperimentWorkspace() {
   const { conversationId } = Route.useParams();
   const { temp_message } = Route.useSearch();
   const navigate = Route.useNavigate();
+  const { ChatPanel } = Route.useLoaderData();
+  const views = useMemo(() => ({ ...WORKSPACE_TABS, chat: ChatPanel }), [ChatPanel]);
   return (
     <WorkspacePage
       key={conversationId}
       conversationId={conversationId}
-      views={WORKSPACE_TABS}
+      views={views}
       tempMessage={temp_message ?? null}
       clearTempMessage={() => void navigate({ search: {}, replace: true })}
     />

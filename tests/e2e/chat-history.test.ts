@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { browserMissing, launchBrowser, type Browser } from '../support/browser.ts';
+import { waitFor } from '../support/conversations.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+// A conversation longer than one history page: the chat opens at its newest message, and
+// scrolling up loads the older pages until the first message, each row once and in order.
+
+const MESSAGES = 130;
+const at = '2026-01-01T00:00:00Z';
+const trajectory = Array.from({ length: MESSAGES }, (_, i) => ({
+  id: i,
+  timestamp: at,
+  source: i % 2 ? 'agent' : 'user',
+  action: 'message',
+  message: `history message ${i}`,
+  args: { content: `history message ${i}` },
+}));
+
+/** The message numbers of the rows in the DOM, in list order. */
+const shownNumbers = (rows: Locator) =>
+  rows.evaluateAll((elements) =>
+    elements
+      .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+      .map((element) => Number(/history message (\d+)/.exec(element.textContent ?? '')?.[1] ?? -1)),
+  );
+
+describe.skipIf(browserMissing())('a long chat history in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ mode: 'oss' });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.destroy();
+  });
+
+  it('opens at the newest message and loads older pages, in order and without gaps, as the reader scrolls up', async () => {
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ replay_json: JSON.stringify(trajectory) }),
+    });
+    const { conversation_id: id } = (await created.json()) as { conversation_id: string };
+    await waitFor(async () => (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { status: string }, (c) => c.status === 'RUNNING', 60_000, 'the replay');
+
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/experiment/conversations/${id}`);
+    const log = page.getByRole('log');
+    const rows = log.locator('[data-index]');
+    await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
+    // It opens at the bottom: the rows shown are the newest.
+    expect(Math.min(...(await shownNumbers(rows)).filter((n) => n >= 0))).toBeGreaterThan(MESSAGES - 60);
+
+    // Scroll to the top until the first message is shown; every older page keeps the rows in order.
+    await waitFor(
+      async () => {
+        await log.evaluate((element) => element.scrollTo({ top: 0 }));
+        return shownNumbers(rows);
+      },
+      (numbers) => numbers.includes(0),
+      30_000,
+      'the first message',
+    );
+
+    // Walking down the whole list shows every message once, ascending.
+    const seen = new Set<number>();
+    const { height, step } = await log.evaluate((element) => ({ height: element.scrollHeight, step: element.clientHeight / 2 }));
+    for (let top = 0; top <= height; top += step) {
+      // Two frames: the scroll event, then the virtualiser's render of the rows there.
+      await log.evaluate((element, to) => {
+        element.scrollTo({ top: to });
+        return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      }, top);
+      const numbers = (await shownNumbers(rows)).filter((n) => n >= 0);
+      expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+      expect(new Set(numbers).size).toBe(numbers.length);
+      for (const n of numbers) seen.add(n);
+    }
+    expect([...seen].sort((a, b) => a - b)).toEqual(trajectory.map((_, i) => i));
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
