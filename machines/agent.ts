@@ -12,7 +12,8 @@ import { messageNotice, serverNotice, type Notice } from './notice.ts';
 //   AWAITING_USER_CONFIRMATION) ask for USER_CONFIRMED / USER_REJECTED. The state itself changes
 //   only when the server's observation arrives.
 // - An event saying the agent hit its maximum iterations makes the product ask for PAUSED.
-// - ERROR keeps the reason (or 'Unknown error') as the error message and shows it in a toast.
+// - ERROR keeps the reason (or 'Unknown error') as the error message and shows it in a toast
+//   when it happens live (not for an error in the history the chat opens with).
 
 export type AgentState = components['schemas']['AgentState'];
 export type Event = components['schemas']['Event'];
@@ -85,7 +86,8 @@ export interface AgentContext {
 }
 
 export type AgentEvent =
-  | { type: 'EVENT_RECEIVED'; event: Event }
+  /** `live`: it happened now, not in the history the chat opened with. */
+  | { type: 'EVENT_RECEIVED'; event: Event; live: boolean }
   | { type: 'STOP' }
   | { type: 'CONFIRM' }
   | { type: 'REJECT' }
@@ -95,17 +97,20 @@ export type AgentEvent =
   | { type: 'CONNECTION_CHANGED'; connection: ConnectionStatus }
   | { type: 'CONVERSATION_STATUS_CHANGED'; status: ConversationStatus | null };
 
-const stateTransition = (state: AgentState) => ({
-  guard: { type: 'reports' as const, params: ({ event }: { event: { event: Event } }) => ({ event: event.event, state }) },
-  target: `.${state}`,
-  actions:
-    state === 'ERROR'
-      ? [
-          { type: 'rememberError' as const, params: ({ event }: { event: { event: Event } }) => event.event },
-          { type: 'announceError' as const, params: ({ event }: { event: { event: Event } }) => agentErrorMessage(event.event) },
-        ]
-      : ['forgetError' as const],
-});
+const reportsState = (state: AgentState) => ({ type: 'reports' as const, params: ({ event }: { event: { event: Event } }) => ({ event: event.event, state }) });
+
+const stateTransition = (state: AgentState) => ({ guard: reportsState(state), target: `.${state}`, actions: ['forgetError' as const] });
+
+const rememberError = { type: 'rememberError' as const, params: ({ event }: { event: { event: Event } }) => event.event };
+const errorTransitions = [
+  {
+    guard: { type: 'reportsLive' as const, params: ({ event }: { event: { event: Event; live: boolean } }) => ({ event: event.event, state: 'ERROR' as const, live: event.live }) },
+    target: '.ERROR',
+    actions: [rememberError, { type: 'announceError' as const, params: ({ event }: { event: { event: Event } }) => agentErrorMessage(event.event) }],
+  },
+  // An error in the history the chat opens with is shown in the chat, not announced again.
+  { guard: reportsState('ERROR'), target: '.ERROR', actions: [rememberError] },
+];
 
 export const agentMachine = setup({
   types: { context: {} as AgentContext, events: {} as AgentEvent },
@@ -125,6 +130,7 @@ export const agentMachine = setup({
   },
   guards: {
     reports: (_, { event, state }: { event: Event; state: AgentState }) => reportedAgentState(event) === state,
+    reportsLive: (_, { event, state, live }: { event: Event; state: AgentState; live: boolean }) => live && reportedAgentState(event) === state,
     reportsMaximumIterations: (_, event: Event) => reportsMaximumIterations(event),
     isAgentAction: (_, event: Event) => isAgentAction(event),
   },
@@ -134,7 +140,8 @@ export const agentMachine = setup({
   initial: 'LOADING',
   on: {
     EVENT_RECEIVED: [
-      ...AGENT_STATES.map(stateTransition),
+      ...errorTransitions,
+      ...AGENT_STATES.filter((state) => state !== 'ERROR').map(stateTransition),
       { guard: { type: 'isAgentAction', params: ({ event }) => event.event }, actions: 'rememberAction' },
     ],
     CREDITS_CHANGED: { actions: { type: 'setBalance', params: ({ event }) => event.balance } },

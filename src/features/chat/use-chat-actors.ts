@@ -115,19 +115,20 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
     }),
   );
 
-  // Every event newer than the last one forwarded (older pages loaded later are history).
+  // Every event newer than the last one forwarded (older pages loaded later are history); those
+  // the chat opened with are history too, the ones after them live.
   useEffect(() => {
     let lastForwarded = -1;
-    const forward = () => {
+    const forward = (live: boolean) => {
       for (const event of stream.getSnapshot().events) {
         if (event.id <= lastForwarded) continue;
         lastForwarded = event.id;
-        agent.send({ type: 'EVENT_RECEIVED', event });
+        agent.send({ type: 'EVENT_RECEIVED', event, live });
         chatInput.send({ type: 'EVENT_RECEIVED', event });
       }
     };
-    forward();
-    return stream.subscribe(forward);
+    forward(false);
+    return stream.subscribe(() => forward(true));
   }, [stream, agent, chatInput]);
 
   const balance = useBalance();
