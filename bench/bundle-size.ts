@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -25,10 +24,8 @@ function staticClosure(manifest: Manifest, keys: string[]): { js: number; css: n
 
 const kB = (bytes: number) => Math.round(bytes / 1024);
 
-/** First-load sizes: the entry alone, and the workspace route with its always-visible chat panel. */
+/** First-load sizes of the production build in dist/ (bench/run.ts builds it): the entry alone, and the workspace route with its always-visible chat panel. */
 export function benchBundles(): BenchResult[] {
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('vite build failed');
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   const key = (fragment: string) => {
     const found = Object.keys(manifest).find((k) => k.includes(fragment));

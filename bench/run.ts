@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { benchEventFanout } from './event-fanout.ts';
 import type { BenchResult } from './result.ts';
 import { benchCurrentUser } from './server-auth.ts';
 import { benchWorkspaceHistory } from './workspace-history.ts';
+import prepareTestDatabase from '../tests/support/global-setup.ts';
 
 const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   'bundle-size': benchBundles,
@@ -21,6 +23,16 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !(name in benchmarks));
 if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
+// Every benchmark measures the production build (the browser tests build a development one)
+// and starts servers on copies of the migrated PGlite template.
+const build = spawnSync(process.execPath, [path.join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
+  cwd: path.join(import.meta.dirname, '..'),
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'production' },
+});
+if (build.status !== 0) throw new Error('vite build failed');
+await prepareTestDatabase();
+
 const results: BenchResult[] = [];
 for (const [name, run] of Object.entries(benchmarks)) if (chosen.length === 0 || chosen.includes(name)) results.push(...(await run()));
 

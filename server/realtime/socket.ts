@@ -34,12 +34,23 @@ const REPLAY_PAGE = 500;
  * everything committed after it started and the replay everything before, and events are
  * sent only when their id is above the last one sent, so there is no gap and no duplicate.
  */
+// Every socket on a conversation gets the same event object from the stream: one serialisation serves them all.
+const eventFrames = new WeakMap<Event, string>();
+function eventFrame(event: Event): string {
+  let frame = eventFrames.get(event);
+  if (frame === undefined) {
+    frame = JSON.stringify({ type: 'oh_event', data: event });
+    eventFrames.set(event, frame);
+  }
+  return frame;
+}
+
 export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   const isFrame = contractValidator<ClientFrame>('ClientFrame');
 
   app.get('/socket', { websocket: true }, async (socket, request) => {
     const query = request.query as Record<string, string | undefined>;
-    const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) => socket.send(JSON.stringify(frame));
+    const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) => socket.send('data' in frame ? eventFrame(frame.data) : JSON.stringify(frame));
     const fail = (frame: ErrorFrame, code: number) => {
       send(frame);
       socket.close(code, frame.message);
