@@ -1,8 +1,7 @@
-import { readdirSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
-/** A tiny MCP server for tests: `echo` repeats its text, `fail` always reports an error, `list` shows what the server process sees of a directory. */
+/** A tiny MCP server for tests: `echo` repeats its text, `fail` always reports an error. */
 export function createEchoServer(): McpServer {
   const server = new McpServer({ name: 'echo', version: '1.0.0' });
   server.registerTool('echo', { description: 'Repeats the text it is given.', inputSchema: { text: z.string() } }, async ({ text }) => ({
@@ -11,9 +10,6 @@ export function createEchoServer(): McpServer {
   server.registerTool('fail', { description: 'Always fails.', inputSchema: {} }, async () => ({
     content: [{ type: 'text', text: 'this tool always fails' }],
     isError: true,
-  }));
-  server.registerTool('list', { description: 'Lists a directory as this process sees it.', inputSchema: { dir: z.string() } }, async ({ dir }) => ({
-    content: [{ type: 'text', text: JSON.stringify(readdirSync(dir)) }],
   }));
   return server;
 }

@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
 import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
 import { startEchoHttpServer } from '../../../tests/support/mcp-echo-http.ts';
+import { LISTING_MCP_SERVER } from '../../../tests/support/mcp-inline-server.ts';
 
 const scenarios = new ScenarioFactory();
 let scenario: Scenario | undefined;
@@ -33,7 +34,7 @@ describe('MCP tools', () => {
     const { store, llm } = scenario;
     await store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
     const system = store.events.find((event) => event.action === 'system');
-    expect(system?.args?.tools?.map((tool) => tool.name)).toEqual(['execute_bash', 'str_replace_editor', 'execute_ipython_cell', 'browser', 'think', 'finish', 'echo', 'fail', 'list']);
+    expect(system?.args?.tools?.map((tool) => tool.name)).toEqual(['execute_bash', 'str_replace_editor', 'execute_ipython_cell', 'browser', 'think', 'finish', 'echo', 'fail']);
 
     scenario.say('Echo something');
     await store.waitForState('FINISHED');
@@ -70,7 +71,8 @@ describe('MCP tools', () => {
   it('runs stdio servers inside the conversation’s sandbox in saas mode, and refuses them without one', async () => {
     scenario = await scenarios.start({
       balanceMicros: 10_000_000n,
-      settings: { mcpConfig: { stdio_servers: [echoServer], sse_servers: [] } },
+      // Inline: the sandbox hides /tmp, where this repository (and the echo server's file) may be checked out.
+      settings: { mcpConfig: { stdio_servers: [{ name: 'listing', command: process.execPath, args: ['-e', LISTING_MCP_SERVER] }], sse_servers: [] } },
       script: (llm) => llm.enqueue(titleReply),
     });
     const { runtime } = scenario.store.host;
@@ -78,8 +80,8 @@ describe('MCP tools', () => {
     const offered = scenario.store.events.find((event) => event.action === 'system')?.args?.tools?.map((tool) => tool.name);
     if (!runtime.sandboxed) {
       const refusal = scenario.store.events.find((event) => event.status_id === 'STATUS$ERROR_MCP_SERVER');
-      expect(refusal?.message).toMatch(/The MCP server echo could not be used: stdio MCP servers would run on the server host outside any sandbox/);
-      expect(offered).not.toContain('echo');
+      expect(refusal?.message).toMatch(/The MCP server listing could not be used: stdio MCP servers would run on the server host outside any sandbox/);
+      expect(offered).not.toContain('list');
       return;
     }
     expect(offered).toContain('list');
