@@ -7,8 +7,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import chat from '../../../locales/en/chat.json';
 import workspace from '../../../locales/en/workspace.json';
 import { queryKeys } from '../../api/queries.ts';
-import type { ClientAction, Conversation, ConversationStream, Event, StreamSnapshot } from '../../realtime/types.ts';
+import type { ClientAction, ConversationStream, Event, StreamSnapshot } from '../../realtime/types.ts';
 import { ChatPanel } from './ChatPanel.tsx';
+import { conversationRecord } from '../../../tests/support/records.ts';
 
 /** A stream the test feeds by hand; it records what the chat sends. */
 function fakeStream(events: Event[]) {
@@ -34,20 +35,7 @@ function fakeStream(events: Event[]) {
   return { stream, sent, append };
 }
 
-const conversation: Conversation = {
-  conversation_id: 'c1',
-  title: 'Test',
-  status: 'RUNNING',
-  runtime_status: 'STATUS$READY',
-  url: null,
-  session_api_key: null,
-  selected_repository: null,
-  selected_branch: null,
-  git_provider: null,
-  trigger: null,
-  created_at: '2026-01-01T00:00:00Z',
-  last_updated_at: '2026-01-01T00:00:00Z',
-};
+const conversation = conversationRecord({ runtime_status: 'STATUS$READY' });
 
 const at = '2026-01-01T00:00:00Z';
 const agentState = (id: number, agent_state: 'RUNNING' | 'AWAITING_USER_INPUT' | 'AWAITING_USER_CONFIRMATION'): Event => ({

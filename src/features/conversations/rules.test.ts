@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../../openapi/schema.d.ts';
 import { changeConversation, latestMetricsOf, systemMessageOf, toolParameters, withoutConversation, workspaceZipName } from './rules.ts';
+import { conversationRecord } from '../../../tests/support/records.ts';
 
 type Event = components['schemas']['Event'];
 type Conversation = components['schemas']['Conversation'];
 
 const at = '2026-01-01T00:00:00Z';
 const usage = { prompt_tokens: 10, completion_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, per_turn_token: 15, context_window: 1000 };
-const conversation = (id: string, title: string): Conversation => ({
-  conversation_id: id,
-  title,
-  status: 'RUNNING',
-  runtime_status: null,
-  url: null,
-  session_api_key: null,
-  selected_repository: null,
-  selected_branch: null,
-  git_provider: null,
-  trigger: null,
-  created_at: at,
-  last_updated_at: at,
-});
+const conversation = (id: string, title: string): Conversation => conversationRecord({ conversation_id: id, title, created_at: at, last_updated_at: at });
 
 describe('conversation rules', () => {
   it('reads the system message, agent and tools from the system action', () => {

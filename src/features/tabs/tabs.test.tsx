@@ -5,10 +5,11 @@ import type { ReactNode } from 'react';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import tabs from '../../../locales/en/tabs.json';
-import type { Conversation, ConversationStream, Event } from '../../realtime/types.ts';
+import type { ConversationStream, Event } from '../../realtime/types.ts';
 import { BrowserTab } from './browser/BrowserTab.tsx';
 import { ChangesTab } from './changes/ChangesTab.tsx';
 import { JupyterTab } from './jupyter/JupyterTab.tsx';
+import { conversationRecord } from '../../../tests/support/records.ts';
 
 const at = '2026-01-01T00:00:00Z';
 
@@ -17,20 +18,7 @@ function staticStream(events: Event[]): ConversationStream {
   return { conversationId: 'c1', subscribe: () => () => {}, getSnapshot: () => snapshot, send: () => {}, loadOlder: async () => false, reconnect: () => {} };
 }
 
-const conversation: Conversation = {
-  conversation_id: 'c1',
-  title: 'Test',
-  status: 'STARTING',
-  runtime_status: null,
-  url: null,
-  session_api_key: null,
-  selected_repository: null,
-  selected_branch: null,
-  git_provider: null,
-  trigger: null,
-  created_at: at,
-  last_updated_at: at,
-};
+const conversation = conversationRecord({ status: 'STARTING', created_at: at, last_updated_at: at });
 
 function renderTab(tab: ReactNode) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -14,22 +14,9 @@ import { FeaturesDialog } from './FeaturesDialog.tsx';
 import { createScreenModel } from './screen-model.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import { WorkspaceMenuBar } from './WorkspaceMenuBar.tsx';
+import { conversationRecord } from '../../../tests/support/records.ts';
 
-const at = '2026-01-01T00:00:00Z';
-const record: Conversation = {
-  conversation_id: 'c1',
-  title: 'Shop',
-  status: 'RUNNING',
-  runtime_status: 'STATUS$READY',
-  url: null,
-  session_api_key: null,
-  selected_repository: null,
-  selected_branch: null,
-  git_provider: null,
-  trigger: null,
-  created_at: at,
-  last_updated_at: at,
-};
+const record = conversationRecord({ title: 'Shop', runtime_status: 'STATUS$READY' });
 
 function renderMenuBar(conversation: Conversation) {
   const sent: ClientAction[] = [];

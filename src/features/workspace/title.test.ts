@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation, Event } from '../../realtime/types.ts';
 import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
+import { conversationRecord } from '../../../tests/support/records.ts';
 
-const record = (title: string, updated: string): Conversation => ({
-  conversation_id: 'c1',
-  title,
-  status: 'STARTING',
-  runtime_status: 'STATUS$STARTING_RUNTIME',
-  url: null,
-  session_api_key: null,
-  selected_repository: null,
-  selected_branch: null,
-  git_provider: null,
-  trigger: null,
-  created_at: '2026-01-01T00:00:00Z',
-  last_updated_at: updated,
-});
+const record = (title: string, updated: string): Conversation =>
+  conversationRecord({ title, status: 'STARTING', runtime_status: 'STATUS$STARTING_RUNTIME', last_updated_at: updated });
 const status = (id: number, statusId: string, at: string, extra: Partial<Event> = {}): Event => ({ id, source: 'environment', timestamp: at, status_update: true, status_id: statusId, ...extra });
 
 describe('the live conversation', () => {
