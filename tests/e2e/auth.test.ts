@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserMissing, launchBrowser, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
+import { browserSuite } from '../support/browser-suite.ts';
+import type { RunningServer } from '../support/server.ts';
 
 const TOKEN_KEY = 'atelier_token';
 const PASSWORD = 'correct horse battery';
@@ -50,20 +51,10 @@ async function profileMenuText(page: Page) {
 }
 
 describe.skipIf(browserMissing())('signing up, in and out in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ mode: 'saas' });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-  });
+  const suite = browserSuite({ mode: 'saas' });
 
   it('signs up with a personal email, keeps the session over a reload and logs out', async () => {
+    const { server, browser } = suite;
     const page = await openPage(browser);
     const email = `ada.${Date.now()}@gmail.com`;
     await page.goto(`${server.url}/`);
@@ -111,6 +102,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
   });
 
   it('shows the server’s message for a wrong password', async () => {
+    const { server, browser } = suite;
     const email = `grace.wrong.${Date.now()}@atelier-e2e.dev`;
     await registerThroughApi(server, email);
     const page = await openPage(browser);
@@ -126,6 +118,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
   });
 
   it('keeps the token for this tab only when ‘Keep me signed in’ is off', async () => {
+    const { server, browser } = suite;
     const email = `grace.tab.${Date.now()}@atelier-e2e.dev`;
     await registerThroughApi(server, email);
     const page = await openPage(browser);
@@ -146,6 +139,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
   it.each(['light', 'dark'] as const)(
     'has no serious or critical accessibility violations on /dashboard and in the sign-in dialog (%s scheme)',
     async (colorScheme) => {
+      const { server, browser } = suite;
       const page = await openPage(browser);
       await page.emulateMedia({ colorScheme });
       await page.goto(`${server.url}/dashboard`);
@@ -162,20 +156,10 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
 });
 
 describe.skipIf(browserMissing())('the self-hosted (oss) mode in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ mode: 'oss' });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-  });
+  const suite = browserSuite({ mode: 'oss' });
 
   it('opens the dashboard for the local user without any sign-in', async () => {
+    const { server, browser } = suite;
     const page = await openPage(browser);
     await page.goto(`${server.url}/`);
     await page.waitForURL('**/dashboard');

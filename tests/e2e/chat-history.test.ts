@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { browserMissing, launchBrowser, type Browser } from '../support/browser.ts';
+import { browserMissing } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { browserSuite } from '../support/browser-suite.ts';
 
 // A conversation longer than one history page: the chat opens at its newest message, and
 // scrolling up loads the older pages until the first message, each row once and in order.
@@ -27,20 +27,10 @@ const shownNumbers = (rows: Locator) =>
   );
 
 describe.skipIf(browserMissing())('a long chat history in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ mode: 'oss' });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-  });
+  const suite = browserSuite({ mode: 'oss' });
 
   it('opens at the newest message and loads older pages, in order and without gaps, as the reader scrolls up', async () => {
+    const { server, browser } = suite;
     const created = await fetch(`${server.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

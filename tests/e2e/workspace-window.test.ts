@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserMissing, launchBrowser, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
+import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
 import { FakeLlm } from '../support/fake-llm/index.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { browserSuite } from '../support/browser-suite.ts';
 
 // The workspace's menus against the real server in self-hosted mode: a tab popped out into a
 // browser window of its own stays live there and returns to the layout when the window closes
@@ -58,25 +58,10 @@ async function popOutActiveTab(page: Page, tab: string): Promise<Page> {
 
 describe.skipIf(browserMissing())('the workspace menus and popout windows in the browser', () => {
   const llm = new FakeLlm('fake-model');
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const baseUrl = await llm.start();
-    server = await startServer({
-      mode: 'oss',
-      env: { LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'x' },
-    });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-    await llm.stop();
-  });
+  const suite = browserSuite({ mode: 'oss', llm });
 
   it('pops the terminal and the web app out into windows of their own and docks them back when the windows close', async () => {
+    const { server, browser } = suite;
     const created = await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(created.status).toBe(200);
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
@@ -138,6 +123,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
   }, 90_000);
 
   it('opens the web app from Window → Served, explains what is not available yet, and filters the Features dialog', async () => {
+    const { server, browser } = suite;
     const created = await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
     const page = await browser.newPage();

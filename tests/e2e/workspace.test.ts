@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserMissing, launchBrowser, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
+import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { waitFor, type Event } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { browserSuite } from '../support/browser-suite.ts';
+import type { RunningServer } from '../support/server.ts';
 
 // The workspace against the real server in self-hosted mode and a scripted model: the home
 // prompt opens a conversation in the pm layout, the agent runs a command, writes a file and
@@ -70,25 +71,10 @@ async function workspaceApi<T>(server: RunningServer, conversationId: string, ca
 
 describe.skipIf(browserMissing())('the workspace in the browser', () => {
   const llm = new FakeLlm('fake-model');
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const baseUrl = await llm.start();
-    server = await startServer({
-      mode: 'oss',
-      env: { LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'x' },
-    });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.destroy();
-    await llm.stop();
-  });
+  const suite = browserSuite({ mode: 'oss', llm });
 
   it('opens a prompt in the pm layout, streams the agent without gap or duplicate, shows its work in the tabs, saves a layout, takes a dropped file, then stops and deletes', async () => {
+    const { server, browser } = suite;
     // The command commits hello.txt, so the edit after it shows as a change against git.
     const command = 'echo hello > hello.txt && git add -A && git commit -qm start && cat hello.txt';
     llm.enqueue(
