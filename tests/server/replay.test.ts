@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, signUp, type Event } from '../support/conversations.ts';
+import { createRunning, signUp, waitFor, type Event } from '../support/conversations.ts';
 
 const t = withTestApp();
 let user: { token: string; id: string };
@@ -38,7 +38,13 @@ describe('replaying a trajectory', () => {
     expect(fs.readFileSync(path.join(workspace, 'app/main.py'), 'utf8')).toBe('print("hello, world")\n');
     expect(fs.existsSync(path.join(workspace, 'rejected.txt'))).toBe(false);
 
-    const events = (await call(t.app, 'GET', `/api/conversations/${id}/trajectory`, { token: user.token })).body?.trajectory as Event[];
+    // RUNNING is stored just before the READY event is: wait for the event.
+    const events = await waitFor(
+      async () => (await call(t.app, 'GET', `/api/conversations/${id}/trajectory`, { token: user.token })).body?.trajectory as Event[],
+      (list) => list.some((e) => e.status_id === 'STATUS$READY'),
+      10_000,
+      'the READY status',
+    );
     const replayed = events.filter((e) => !e.status_update);
     expect(replayed.map((e) => e.action ?? e.observation)).toEqual(['message', 'run', 'run', 'edit', 'edit', 'edit', 'edit', 'read', 'read', 'run', 'user_rejected', 'finish']);
     const byCause = (e: Event) => replayed.find((x) => x.id === e.cause);
