@@ -38,7 +38,13 @@ describe('conversations', () => {
     await createRunningFrom(id);
     const file = await call(t.app, 'GET', `/api/conversations/${id}/select-file?file=notes/todo.md`, { token: alice.token });
     expect(file.body).toEqual({ code: '# To do' });
-    const history = await call(t.app, 'GET', `/api/conversations/${id}/events?limit=500`, { token: alice.token });
+    // RUNNING is stored just before the READY event is: wait for the second READY.
+    const history = await waitFor(
+      () => call(t.app, 'GET', `/api/conversations/${id}/events?limit=500`, { token: alice.token }),
+      (answer) => (answer.body?.events as Event[]).filter((e) => e.status_id === 'STATUS$READY').length === 2,
+      10_000,
+      'the second READY status',
+    );
     const statuses = (history.body?.events as Event[]).map((e) => e.status_id).reverse();
     expect(statuses).toEqual(['STATUS$STARTING_RUNTIME', 'STATUS$READY', 'STATUS$STOPPED', 'STATUS$STARTING_RUNTIME', 'STATUS$READY']);
     await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: alice.token });
