@@ -43,6 +43,13 @@ const environment = z.object({
   MAX_RUNNING_CONVERSATIONS_PER_USER: z.coerce.number().int().min(1).default(5),
   NODE_URL: url('NODE_URL').optional(),
   CONVERSATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  SANDBOX_HOST_PORTS: z
+    .string()
+    .default('')
+    .refine((v) => v.split(',').every((p) => !p.trim() || (/^\d+$/.test(p.trim()) && Number(p) >= 1 && Number(p) <= 65535)), {
+      message: 'SANDBOX_HOST_PORTS must be comma-separated port numbers such as 3001,8080',
+    })
+    .transform((v) => v.split(',').filter((p) => p.trim()).map(Number)),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -77,6 +84,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     secretKey: e.SECRET_KEY,
     maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
     conversationLeaseMs: e.CONVERSATION_LEASE_SECONDS * 1000,
+    sandboxHostPorts: e.SANDBOX_HOST_PORTS,
     // Listening on every interface: other nodes on this machine reach it on the loopback address.
     nodeUrl: (e.NODE_URL ?? `http://${['0.0.0.0', '::'].includes(e.HOST) ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
   };

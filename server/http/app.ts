@@ -58,7 +58,7 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
   const bus = await createEventBus(config.databaseUrl, app.log);
   const runtime =
     givenRuntime ??
-    new LocalRuntime({ rootDir: path.join(config.dataDir, 'workspaces'), hiddenDirs: [config.dataDir], logger: app.log });
+    new LocalRuntime({ rootDir: path.join(config.dataDir, 'workspaces'), hiddenDirs: [config.dataDir], hostPorts: config.sandboxHostPorts, logger: app.log });
   const modules = createModules(config, database, { bus, runtime, agentFactory, log: app.log });
   const { manager } = modules.conversations;
   // PGlite is embedded, so nothing else can be running its conversations.

@@ -1,6 +1,10 @@
 import { access, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOnPath } from './executables.ts';
 import { detectBwrap } from './sandbox.ts';
 import { processesWith, tempRuntime, type TempRuntime } from './test-helpers.ts';
 
@@ -110,3 +114,89 @@ describe.skipIf(!detectBwrap().path && !process.env.CI)('sandbox', () => {
     await expect(b.runCommand({ command: 'cat /tmp/a-only.txt' })).resolves.toMatchObject({ exitCode: 1 });
   });
 });
+
+/** The status of GET http://<host>:<port>/ from the host, or the connection error's code. */
+function fetchFromHost(host: string, port: number): Promise<number | string> {
+  return new Promise((resolve) => {
+    http
+      .get({ host, port, path: '/', timeout: 3000 }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+      .on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+/** bash's /dev/tcp connect, from inside the session: 'open' or 'closed' (a dropped connection attempt gives up after 2 s). */
+const probe = (host: string, port: number) => `timeout 2 bash -c 'echo > /dev/tcp/${host}/${port}' 2>/dev/null && echo open || echo closed`;
+
+// Skipped only on a developer machine without bubblewrap or pasta; in CI a missing network namespace fails.
+describe.skipIf(!(detectBwrap().path && findOnPath('pasta')) && !process.env.CI)('network namespace', { timeout: 30_000 }, () => {
+  let hostService: http.Server;
+  let hostPort: number;
+
+  beforeAll(async () => {
+    // Stands for the database and the server's own ports on the host's loopback.
+    hostService = http.createServer((_request, response) => response.end('host only'));
+    await new Promise<void>((resolve) => hostService.listen(0, '127.0.0.1', resolve));
+    hostPort = (hostService.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => hostService.close(resolve));
+  });
+
+  it("keeps commands away from the host's loopback and its own addresses", async () => {
+    const session = await temp.runtime.start('net-isolated');
+    await expect(session.runCommand({ command: 'echo > /dev/null' })).resolves.toMatchObject({ exitCode: 0 });
+    // The same probe from the host proves the service answers and the probe works.
+    expect(await fetchFromHost('127.0.0.1', hostPort)).toBe(200);
+    await expect(session.runCommand({ command: probe('127.0.0.1', hostPort) })).resolves.toMatchObject({ output: 'closed' });
+    const gateway = await session.runCommand({ command: "ip route | awk '/default/ {print $3}'" });
+    for (const address of [gateway.output.trim(), ...hostAddresses()].filter(Boolean)) {
+      await expect(session.runCommand({ command: probe(address, hostPort) })).resolves.toMatchObject({ output: 'closed' });
+    }
+    await session.stop();
+  });
+
+  it("reaches the host's loopback only on the ports the operator opened", async () => {
+    const opened = await tempRuntime({ hostPorts: [hostPort] });
+    try {
+      const session = await opened.runtime.start('net-opened');
+      await expect(session.runCommand({ command: `curl -s http://127.0.0.1:${hostPort}/` })).resolves.toMatchObject({ output: 'host only' });
+      await expect(session.runCommand({ command: probe('127.0.0.1', hostPort + 1) })).resolves.toMatchObject({ output: 'closed' });
+    } finally {
+      await opened.cleanup();
+    }
+  });
+
+  it('forwards the app ports from the host, but not into other conversations', async () => {
+    const serving = await temp.runtime.start('net-serving');
+    const other = await temp.runtime.start('net-other');
+    const [appPort] = serving.ports;
+    await serving.runCommand({ command: `python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &` });
+    // The server starts in the background: poll the host's end of the forwarded port until it answers.
+    const deadline = Date.now() + 10_000;
+    while ((await fetchFromHost('127.0.0.1', appPort)) !== 200) {
+      if (Date.now() > deadline) throw new Error('the app never answered on its forwarded port');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await expect(other.runCommand({ command: probe('127.0.0.1', appPort) })).resolves.toMatchObject({ output: 'closed' });
+    // The Python kernel lives in the same namespace as the shell (CI has ipykernel).
+    if (!(await serving.pythonUnavailable())) {
+      await expect(serving.runPython(`import urllib.request\nurllib.request.urlopen('http://127.0.0.1:${appPort}/').status`)).resolves.toMatchObject({ output: '200' });
+    }
+    await serving.stop();
+    await other.stop();
+    // Stopping frees the forwarded ports on the host.
+    expect(await fetchFromHost('127.0.0.1', appPort)).toBe('ECONNREFUSED');
+  });
+});
+
+/** This machine's non-loopback IPv4 addresses. */
+function hostAddresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .filter((entry) => entry && entry.family === 'IPv4' && !entry.internal)
+    .map((entry) => entry?.address ?? '');
+}

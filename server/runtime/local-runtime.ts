@@ -6,8 +6,9 @@ import { BrowserTab, SharedBrowser } from './browser.ts';
 import { Git } from './git.ts';
 import { assertConversationId } from './paths.ts';
 import { PortPool } from './ports.ts';
-import { PythonKernel } from './python-kernel.ts';
-import { detectBwrap, Sandbox, type SandboxMounts } from './sandbox.ts';
+import { detectNetworkIsolation, IsolatedNetwork, type NetworkTools } from './network.ts';
+import { connectedKernelPorts, freeKernelPorts, PythonKernel } from './python-kernel.ts';
+import { detectBwrap, Sandbox, type SandboxScope } from './sandbox.ts';
 import { LocalSession } from './session.ts';
 import { Shell } from './shell.ts';
 import type { Runtime, RuntimeSession } from './types.ts';
@@ -22,13 +23,18 @@ export interface LocalRuntimeOptions {
   rootDir: string;
   /** Ports handed to the apps conversations serve, two each (default 40000–49999). */
   portRange?: [number, number];
-  /** 'auto' runs commands, git and the Python kernel in bubblewrap when the host has it; 'off' never does. */
+  /**
+   * 'auto' runs commands, git and the Python kernel in bubblewrap when the host has it, each
+   * conversation in a network namespace of its own when pasta can make one; 'off' never does.
+   */
   sandbox?: 'auto' | 'off';
   /**
    * Directories the sandbox hides besides rootDir: the server's data directory and
    * anything else holding secrets. Default: rootDir's parent (unless that is '/').
    */
   hiddenDirs?: string[];
+  /** Ports on the host's loopback that sandboxed commands may still reach (a Git server or package mirror on this machine). */
+  hostPorts?: readonly number[];
   /** The interpreter with ipykernel (default /usr/bin/python3: the `python3` on PATH may be another one). */
   python?: string;
   logger?: RuntimeLogger;
@@ -51,9 +57,12 @@ export class LocalRuntime implements Runtime {
   private readonly ports: PortPool;
   private readonly browser = new SharedBrowser();
   private readonly python: string;
+  private readonly hostPorts: readonly number[];
   private readonly sessions = new Map<string, LocalSession>();
   private readonly starting = new Map<string, Promise<LocalSession>>();
   private pythonCheck: Promise<string | null> | null = null;
+  private networkCheck: Promise<NetworkTools | null> | null = null;
+  private readonly logger: RuntimeLogger;
 
   constructor(options: LocalRuntimeOptions) {
     mkdirSync(options.rootDir, { recursive: true });
@@ -63,6 +72,7 @@ export class LocalRuntime implements Runtime {
     const parent = path.dirname(this.rootDir);
     const hiddenDirs = options.hiddenDirs ?? (parent === path.parse(parent).root ? [] : [parent]);
     const logger = options.logger ?? consoleLogger;
+    this.logger = logger;
     let bwrap: string | null = null;
     if (options.sandbox !== 'off') {
       const found = detectBwrap();
@@ -73,6 +83,7 @@ export class LocalRuntime implements Runtime {
     this.sandboxed = this.sandbox.sandboxed;
     this.ports = new PortPool(options.portRange ?? [40000, 49999]);
     this.python = options.python ?? '/usr/bin/python3';
+    this.hostPorts = options.hostPorts ?? [];
   }
 
   get(conversationId: string): RuntimeSession | undefined {
@@ -125,14 +136,36 @@ export class LocalRuntime implements Runtime {
     return this.pythonCheck;
   }
 
+  /** pasta and nsenter when sandboxed commands can get a network of their own; checked once per runtime, with a warning when not. */
+  private networkTools(): Promise<NetworkTools | null> {
+    this.networkCheck ??= detectNetworkIsolation(path.join(this.rootDir, '.homes')).then((found) => {
+      if ('tools' in found) return found.tools;
+      this.logger.warn({ networkIsolated: false, reason: found.problem }, "Sandboxed commands share the host's network: they can reach services on its loopback");
+      return null;
+    });
+    return this.networkCheck;
+  }
+
   private async create(id: string, givenEnv: Record<string, string>): Promise<LocalSession> {
     await mkdir(this.workspacePath(id), { recursive: true });
     await mkdir(this.homePath(id), { recursive: true, mode: 0o700 });
     const homeDir = await realpath(this.homePath(id));
-    const mounts: SandboxMounts = { workspaceDir: await realpath(this.workspacePath(id)), homeDir, tmpDir: path.join(homeDir, '.tmp') };
-    await mkdir(mounts.tmpDir, { recursive: true });
-    const controlDir = path.join(mounts.homeDir, '.atelier');
+    const tmpDir = path.join(homeDir, '.tmp');
+    await mkdir(tmpDir, { recursive: true });
+    const controlDir = path.join(homeDir, '.atelier');
+    await mkdir(controlDir, { recursive: true });
     const ports = await this.ports.reserve(id);
+    const networkTools = this.sandboxed ? await this.networkTools() : null;
+    // In a namespace of its own the kernel keeps the ports forwarded to it; on the host's network it takes free ones at each start.
+    const kernelPorts = networkTools ? await freeKernelPorts() : undefined;
+    let network: IsolatedNetwork | null = null;
+    try {
+      if (networkTools && kernelPorts) network = await IsolatedNetwork.start(networkTools, { public: ports, loopback: connectedKernelPorts(kernelPorts), toHost: this.hostPorts }, controlDir);
+    } catch (error) {
+      this.ports.release(id);
+      throw error;
+    }
+    const scope: SandboxScope = { workspaceDir: await realpath(this.workspacePath(id)), homeDir, tmpDir, network };
     // Only what the workspace needs: the server's own environment holds its secrets.
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
@@ -142,26 +175,27 @@ export class LocalRuntime implements Runtime {
       PAGER: 'cat',
       GIT_PAGER: 'cat',
       ...givenEnv,
-      HOME: mounts.homeDir,
+      HOME: scope.homeDir,
       APP_PORT_1: String(ports[0]),
       APP_PORT_2: String(ports[1]),
     };
-    const shell = new Shell({ cwd: mounts.workspaceDir, env, controlDir, wrap: (argv) => this.sandbox.wrap(argv, mounts) });
+    const shell = new Shell({ cwd: scope.workspaceDir, env, controlDir, wrap: (argv) => this.sandbox.wrap(argv, scope) });
     try {
-      const git = new Git({ workspaceDir: mounts.workspaceDir, env, wrap: (argv, network) => this.sandbox.wrap(argv, mounts, { network }) });
+      const git = new Git({ workspaceDir: scope.workspaceDir, env, wrap: (argv, network) => this.sandbox.wrap(argv, scope, { network }) });
       await git.init(GIT_IDENTITY);
       await shell.start();
       const session = new LocalSession({
         conversationId: id,
-        workspaceDir: mounts.workspaceDir,
+        workspaceDir: scope.workspaceDir,
         ports,
         sandboxed: this.sandboxed,
-        wrap: (argv) => this.sandbox.wrap(argv, mounts),
+        wrap: (argv) => this.sandbox.wrap(argv, scope),
         env,
         shell,
         git,
-        kernel: new PythonKernel({ python: this.python, workspaceDir: mounts.workspaceDir, controlDir, env, wrap: (argv) => this.sandbox.wrap(argv, mounts) }),
+        kernel: new PythonKernel({ python: this.python, workspaceDir: scope.workspaceDir, controlDir, env, wrap: (argv) => this.sandbox.wrap(argv, scope), ports: kernelPorts }),
         browser: new BrowserTab(this.browser),
+        network,
         pythonUnavailable: () => this.pythonUnavailable(),
         onStopped: () => {
           if (this.sessions.get(id) === session) this.sessions.delete(id);
@@ -172,6 +206,7 @@ export class LocalRuntime implements Runtime {
       return session;
     } catch (error) {
       await shell.kill();
+      await network?.stop();
       this.ports.release(id);
       throw error;
     }

@@ -16,6 +16,27 @@ export interface KernelOptions {
   controlDir: string;
   env: Record<string, string>;
   wrap: (argv: string[]) => string[];
+  /** Fixed channel ports (a kernel in its own network namespace is reached through ports forwarded once); default: free ones at each start. */
+  ports?: KernelPorts;
+}
+
+export interface KernelPorts {
+  shell: number;
+  iopub: number;
+  stdin: number;
+  control: number;
+  hb: number;
+}
+
+/** Five ports free on the host's loopback now. */
+export async function freeKernelPorts(): Promise<KernelPorts> {
+  const [shell, iopub, stdin, control, hb] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  return { shell, iopub, stdin, control, hb };
+}
+
+/** The channels the server connects to; stdin and heartbeat stay unused. */
+export function connectedKernelPorts(ports: KernelPorts): number[] {
+  return [ports.shell, ports.iopub, ports.control];
 }
 
 interface Message {
@@ -151,7 +172,7 @@ export class PythonKernel {
   }
 
   private async start(): Promise<void> {
-    const [shellPort, iopubPort, stdinPort, controlPort, hbPort] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+    const ports = this.options.ports ?? (await freeKernelPorts());
     // Jupyter signs with the key's text as written in the connection file, not the bytes it spells.
     const key = randomBytes(32).toString('hex');
     this.key = Buffer.from(key, 'utf8');
@@ -162,11 +183,11 @@ export class PythonKernel {
       JSON.stringify({
         transport: 'tcp',
         ip: '127.0.0.1',
-        shell_port: shellPort,
-        iopub_port: iopubPort,
-        stdin_port: stdinPort,
-        control_port: controlPort,
-        hb_port: hbPort,
+        shell_port: ports.shell,
+        iopub_port: ports.iopub,
+        stdin_port: ports.stdin,
+        control_port: ports.control,
+        hb_port: ports.hb,
         key,
         signature_scheme: 'hmac-sha256',
         kernel_name: 'python3',
@@ -186,13 +207,13 @@ export class PythonKernel {
       if (this.child === child) this.forget();
     });
 
-    const endpoint = (port: number | undefined) => `tcp://127.0.0.1:${port}`;
+    const endpoint = (port: number) => `tcp://127.0.0.1:${port}`;
     this.shell = new Dealer({ linger: 0 });
     this.control = new Dealer({ linger: 0 });
     this.iopub = new Subscriber({ linger: 0 });
-    this.shell.connect(endpoint(shellPort));
-    this.control.connect(endpoint(controlPort));
-    this.iopub.connect(endpoint(iopubPort));
+    this.shell.connect(endpoint(ports.shell));
+    this.control.connect(endpoint(ports.control));
+    this.iopub.connect(endpoint(ports.iopub));
     this.iopub.subscribe();
     void this.readIopub(this.iopub);
     // Replies on shell and control are not needed (iopub carries the output and the idle

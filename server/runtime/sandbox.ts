@@ -1,29 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { findOnPath } from './executables.ts';
+import type { IsolatedNetwork } from './network.ts';
 
-/** The directories one conversation's processes may write; everything else is read-only or hidden. */
-export interface SandboxMounts {
+/** Where one conversation's processes run: the directories they may write (everything else is read-only or hidden) and their network. */
+export interface SandboxScope {
   workspaceDir: string;
   homeDir: string;
   /** Mounted as /tmp: one per conversation, so its shell, kernel and git see the same temporary files. */
   tmpDir: string;
+  /** The conversation's own network namespace; null shares the host's network. */
+  network: IsolatedNetwork | null;
 }
 
 /** Finds bwrap on PATH and checks it can create namespaces here (containers often forbid user namespaces). */
 export function detectBwrap(): { path: string | null; problem?: string } {
-  const found = (process.env.PATH ?? '')
-    .split(path.delimiter)
-    .filter(Boolean)
-    .map((dir) => path.join(dir, 'bwrap'))
-    .find((candidate) => {
-      try {
-        accessSync(candidate, constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+  const found = findOnPath('bwrap');
   if (!found) return { path: null, problem: 'bwrap is not on PATH' };
   const probe = spawnSync(found, ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 5000 });
   if (probe.status !== 0) return { path: null, problem: `bwrap cannot create a sandbox here: ${(probe.stderr || probe.error?.message || '').trim()}` };
@@ -48,28 +41,30 @@ export class Sandbox {
     this.sandboxed = bwrapPath !== null;
   }
 
-  /** The argv that runs `argv` confined to `mounts`; `network: false` leaves only loopback (for git, which never needs it). */
-  wrap(argv: readonly string[], mounts: SandboxMounts, options: { network: boolean } = { network: true }): string[] {
+  /** The argv that runs `argv` confined to `scope`; `network: false` leaves only a loopback of its own (for git, which rarely needs more). */
+  wrap(argv: readonly string[], scope: SandboxScope, options: { network: boolean } = { network: true }): string[] {
     if (!this.bwrapPath) return [...argv];
     // Outer directories first: a tmpfs mounted later over a parent would hide the binds inside it.
     // A missing directory hides nothing, and bwrap could not create its mount point on the read-only root.
     const hidden = [...new Set([...this.hiddenDirs, this.rootDir].map((dir) => path.resolve(dir)))]
       .filter((dir) => existsSync(dir))
       .sort((a, b) => a.length - b.length);
-    return [
+    const sandboxed = [
       this.bwrapPath,
       '--ro-bind', '/', '/',
       '--dev', '/dev',
       '--proc', '/proc',
-      '--bind', mounts.tmpDir, '/tmp',
+      '--bind', scope.tmpDir, '/tmp',
       ...hidden.flatMap((dir) => ['--tmpfs', dir]),
-      '--bind', mounts.workspaceDir, mounts.workspaceDir,
-      '--bind', mounts.homeDir, mounts.homeDir,
-      '--chdir', mounts.workspaceDir,
+      '--bind', scope.workspaceDir, scope.workspaceDir,
+      '--bind', scope.homeDir, scope.homeDir,
+      '--chdir', scope.workspaceDir,
       '--unshare-all',
       ...(options.network ? ['--share-net'] : []),
       '--die-with-parent',
       ...argv,
     ];
+    // bwrap shares the network it starts in: the conversation's namespace when there is one.
+    return options.network && scope.network ? scope.network.enter(sandboxed) : sandboxed;
   }
 }

@@ -3,6 +3,7 @@ import type { BrowserTab } from './browser.ts';
 import { Editor } from './editor.ts';
 import { WorkspaceFiles } from './files.ts';
 import type { Git } from './git.ts';
+import type { IsolatedNetwork } from './network.ts';
 import type { PythonKernel } from './python-kernel.ts';
 import type { Shell } from './shell.ts';
 import type {
@@ -35,6 +36,8 @@ export interface LocalSessionParts {
   git: Git;
   kernel: PythonKernel;
   browser: BrowserTab;
+  /** The conversation's network namespace, stopped after its processes; null when they share the host's network. */
+  network: IsolatedNetwork | null;
   /** Null when the kernel can run, else why not (shared by all sessions of the runtime). */
   pythonUnavailable: () => Promise<string | null>;
   /** Called once the session's processes are gone (the runtime forgets it and frees its ports). */
@@ -130,6 +133,7 @@ export class LocalSession implements RuntimeSession {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await Promise.allSettled([this.parts.shell.kill(), this.parts.kernel.stop(), this.parts.browser.close()]);
+      await this.parts.network?.stop();
       this.parts.onStopped();
     })();
     return this.stopping;

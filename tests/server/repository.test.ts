@@ -7,14 +7,18 @@ import { createRunning, signUp, waitFor, waitRunning, type Conversation, type Ev
 import { GitHttpServer } from '../support/git-http-server.ts';
 
 // A conversation's repository is checked out into its workspace on first start, from a real
-// git smart-HTTP host that wants the user's token.
-const t = withTestApp();
+// git smart-HTTP host that wants the user's token. The host listens on this machine's
+// loopback, which the sandbox reaches only through SANDBOX_HOST_PORTS.
 const remotes = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-git-'));
 const host = new GitHttpServer(remotes, { user: 'x-access-token', token: 'ghp_repository_test' });
+let base: string;
+beforeAll(async () => {
+  base = await host.start();
+});
+const t = withTestApp(() => ({ SANDBOX_HOST_PORTS: new URL(base).port }));
 let user: { token: string; id: string };
 
 beforeAll(async () => {
-  const base = await host.start();
   host.createRepository('acme/widgets', { trunk: { 'README.md': '# Widgets\n' }, feature: { 'feature.txt': 'new feature\n' } }, 'trunk');
   user = await signUp(t.app, t.db, 'dev@acme.example');
   const saved = await call(t.app, 'POST', '/api/settings', { token: user.token, body: { provider_tokens: { github: { token: 'ghp_repository_test', host: base } } } });

@@ -8,11 +8,12 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
  * An in-process app on a private database for one test file, with contract checking on:
  * after the file's tests every answer must have matched openapi/atelier.yaml.
  */
-export function withTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'agentFactory'> = {}) {
+/** `env` may be a function, read when the app starts: for settings known only after earlier hooks (a test server's port). */
+export function withTestApp(env: Record<string, string> | (() => Record<string, string>) = {}, options: Pick<AppOptions, 'agentFactory'> = {}) {
   const state = {} as { app: App; database: TestDatabase; db: Db };
   beforeAll(async () => {
     state.database = await createTestDatabase();
-    const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: state.database.dataDir, ...env });
+    const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: state.database.dataDir, ...(typeof env === 'function' ? env() : env) });
     const database = await state.database.open();
     state.db = database.db;
     state.app = await buildApp({ config, database, validateResponses: true, ...options });

@@ -1,0 +1,132 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { killTree } from './processes.ts';
+import { findOnPath } from './executables.ts';
+
+/**
+ * Host ports forwarded into the namespace: `public` on every host address (served apps),
+ * `loopback` on 127.0.0.1 only (the Python kernel's channels); and `toHost`, the namespace's
+ * loopback ports that lead out to the same ports on the host's loopback (the operator's choice).
+ */
+export interface NetworkForwards {
+  public: readonly number[];
+  loopback: readonly number[];
+  toHost: readonly number[];
+}
+
+const START_TIMEOUT_MS = 10_000;
+
+/**
+ * One conversation's network namespace, made and connected by pasta (Debian's `passt`):
+ * outgoing connections leave through the host's sockets as the server's own would, but
+ * the host's loopback — the database, the server's internal ports, other conversations'
+ * apps — is out of reach (`--no-map-gw`, and no namespace-to-host forwarding), and only
+ * the listed ports are forwarded in. The namespace lives as long as a holder process
+ * pasta starts in it; every sandboxed process joins it with nsenter.
+ */
+export class IsolatedNetwork {
+  private constructor(
+    private readonly pasta: ChildProcess,
+    private readonly holderPid: number,
+    private readonly nsenterPath: string,
+  ) {}
+
+  static async start(tools: NetworkTools, forwards: NetworkForwards, controlDir: string): Promise<IsolatedNetwork> {
+    const pidFile = path.join(controlDir, 'pasta.pid');
+    await rm(pidFile, { force: true });
+    const tcp = [forwards.public.join(','), forwards.loopback.length ? `127.0.0.1/${forwards.loopback.join(',')}` : ''].filter(Boolean);
+    const args = [
+      // As root pasta would switch to nobody, which may not join the namespaces it made.
+      ...(process.getuid?.() === 0 ? ['--runas', '0'] : []),
+      '--config-net',
+      '--no-map-gw',
+      '--quiet',
+      '--foreground',
+      '--pid', pidFile,
+      ...(tcp.length ? tcp.flatMap((spec) => ['-t', spec]) : ['-t', 'none']),
+      '-u', 'none',
+      // pasta's default forwards every port bound on the host's loopback into the namespace: exactly what must not happen.
+      '-T', forwards.toHost.length ? forwards.toHost.join(',') : 'none',
+      '-U', 'none',
+      '--', 'sleep', 'infinity',
+    ];
+    // Its own session, so stop() can kill pasta and the holder together.
+    const pasta = spawn(tools.pasta, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    pasta.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString('utf8')).slice(-2000)));
+    const exited = new Promise<number | null>((resolve) => pasta.once('exit', resolve));
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    try {
+      // pasta writes its pid file once the namespace is configured and the ports are bound.
+      for (;;) {
+        const code = await Promise.race([exited, delay(10).then(() => undefined)]);
+        if (code !== undefined) throw new Error(`pasta exited with ${code}: ${meaningful(errors) || 'no message'}`);
+        const ready = await readFile(pidFile).then(() => true, () => false);
+        const holder = ready ? await childOf(pasta.pid) : null;
+        if (holder) return new IsolatedNetwork(pasta, holder, tools.nsenter);
+        if (Date.now() > deadline) throw new Error(`pasta did not start within ${START_TIMEOUT_MS / 1000} s: ${meaningful(errors) || 'no message'}`);
+      }
+    } catch (error) {
+      if (pasta.pid !== undefined) await killTree(pasta.pid);
+      throw error;
+    }
+  }
+
+  /** The argv that runs `argv` inside the namespace. */
+  enter(argv: readonly string[]): string[] {
+    const ns = `/proc/${this.holderPid}/ns`;
+    // Outside root, joining the network namespace needs its owner, pasta's user namespace, first.
+    const user = process.getuid?.() === 0 ? [] : [`--user=${ns}/user`, '--preserve-credentials'];
+    return [this.nsenterPath, ...user, `--net=${ns}/net`, '--', ...argv];
+  }
+
+  async stop(): Promise<void> {
+    if (this.pasta.pid !== undefined) await killTree(this.pasta.pid);
+  }
+}
+
+export interface NetworkTools {
+  pasta: string;
+  nsenter: string;
+}
+
+/** pasta and nsenter when both are installed and a namespace can be made and joined here; else why not. */
+export async function detectNetworkIsolation(scratchDir: string): Promise<{ tools: NetworkTools } | { problem: string }> {
+  const pasta = findOnPath('pasta');
+  const nsenter = findOnPath('nsenter');
+  if (!pasta) return { problem: 'pasta is not on PATH (Debian package passt)' };
+  if (!nsenter) return { problem: 'nsenter is not on PATH (util-linux)' };
+  const tools = { pasta, nsenter };
+  let network: IsolatedNetwork | null = null;
+  try {
+    network = await IsolatedNetwork.start(tools, { public: [], loopback: [], toHost: [] }, scratchDir);
+    const [file = '', ...args] = network.enter(['true']);
+    await new Promise<void>((resolve, reject) => execFile(file, args, { timeout: 5000 }, (error, _stdout, stderr) => (error ? reject(new Error(stderr.trim() || error.message)) : resolve())));
+    return { tools };
+  } catch (error) {
+    return { problem: `a network namespace cannot be made or joined here: ${error instanceof Error ? error.message : String(error)}` };
+  } finally {
+    await network?.stop();
+  }
+}
+
+/** pasta's first child: the holder it started in the namespace. */
+async function childOf(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined) return null;
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  const first = Number(children.trim().split(' ')[0]);
+  return Number.isInteger(first) && first > 0 ? first : null;
+}
+
+/** pasta's stderr without the lines about a missing syslog, which every container prints. */
+function meaningful(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((line) => line.trim() && !line.includes('syslog'))
+    .join('; ');
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
