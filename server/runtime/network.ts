@@ -23,7 +23,9 @@ const START_TIMEOUT_MS = 10_000;
  * the host's loopback — the database, the server's internal ports, other conversations'
  * apps — is out of reach (`--no-map-gw`, and no namespace-to-host forwarding), and only
  * the listed ports are forwarded in. The namespace lives as long as a holder process
- * pasta starts in it; every sandboxed process joins it with nsenter.
+ * pasta starts in it; every sandboxed process joins it with nsenter. The holder reads a pipe
+ * from this process, so when the server dies, even by SIGKILL, the holder sees its end and
+ * exits, and pasta with it: no namespace or forwarded port outlives the server.
  */
 export class IsolatedNetwork {
   private constructor(
@@ -49,10 +51,10 @@ export class IsolatedNetwork {
       // pasta's default forwards every port bound on the host's loopback into the namespace: exactly what must not happen.
       '-T', forwards.toHost.length ? forwards.toHost.join(',') : 'none',
       '-U', 'none',
-      '--', 'sleep', 'infinity',
+      '--', 'cat',
     ];
-    // Its own session, so stop() can kill pasta and the holder together.
-    const pasta = spawn(tools.pasta, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Its own session, so stop() can kill pasta and the holder together; the holder inherits pasta's stdin.
+    const pasta = spawn(tools.pasta, args, { detached: true, stdio: ['pipe', 'ignore', 'pipe'] });
     let errors = '';
     pasta.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString('utf8')).slice(-2000)));
     const exited = new Promise<number | null>((resolve) => pasta.once('exit', resolve));
