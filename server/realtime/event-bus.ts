@@ -1,13 +1,19 @@
+import type { components } from '../../openapi/schema.d.ts';
+
+export type Event = components['schemas']['Event'];
+
 /**
  * Tells every node that a conversation has a new event, or that its owner must act.
- * Messages carry ids only: subscribers read events from the database, so an event of any
- * size travels the same way and a missed notification is repaired by the next read.
+ * Messages between nodes carry ids only: subscribers read events from the database, so an
+ * event of any size travels the same way and a missed notification is repaired by the next
+ * read. Listeners on the node that committed the event also get the event itself, which
+ * spares them that read when they already have everything before it.
  */
 export interface EventBus {
-  /** The event `eventId` of the conversation is committed. */
-  publish(conversationId: string, eventId: number): Promise<void>;
-  /** Calls `listener` with the ids of new events; returns the unsubscribe function. */
-  subscribe(conversationId: string, listener: (eventId: number) => void): () => void;
+  /** The conversation's event is committed. */
+  publish(conversationId: string, event: Event): Promise<void>;
+  /** Calls `listener` with the ids of new events, and the event when it was committed on this node; returns the unsubscribe function. */
+  subscribe(conversationId: string, listener: (eventId: number, event?: Event) => void): () => void;
   /**
    * A small command for the node that runs the conversation (`action <eventId>`, `stop`):
    * a socket on any node can reach the runtime and agent that live on one node.

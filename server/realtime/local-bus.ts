@@ -1,15 +1,15 @@
-import { Listeners, type EventBus } from './event-bus.ts';
+import { Listeners, type Event, type EventBus } from './event-bus.ts';
 
 /** One process: notifications are function calls (the PGlite default). */
 export class InProcessEventBus implements EventBus {
-  private readonly events = new Listeners<[number]>();
+  private readonly events = new Listeners<[number, Event?]>();
   private readonly signals = new Listeners<[string, string]>();
 
-  async publish(conversationId: string, eventId: number) {
-    this.events.emit(conversationId, eventId);
+  async publish(conversationId: string, event: Event) {
+    this.events.emit(conversationId, event.id, event);
   }
 
-  subscribe(conversationId: string, listener: (eventId: number) => void) {
+  subscribe(conversationId: string, listener: (eventId: number, event?: Event) => void) {
     return this.events.add(conversationId, listener);
   }
 

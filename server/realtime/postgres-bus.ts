@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Listeners, type EventBus } from './event-bus.ts';
+import { Listeners, type Event, type EventBus } from './event-bus.ts';
 
 const EVENTS = 'atelier_events';
 const SIGNALS = 'atelier_signals';
@@ -16,7 +16,7 @@ interface Logger {
  * recognised by backend pid and skipped (local listeners are called directly, at once).
  */
 export class PostgresEventBus implements EventBus {
-  private readonly events = new Listeners<[number]>();
+  private readonly events = new Listeners<[number, Event?]>();
   private readonly signals = new Listeners<[string, string]>();
   private readonly reconnects = new Listeners<[]>();
   private client: pg.Client | null = null;
@@ -33,12 +33,12 @@ export class PostgresEventBus implements EventBus {
     await this.connection();
   }
 
-  async publish(conversationId: string, eventId: number) {
-    this.events.emit(conversationId, eventId);
-    await this.notify(EVENTS, `${conversationId} ${eventId}`);
+  async publish(conversationId: string, event: Event) {
+    this.events.emit(conversationId, event.id, event);
+    await this.notify(EVENTS, `${conversationId} ${event.id}`);
   }
 
-  subscribe(conversationId: string, listener: (eventId: number) => void) {
+  subscribe(conversationId: string, listener: (eventId: number, event?: Event) => void) {
     return this.events.add(conversationId, listener);
   }
 

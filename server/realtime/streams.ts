@@ -1,7 +1,6 @@
-import type { components } from '../../openapi/schema.d.ts';
-import type { EventBus } from './event-bus.ts';
+import type { Event, EventBus } from './event-bus.ts';
 
-export type Event = components['schemas']['Event'];
+export type { Event };
 
 /** Reads a conversation's persisted events; the database is the only source of events. */
 export interface EventReader {
@@ -39,7 +38,7 @@ class ConversationStream {
   ) {
     // Subscribe before reading the starting point: an event committed in between is then
     // either at or below the starting point, or announced after it; never lost.
-    this.unsubscribe = bus.subscribe(conversationId, () => this.pump());
+    this.unsubscribe = bus.subscribe(conversationId, (_id, event) => (event ? this.offer(event) : this.pump()));
     this.ready.catch(() => {});
     this.pump();
   }
@@ -51,6 +50,17 @@ class ConversationStream {
   add(listener: (event: Event) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** An event committed on this node: handed out as it is when it is the next one, else read like any other. */
+  private offer(event: Event) {
+    if (this.busy || this.lastId === null || event.id !== this.lastId + 1) return this.pump();
+    this.lastId = event.id;
+    this.deliver(event);
+  }
+
+  private deliver(event: Event) {
+    for (const listener of [...this.listeners]) listener(event);
   }
 
   /** Reads what is new; calls during a read coalesce into one more pass. */
@@ -84,7 +94,7 @@ class ConversationStream {
       const batch = await this.reader.after(this.conversationId, this.lastId, PAGE);
       for (const event of batch) {
         this.lastId = event.id;
-        for (const listener of [...this.listeners]) listener(event);
+        this.deliver(event);
       }
       if (batch.length < PAGE) return;
     }

@@ -69,7 +69,7 @@ export class ConversationManager {
   async emit(conversationId: string, event: NewEvent): Promise<Event> {
     const [stored] = await this.deps.events.append(conversationId, [event]);
     if (!stored) throw new Error('append returned no event');
-    await this.deps.bus.publish(conversationId, stored.id);
+    await this.deps.bus.publish(conversationId, stored);
     return stored;
   }
 
