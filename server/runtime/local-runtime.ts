@@ -139,7 +139,10 @@ export class LocalRuntime implements Runtime {
   /** pasta and nsenter when sandboxed commands can get a network of their own; checked once per runtime, with a warning when not. */
   private networkTools(): Promise<NetworkTools | null> {
     this.networkCheck ??= detectNetworkIsolation(path.join(this.rootDir, '.homes')).then((found) => {
-      if ('tools' in found) return found.tools;
+      if ('tools' in found) {
+        if (found.dnsProblem) this.logger.warn({ networkIsolated: true, reason: found.dnsProblem }, 'Sandboxed commands cannot resolve names');
+        return found.tools;
+      }
       this.logger.warn({ networkIsolated: false, reason: found.problem }, "Sandboxed commands share the host's network: they can reach services on its loopback");
       return null;
     });

@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from './executables.ts';
-import { detectNetworkIsolation } from './network.ts';
+import { detectNetworkIsolation, IsolatedNetwork, sandboxResolvConf } from './network.ts';
+import { detectBwrap, Sandbox } from './sandbox.ts';
 import { processesWith } from './test-helpers.ts';
 
 let scratch: string;
@@ -13,6 +14,29 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
+});
+
+describe('sandboxResolvConf', () => {
+  const files = async (host: string, upstream: string | null) => {
+    const dir = await mkdtemp(path.join(scratch, 'dns-'));
+    await writeFile(path.join(dir, 'host'), host);
+    if (upstream !== null) await writeFile(path.join(dir, 'upstream'), upstream);
+    return [path.join(dir, 'host'), path.join(dir, 'upstream')] as const;
+  };
+
+  it("keeps the host's resolv.conf when its resolver is reachable from the namespace", async () => {
+    await expect(sandboxResolvConf(...(await files('nameserver 10.255.255.53\n', null)))).resolves.toEqual({ resolvConf: null });
+  });
+
+  it("gives the upstream servers when the host's resolver is its loopback stub", async () => {
+    const [host, upstream] = await files('nameserver 127.0.0.53\noptions edns0\n', 'nameserver 192.0.2.53\nsearch corp.example\n');
+    await expect(sandboxResolvConf(host, upstream)).resolves.toEqual({ resolvConf: upstream });
+  });
+
+  it('says names will not resolve when there is nothing but the loopback stub', async () => {
+    const [host, upstream] = await files('nameserver 127.0.0.53\n', null);
+    await expect(sandboxResolvConf(host, upstream)).resolves.toEqual({ resolvConf: null, problem: expect.stringContaining('cannot resolve names') });
+  });
 });
 
 // Skipped only on a developer machine without pasta; in CI a missing network namespace fails.
@@ -45,5 +69,23 @@ describe.skipIf(!findOnPath('pasta') && !process.env.CI)('IsolatedNetwork', { ti
     const deadline = Date.now() + 5000;
     while (pastas().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pastas()).toEqual([]);
+  });
+
+  it.skipIf(!detectBwrap().path && !process.env.CI)('mounts the upstream resolv.conf inside the sandbox when the host resolves on its loopback', async () => {
+    const dir = await mkdtemp(path.join(scratch, 'sandbox-'));
+    for (const sub of ['workspace', 'tmp']) await mkdir(path.join(dir, sub));
+    await writeFile(path.join(dir, 'host-resolv.conf'), 'nameserver 127.0.0.53\n');
+    await writeFile(path.join(dir, 'upstream-resolv.conf'), 'nameserver 192.0.2.53\nsearch corp.example\n');
+    const found = await detectNetworkIsolation(scratch, sandboxResolvConf(path.join(dir, 'host-resolv.conf'), path.join(dir, 'upstream-resolv.conf')));
+    if (!('tools' in found)) throw new Error(found.problem);
+    const network = await IsolatedNetwork.start(found.tools, { public: [], loopback: [], toHost: [] }, dir);
+    try {
+      const sandbox = new Sandbox(detectBwrap().path, path.join(dir, 'workspace'), []);
+      const [file = '', ...args] = sandbox.wrap(['cat', '/etc/resolv.conf'], { workspaceDir: path.join(dir, 'workspace'), homeDir: dir, tmpDir: path.join(dir, 'tmp'), network });
+      const output = await new Promise<string>((resolve, reject) => execFile(file, args, { timeout: 10_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message} ${stderr}`)) : resolve(stdout))));
+      expect(output).toBe('nameserver 192.0.2.53\nsearch corp.example\n');
+    } finally {
+      await network.stop();
+    }
   });
 });

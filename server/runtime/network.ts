@@ -16,6 +16,27 @@ export interface NetworkForwards {
 }
 
 const START_TIMEOUT_MS = 10_000;
+const HOST_RESOLV_CONF = '/etc/resolv.conf';
+/** systemd-resolved's list of the upstream servers behind its stub on 127.0.0.53. */
+const UPSTREAM_RESOLV_CONF = '/run/systemd/resolve/resolv.conf';
+
+const nameservers = (resolvConf: string) => [...resolvConf.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((match) => match[1] ?? '');
+const isLoopback = (address: string) => /^127\./.test(address) || address === '::1';
+
+/**
+ * The resolv.conf sandboxed commands need in their namespace. A resolver on the host's
+ * loopback (systemd-resolved's stub) is out of the namespace's reach, and this pasta will
+ * not relay to one, so they get the upstream servers behind it instead, as container
+ * engines do. `resolvConf` null keeps the host's file; `problem` says when names cannot be
+ * resolved at all.
+ */
+export async function sandboxResolvConf(hostPath = HOST_RESOLV_CONF, upstreamPath = UPSTREAM_RESOLV_CONF): Promise<{ resolvConf: string | null; problem?: string }> {
+  const host = nameservers(await readFile(hostPath, 'utf8').catch(() => ''));
+  if (!host.some(isLoopback)) return { resolvConf: null };
+  const upstream = nameservers(await readFile(upstreamPath, 'utf8').catch(() => ''));
+  if (upstream.some((server) => !isLoopback(server))) return { resolvConf: upstreamPath };
+  return { resolvConf: null, problem: `the host's resolver (${hostPath}) listens on its loopback and no upstream servers are listed in ${upstreamPath}: sandboxed commands cannot resolve names` };
+}
 
 /**
  * One conversation's network namespace, made and connected by pasta (Debian's `passt`):
@@ -32,6 +53,8 @@ export class IsolatedNetwork {
     private readonly pasta: ChildProcess,
     private readonly holderPid: number,
     private readonly nsenterPath: string,
+    /** A resolv.conf to mount over the host's inside the sandbox (see sandboxResolvConf). */
+    readonly resolvConf: string | null,
   ) {}
 
   static async start(tools: NetworkTools, forwards: NetworkForwards, controlDir: string): Promise<IsolatedNetwork> {
@@ -66,7 +89,7 @@ export class IsolatedNetwork {
         if (code !== undefined) throw new Error(`pasta exited with ${code}: ${meaningful(errors) || 'no message'}`);
         const ready = await readFile(pidFile).then(() => true, () => false);
         const holder = ready ? await childOf(pasta.pid) : null;
-        if (holder) return new IsolatedNetwork(pasta, holder, tools.nsenter);
+        if (holder) return new IsolatedNetwork(pasta, holder, tools.nsenter, tools.resolvConf);
         if (Date.now() > deadline) throw new Error(`pasta did not start within ${START_TIMEOUT_MS / 1000} s: ${meaningful(errors) || 'no message'}`);
       }
     } catch (error) {
@@ -91,21 +114,26 @@ export class IsolatedNetwork {
 export interface NetworkTools {
   pasta: string;
   nsenter: string;
+  resolvConf: string | null;
 }
 
-/** pasta and nsenter when both are installed and a namespace can be made and joined here; else why not. */
-export async function detectNetworkIsolation(scratchDir: string): Promise<{ tools: NetworkTools } | { problem: string }> {
+/**
+ * pasta and nsenter, and the resolv.conf, when a namespace can be made and joined here;
+ * else why not. `dnsProblem` when it can, but names will not resolve in it.
+ */
+export async function detectNetworkIsolation(scratchDir: string, dns = sandboxResolvConf()): Promise<{ tools: NetworkTools; dnsProblem?: string } | { problem: string }> {
   const pasta = findOnPath('pasta');
   const nsenter = findOnPath('nsenter');
   if (!pasta) return { problem: 'pasta is not on PATH (Debian package passt)' };
   if (!nsenter) return { problem: 'nsenter is not on PATH (util-linux)' };
-  const tools = { pasta, nsenter };
+  const { resolvConf, problem: dnsProblem } = await dns;
+  const tools = { pasta, nsenter, resolvConf };
   let network: IsolatedNetwork | null = null;
   try {
     network = await IsolatedNetwork.start(tools, { public: [], loopback: [], toHost: [] }, scratchDir);
     const [file = '', ...args] = network.enter(['true']);
     await new Promise<void>((resolve, reject) => execFile(file, args, { timeout: 5000 }, (error, _stdout, stderr) => (error ? reject(new Error(stderr.trim() || error.message)) : resolve())));
-    return { tools };
+    return { tools, ...(dnsProblem ? { dnsProblem } : {}) };
   } catch (error) {
     return { problem: `a network namespace cannot be made or joined here: ${error instanceof Error ? error.message : String(error)}` };
   } finally {

@@ -52,6 +52,7 @@ export class Sandbox {
     const sandboxed = [
       this.bwrapPath,
       '--ro-bind', '/', '/',
+      ...(options.network && scope.network?.resolvConf ? ['--ro-bind', scope.network.resolvConf, '/etc/resolv.conf'] : []),
       '--dev', '/dev',
       '--proc', '/proc',
       '--bind', scope.tmpDir, '/tmp',
