@@ -1,9 +1,8 @@
-import { generateText, type ModelMessage } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { LimitCheck } from '../../machines/agent-controller.ts';
-import { classifyModelError } from './llm/errors.ts';
 import { asProviderModel, type ProviderModel, type ProviderTool } from './llm/provider-prompt.ts';
 import { createLanguageModel } from './llm/provider.ts';
-import { streamModelCall, toCallUsage, type ModelResponse } from './llm/stream-call.ts';
+import { streamModelCall, type ModelResponse } from './llm/stream-call.ts';
 import type { CallUsage, MetricsTracker } from './metrics.ts';
 import type { AgentHost } from './types.ts';
 
@@ -58,7 +57,8 @@ export class ModelGateway {
     if (this.host.charge && cost > 0n) await this.host.charge(cost, key);
   }
 
-  private currentModel(): ProviderModel {
+  /** The model for the current settings, built when they name a different one. Throws ModelCallError when none is configured. */
+  currentModel(): ProviderModel {
     const llm = this.host.settings.llm;
     if (this.model?.for !== llm) this.model = { for: llm, model: asProviderModel(createLanguageModel(llm)) };
     return this.model.model;
@@ -71,16 +71,9 @@ export class ModelGateway {
     return response;
   }
 
-  /** A short non-streamed completion without tools (the title). Throws ModelCallError. */
+  /** A short completion without tools (the title), made like a step. Throws ModelCallError. */
   async complete(request: { system: string; prompt: string; signal: AbortSignal }): Promise<string> {
-    const model = this.currentModel();
-    let result;
-    try {
-      result = await generateText({ model, system: request.system, prompt: request.prompt, maxRetries: 0, abortSignal: request.signal });
-    } catch (error) {
-      throw classifyModelError(error);
-    }
-    await this.meter(toCallUsage(result.usage));
-    return result.text;
+    const response = await this.step({ system: request.system, messages: [{ role: 'user', content: request.prompt }], tools: [], signal: request.signal });
+    return response.text;
   }
 }

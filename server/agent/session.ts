@@ -7,7 +7,6 @@ import { eventsToUnits } from './context/units.ts';
 import { EventLog } from './event-log.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './llm/backoff.ts';
 import { ModelCallError } from './llm/errors.ts';
-import { createLanguageModel } from './llm/provider.ts';
 import { MetricsTracker } from './metrics.ts';
 import { ModelGateway } from './model-gateway.ts';
 import { systemPrompt } from './prompts/system-prompt.ts';
@@ -102,7 +101,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       emit({ source: 'agent', action: 'system', message: system, args: { content: system, tools: tools.specs(), agent_class: host.settings.agent, platform_version: PLATFORM_VERSION } });
     }
     // Without a model the agent cannot work: say so now, not after the user's first message.
-    createLanguageModel(host.settings.llm);
+    gateway.currentModel();
   }
 
   async function generateTitle(message: string): Promise<void> {

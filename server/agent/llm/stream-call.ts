@@ -1,4 +1,4 @@
-import type { LanguageModelUsage, ModelMessage } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { CallUsage } from '../metrics.ts';
 import { classifyModelError } from './errors.ts';
 import { withCacheBreakpoints } from './prompt-cache.ts';
@@ -27,15 +27,6 @@ export interface ModelRequest {
   messages: readonly ModelMessage[];
   tools: readonly ProviderTool[];
   signal: AbortSignal;
-}
-
-export function toCallUsage(usage: LanguageModelUsage | undefined): CallUsage {
-  return {
-    promptTokens: usage?.inputTokens ?? 0,
-    completionTokens: usage?.outputTokens ?? 0,
-    cacheReadTokens: usage?.inputTokenDetails.cacheReadTokens ?? 0,
-    cacheWriteTokens: usage?.inputTokenDetails.cacheWriteTokens ?? 0,
-  };
 }
 
 type ProviderStreamPart = Awaited<ReturnType<ProviderModel['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
