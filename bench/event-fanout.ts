@@ -34,7 +34,9 @@ export async function benchEventFanout(): Promise<BenchResult[]> {
     }
     const warmupEnd = driver.events[WARMUP_COMMANDS * 2 - 1]?.id ?? latest;
     const expected = COMMANDS * 2;
-    for (const s of sockets) await s.waitFor((c) => c.events.length >= WARMUP_COMMANDS * 2 + expected, 'every event on every socket', 30_000);
+    // Count arrivals without parsing: parsing a socket's frames while others still receive would stamp their arrivals late.
+    const total = WARMUP_COMMANDS * 2 + expected;
+    await waitFor(() => sockets.every((s) => s.arrivals.length >= total), (all) => all, 30_000, 'every event on every socket');
     const latencies: number[] = [];
     for (const s of sockets)
       s.frames.forEach((frame, i) => {
