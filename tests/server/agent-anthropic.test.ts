@@ -83,8 +83,8 @@ describe('the agent with Anthropic as the operator’s model', () => {
     expect((await call(saas.app, 'GET', '/api/auth/credits', { token })).body?.balance).toBeCloseTo(10 - expectedCost, 9);
 
     const requests = llm.messageRequests.slice(-3);
-    // The title is asked for without streaming, the steps with.
-    expect(requests.filter(withoutTools).map((request) => request.stream ?? false)).toEqual([false]);
+    // The title is asked for like a step, streamed, but without tools.
+    expect(requests.filter(withoutTools).map((request) => [request.model, request.stream])).toEqual([[MODEL, true]]);
     const steps = requests.filter(withTools);
     expect(steps.map((request) => [request.model, request.stream])).toEqual([
       [MODEL, true],

@@ -101,7 +101,7 @@ describe('streamModelCall against the Anthropic Messages API', () => {
     expect(error).toMatchObject({ retryable: true, errorId: 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE', reason: expect.stringContaining('Overloaded') });
   });
 
-  it('answers without streaming (the title), tool uses included', async () => {
+  it('answers without streaming, tool uses included', async () => {
     llm.enqueue(reply.toolCall('think', { thought: 'plain' }, { text: 'Thinking.', usage: { prompt_tokens: 300, completion_tokens: 7, cached_tokens: 100 } }));
     const result = await generateText({
       model: model(),
