@@ -325,13 +325,25 @@ export const agentControllerMachine = setup({
     awaitingUserConfirmation: {
       entry: { type: 'announceState', params: { state: 'AWAITING_USER_CONFIRMATION' } },
       on: {
-        CONFIRM: { target: '#agentController.running.acting.executing', actions: { type: 'restateAction', params: { confirmation: 'confirmed' } } },
+        // The decision is announced (USER_CONFIRMED) before the state it leads to (RUNNING, announced on entry).
+        CONFIRM: {
+          target: '#agentController.running.acting.executing',
+          actions: [
+            { type: 'restateAction', params: { confirmation: 'confirmed' } },
+            { type: 'announceState', params: { state: 'USER_CONFIRMED' } },
+          ],
+        },
         REJECT: {
-          target: 'awaitingUserInput',
+          target: 'userRejected',
           actions: [{ type: 'restateAction', params: { confirmation: 'rejected' } }, 'rejectAction', 'dropPlannedActions'],
         },
         STOP: { target: 'stopped', actions: ['abandonAction', 'dropPlannedActions'] },
       },
+    },
+    // Waits for the user's next message, as awaitingUserInput does; the state says why the task stopped.
+    userRejected: {
+      entry: { type: 'announceState', params: { state: 'USER_REJECTED' } },
+      on: { USER_MESSAGE: { target: 'running', actions: 'startTask' } },
     },
     paused: {
       entry: { type: 'announceState', params: { state: 'PAUSED' } },
@@ -364,6 +376,7 @@ const AGENT_STATES: Readonly<Record<string, AgentState>> = {
   running: 'RUNNING',
   rateLimited: 'RATE_LIMITED',
   awaitingUserConfirmation: 'AWAITING_USER_CONFIRMATION',
+  userRejected: 'USER_REJECTED',
   paused: 'PAUSED',
   stopped: 'STOPPED',
   finished: 'FINISHED',

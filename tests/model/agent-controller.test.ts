@@ -62,14 +62,16 @@ const summarize = (snapshot: AnyMachineSnapshot) => ({ value: snapshot.value, co
 const agentState = (snapshot: AnyMachineSnapshot) => agentStateOf(snapshot as AgentControllerSnapshot);
 
 /** Leaving a top-level state for another one always announces the new agent state, and only side effects the step explains happen. */
-function expectStep({ event, before, after, effects, started }: StepRecord) {
+function expectStep({ event, before, after, effects, effectParams, started }: StepRecord) {
   const top = (snapshot: AnyMachineSnapshot) => (typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value)[0]);
-  const announcements = effects.filter((effect) => effect === 'announceState').length;
-  if (top(before) !== top(after)) expect(announcements, `${serializeEvent(event)} announces ${agentState(after)}`).toBe(1);
-  if (top(before) === top(after) && event.type !== 'xstate.after.retryDelay.agentController.rateLimited') expect(announcements).toBe(0);
+  const announced = effects.flatMap((effect, index) => (effect === 'announceState' ? [(effectParams[index] as { state: string }).state] : []));
+  const expected = event.type === 'CONFIRM' ? ['USER_CONFIRMED', 'RUNNING'] : [agentState(after)];
+  if (top(before) !== top(after)) expect(announced, `${serializeEvent(event)} announces ${expected.join(' then ')}`).toEqual(expected);
+  if (top(before) === top(after) && event.type !== 'xstate.after.retryDelay.agentController.rateLimited') expect(announced).toEqual([]);
 
   if (event.type === 'REJECT') expect(effects).toEqual(['restateAction', 'rejectAction', 'announceState']);
-  if (event.type === 'CONFIRM') expect(effects).toEqual(['restateAction', 'announceState']);
+  if (event.type === 'REJECT') expect(agentState(after)).toBe('USER_REJECTED');
+  if (event.type === 'CONFIRM') expect(effects).toEqual(['restateAction', 'announceState', 'announceState']);
   if (event.type === 'STOP' && agentState(before) === 'AWAITING_USER_CONFIRMATION') expect(effects).toContain('abandonAction');
   const reply = event.type === 'xstate.done.actor.callModel' ? (event as unknown as { output: ModelStep }).output : null;
   expect(effects.includes('sayToUser')).toBe(reply !== null && reply.actions.length === 0);

@@ -121,6 +121,8 @@ export interface StepRecord {
   after: AnyMachineSnapshot;
   /** Names of the provided actions that ran during the step, in order. */
   effects: string[];
+  /** The params each of those actions ran with, in the same order. */
+  effectParams: unknown[];
   /** Fake promise actors started during the step, with their input. */
   started: { src: string; input: unknown }[];
 }
@@ -149,6 +151,7 @@ export async function runPath(
   const settle = new Map<string, { resolve: (output: unknown) => void; reject: (error: unknown) => void }>();
   const sendBacks = new Map<string, (event: EventObject) => void>();
   let effects: string[] = [];
+  let effectParams: unknown[] = [];
   let started: { src: string; input: unknown }[] = [];
 
   const actors: Record<string, AnyActorLogic> = {};
@@ -167,7 +170,15 @@ export async function runPath(
       return () => sendBacks.delete(src);
     });
   }
-  const actions = Object.fromEntries(fakes.actions.map((name) => [name, () => void effects.push(name)]));
+  const actions = Object.fromEntries(
+    fakes.actions.map((name) => [
+      name,
+      (_: unknown, params: unknown) => {
+        effects.push(name);
+        effectParams.push(params);
+      },
+    ]),
+  );
   const callbackEventSources = new Map(Object.entries(fakes.callbacks).flatMap(([src, types]) => types.map((type) => [type, src] as const)));
 
   const actor = createActor(machine.provide({ actors, actions }), {
@@ -189,6 +200,7 @@ export async function runPath(
     const { event } = step;
     const before = actor.getSnapshot();
     effects = [];
+    effectParams = [];
     started = [];
     const settled = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
     if (settled) {
@@ -214,7 +226,7 @@ export async function runPath(
     if (JSON.stringify(after.context) !== JSON.stringify(step.state.context)) {
       throw new Error(`after ${serializeEvent(event)} the context is ${JSON.stringify(after.context)}, the model predicted ${JSON.stringify(step.state.context)}`);
     }
-    options.expectStep?.({ event, before, after, effects, started });
+    options.expectStep?.({ event, before, after, effects, effectParams, started });
   }
   actor.stop();
   return actor.getSnapshot();

@@ -31,7 +31,7 @@ describe('confirmation mode', () => {
     expect(restated.map((event) => event.args?.confirmation_state)).toEqual(['awaiting_confirmation', 'confirmed']);
     expect(store.events.find((event) => event.observation === 'run')?.cause).toBe(awaiting?.id);
     expect(await store.host.runtime.readFile('proof.txt')).toBe('confirmed\n');
-    expect(store.states).toEqual(['LOADING', 'AWAITING_USER_INPUT', 'RUNNING', 'AWAITING_USER_CONFIRMATION', 'RUNNING', 'FINISHED']);
+    expect(store.states).toEqual(['LOADING', 'AWAITING_USER_INPUT', 'RUNNING', 'AWAITING_USER_CONFIRMATION', 'USER_CONFIRMED', 'RUNNING', 'FINISHED']);
   });
 
   it('does not run a rejected action, tells the model, and waits for the user', async () => {
@@ -49,12 +49,15 @@ describe('confirmation mode', () => {
     await store.waitForState('AWAITING_USER_CONFIRMATION');
     const action = store.events.find((event) => event.action === 'run');
     scenario.setState('USER_REJECTED');
-    const waiting = await store.waitForState('AWAITING_USER_INPUT', { after: action?.id });
+    const waiting = await store.waitForState('USER_REJECTED', { after: action?.id });
     const rejected = store.events.find((event) => event.observation === 'user_rejected');
     expect(rejected?.cause).toBe(action?.id);
     expect(store.events.filter((event) => event.action === 'run').map((event) => event.args?.confirmation_state)).toEqual(['awaiting_confirmation', 'rejected']);
     expect(store.events.some((event) => event.observation === 'run')).toBe(false);
     await expect(store.host.runtime.readFile('rejected.txt')).rejects.toThrow();
+    // The rejection is the observation, then the state that waits for the user.
+    expect(rejected?.id).toBeLessThan(waiting.id);
+    expect(store.states.slice(-2)).toEqual(['AWAITING_USER_CONFIRMATION', 'USER_REJECTED']);
 
     scenario.say('Fine, just say something');
     await store.waitFor((event) => event.action === 'message' && event.source === 'agent', { after: waiting.id });
