@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishReply, titleReply } from '../agent/scenario.ts';
+import { FakeLlm, reply, withTools } from '../support/fake-llm/index.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { waitFor, type Conversation, type Event } from '../support/conversations.ts';
+import { SocketClient, waitFor, type Conversation, type Event } from '../support/conversations.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -65,6 +67,63 @@ describe('conversations across server restarts', () => {
     expect(resumed.slice(0, after.length)).toEqual(after);
     expect(resumed.map((e) => e.id)).toEqual(resumed.map((_, i) => i));
     await api('POST', `/api/conversations/${id}/stop`);
+  });
+
+  it('keeps every event of an agent run killed with -9; started again, the agent goes on from that history', async () => {
+    const before = new FakeLlm();
+    const after = new FakeLlm();
+    const useModel = async (llm: FakeLlm) =>
+      api('POST', '/api/settings', { llm_model: 'openai/fake-model', llm_base_url: await llm.start(), llm_api_key: 'fake-key' });
+    try {
+      await useModel(before);
+      // Paced steps, so the kill lands in the middle of the run.
+      before.enqueue(titleReply, ...Array.from({ length: 40 }, (_, n) => reply.toolCall('execute_bash', { command: `echo ${n} >> count.txt` }, { when: withTools, delayMs: 40 })));
+      const { conversation_id: id } = await api<{ conversation_id: string }>('POST', '/api/conversations', { initial_user_msg: 'Count to forty in count.txt' });
+      const seen = await waitFor(() => trajectory(id), (events) => events.filter((e) => e.observation === 'run').length >= 5, 30_000, 'the agent to be under way');
+      await server.crash();
+      await server.restart();
+
+      const kept = await trajectory(id);
+      expect(kept.slice(0, seen.length)).toEqual(seen);
+      expect(kept.map((e) => e.id)).toEqual(kept.map((_, i) => i));
+      const commands = kept.filter((e) => e.action === 'run' && e.source === 'agent');
+      const results = kept.filter((e) => e.observation === 'run');
+      expect(results.length).toBeLessThan(40);
+      const lines = fs.readFileSync(path.join(workspace(id), 'count.txt'), 'utf8').trim().split('\n');
+      expect(lines.length).toBeGreaterThanOrEqual(results.length);
+      expect(await conversation(id)).toMatchObject({ status: 'STOPPED' });
+      const costBefore = kept.findLast((e) => e.llm_metrics)?.llm_metrics?.accumulated_cost ?? 0;
+      expect(costBefore).toBeGreaterThan(0);
+
+      // Another model answers from now on; the agent of the restarted conversation asks it with the whole story.
+      await useModel(after);
+      after.enqueue(finishReply);
+      await api('POST', `/api/conversations/${id}/start`);
+      await running(id);
+      const socket = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: kept.at(-1)?.id ?? -1 });
+      const isState = (state: string) => (e: Event) => e.observation === 'agent_state_changed' && e.extras?.agent_state === state;
+      await socket.waitFor((s) => s.events.some(isState('AWAITING_USER_INPUT')), 'the agent to be ready', 30_000);
+      socket.send({ action: 'message', args: { content: 'Go on' } });
+      await socket.waitFor((s) => s.events.some(isState('FINISHED')), 'the task to finish', 30_000);
+      await socket.close();
+
+      const [request] = after.completions;
+      const calls = (request?.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])) ?? []) as { id: string }[];
+      expect(calls.map((call) => call.id)).toEqual(commands.map((e) => (e.args?.tool_call_metadata as { tool_call_id: string }).tool_call_id));
+      const userTexts = request?.messages.filter((m) => m.role === 'user').map((m) => m.content) ?? [];
+      expect(userTexts[0]).toBe('Count to forty in count.txt');
+      expect(userTexts.at(-1)).toBe('Go on');
+      const finished = await trajectory(id);
+      expect(finished.slice(0, kept.length)).toEqual(kept);
+      // The workspace context was recalled once, for the first message, not again after the restart.
+      expect(finished.filter((e) => e.observation === 'recall' && e.extras?.recall_type === 'workspace_context')).toHaveLength(1);
+      // Metrics go on from the restored total instead of starting again at zero.
+      expect(finished.at(-1)?.llm_metrics?.accumulated_cost).toBeGreaterThan(costBefore);
+      await api('POST', `/api/conversations/${id}/stop`);
+    } finally {
+      await before.stop();
+      await after.stop();
+    }
   });
 
   it('leaves running conversations STOPPED after a graceful restart, with history and workspace', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
 import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
-import { startEchoHttpServer } from '../../../tests/support/mcp-echo-http.ts';
+import { startEchoHttpServer, startEchoSseServer } from '../../../tests/support/mcp-echo-http.ts';
 import { LISTING_MCP_SERVER } from '../../../tests/support/mcp-inline-server.ts';
 
 const scenarios = new ScenarioFactory();
@@ -61,6 +61,34 @@ describe('MCP tools', () => {
       scenario.say('Echo remotely');
       await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
       expect(scenario.store.events.find((event) => event.observation === 'mcp')?.content).toBe('echo: over http');
+    } finally {
+      await scenario?.close();
+      scenario = undefined;
+      await remote.close();
+    }
+  }, 30_000);
+
+  it('falls back to the legacy SSE transport for a server that only speaks HTTP+SSE', async () => {
+    const remote = await startEchoSseServer('s3cret');
+    try {
+      scenario = await scenarios.start({
+        settings: { mcpConfig: { stdio_servers: [], sse_servers: [{ url: remote.url, api_key: 's3cret' }] } },
+        script: (llm) =>
+          llm.enqueue(
+            titleReply,
+            reply.toolCall('echo', { text: 'over sse' }, { when: withTools }),
+            finishReply,
+          ),
+      });
+      scenario.say('Echo over SSE');
+      await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
+      const { events } = scenario.store;
+      const call = events.find((event) => event.action === 'call_tool_mcp');
+      expect(call?.args).toMatchObject({ name: 'echo', arguments: { text: 'over sse' } });
+      const observation = events.find((event) => event.observation === 'mcp');
+      expect(observation).toMatchObject({ cause: call?.id, content: 'echo: over sse', extras: { name: 'echo', arguments: { text: 'over sse' } } });
+      // The server refuses Streamable HTTP, but check that the answer really came over an SSE session.
+      expect(remote.sseSessionsOpened()).toBeGreaterThan(0);
     } finally {
       await scenario?.close();
       scenario = undefined;
