@@ -8,27 +8,32 @@ export type Event = components['schemas']['Event'];
 export type NewEvent = Omit<Event, 'id' | 'timestamp'>;
 
 /**
- * The append-only event log. `append` takes the next number from the conversation's row in
- * the same transaction as the insert: the row lock orders concurrent appends, so ids are
- * strictly increasing without gaps and commit in id order.
+ * The append-only event log. `append` is one statement: it takes the next numbers from the
+ * conversation's row and inserts the events (a data-modifying WITH runs to completion). The
+ * row lock orders concurrent appends, so ids are strictly increasing without gaps and commit
+ * in id order; one statement instead of a transaction of four saves three round trips per event.
  */
 export function createEventStore(db: Db) {
   return {
     async append(conversationId: string, batch: NewEvent[]): Promise<Event[]> {
       if (batch.length === 0) return [];
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(conversations)
-          .set({ nextEventId: sql`${conversations.nextEventId} + ${batch.length}`, lastUpdatedAt: new Date() })
-          .where(eq(conversations.id, conversationId))
-          .returning({ next: conversations.nextEventId });
-        if (!row) throw new Error(`Conversation ${conversationId} does not exist`);
-        const first = row.next - batch.length;
-        const timestamp = new Date();
-        const stored = batch.map((event, i) => ({ ...event, id: first + i, timestamp: timestamp.toISOString() }) as Event);
-        await tx.insert(events).values(stored.map((data) => ({ conversationId, id: data.id, data, createdAt: timestamp })));
-        return stored;
-      });
+      const now = new Date();
+      const timestamp = now.toISOString();
+      const result = await db.execute(sql`
+        with next as (
+          update ${conversations} set ${sql.identifier(conversations.nextEventId.name)} = ${conversations.nextEventId} + ${batch.length},
+            ${sql.identifier(conversations.lastUpdatedAt.name)} = ${now}
+          where ${conversations.id} = ${conversationId}
+          returning ${conversations.nextEventId} - ${batch.length} as first
+        ), stored as (
+          insert into ${events} (${sql.identifier(events.conversationId.name)}, ${sql.identifier(events.id.name)}, ${sql.identifier(events.data.name)}, ${sql.identifier(events.createdAt.name)})
+          select ${conversationId}, next.first + item.position - 1, item.event || jsonb_build_object('id', next.first + item.position - 1), ${now}
+          from next, jsonb_array_elements(${JSON.stringify(batch.map((event) => ({ ...event, timestamp })))}::jsonb) with ordinality as item(event, position)
+        )
+        select first from next`);
+      const first = (result as unknown as { rows: { first: number | string }[] }).rows[0]?.first;
+      if (first === undefined) throw new Error(`Conversation ${conversationId} does not exist`);
+      return batch.map((event, i) => ({ ...event, id: Number(first) + i, timestamp }) as Event);
     },
 
     async after(conversationId: string, afterId: number, limit: number): Promise<Event[]> {
