@@ -1,8 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ScenarioFactory } from '../tests/agent/scenario.ts';
 import { testSettings } from '../tests/agent/memory-host.ts';
+import { SocketClient } from '../tests/support/conversations.ts';
+import { startServer, type RunningServer } from '../tests/support/server.ts';
 import type { BenchResult } from './result.ts';
 import { quantile, round } from './stats.ts';
 
@@ -21,6 +24,45 @@ async function startFakeModel(kind: 'think' | 'shell', steps: number): Promise<{
   const child = fork(path.join(import.meta.dirname, 'fake-model-process.ts'), [kind, String(steps)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   return { baseUrl: line.toString().trim(), child };
+}
+
+/** A process's CPU time so far in ms (user + system, from /proc, in clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const isState = (state: string) => (event: { observation?: string | null; extras?: { agent_state?: string } | null }) =>
+  event.observation === 'agent_state_changed' && event.extras?.agent_state === state;
+
+/**
+ * The same think task through the real server process (oss mode; PGlite, or PostgreSQL with
+ * DATABASE_URL): every event stored and sent to the socket that watches the conversation, as a
+ * browser does. CPU is the server process's, read from /proc: PGlite's work is in it,
+ * PostgreSQL's is in its own processes.
+ */
+async function serverStep(server: RunningServer, steps: number): Promise<StepCost> {
+  const model = await startFakeModel('think', steps);
+  const json = { 'content-type': 'application/json' };
+  let socket: SocketClient | null = null;
+  let id = '';
+  try {
+    await fetch(`${server.url}/api/settings`, { method: 'POST', headers: json, body: JSON.stringify({ llm_model: 'openai/fake-model', llm_base_url: model.baseUrl, llm_api_key: 'fake-key' }) });
+    ({ conversation_id: id } = (await (await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: json, body: '{}' })).json()) as { conversation_id: string });
+    socket = await SocketClient.open(server.url, { conversation_id: id });
+    await socket.waitFor((s) => s.events.some(isState('AWAITING_USER_INPUT')), 'the agent to wait for input', 60_000);
+    const pid = server.pid() ?? 0;
+    const cpu = processCpuMs(pid);
+    const started = performance.now();
+    socket.send({ action: 'message', args: { content: 'Go' } });
+    await socket.waitFor((s) => s.events.some(isState('FINISHED')), 'the task to finish', 120_000);
+    return { wallMs: (performance.now() - started) / (steps + 1), cpuMs: (processCpuMs(pid) - cpu) / (steps + 1) };
+  } finally {
+    await socket?.close();
+    if (id) await fetch(`${server.url}/api/conversations/${id}/stop`, { method: 'POST' });
+    model.child.disconnect();
+  }
 }
 
 /**
@@ -67,6 +109,18 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
       const cost = await median(kind, steps);
       rows.push({ name, metric: `${label}, CPU per step`, value: round(cost.cpuMs), unit: 'ms', target: '≤ 5 ms' });
       rows.push({ name, metric: `${label}, wall time per step`, value: round(cost.wallMs), unit: 'ms' });
+    }
+    const server = await startServer({ mode: 'oss' });
+    try {
+      const steps = 60;
+      await serverStep(server, steps);
+      const runs: StepCost[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await serverStep(server, steps));
+      const serverName = `agent step through the server process (oss, ${server.database.databaseUrl ? 'PostgreSQL' : 'PGlite'}, one socket watching), median of ${RUNS} runs`;
+      rows.push({ name: serverName, metric: `${steps}-step think task, server CPU per step`, value: round(quantile(runs.map((run) => run.cpuMs), 0.5)), unit: 'ms' });
+      rows.push({ name: serverName, metric: `${steps}-step think task, wall time per step`, value: round(quantile(runs.map((run) => run.wallMs), 0.5)), unit: 'ms' });
+    } finally {
+      await server.destroy();
     }
     return rows;
   } finally {

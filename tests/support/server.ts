@@ -9,6 +9,8 @@ export interface RunningServer {
   /** http://127.0.0.1:PORT */
   url: string;
   port: number;
+  /** The server process's id while it runs. */
+  pid(): number | undefined;
   database: TestDatabase;
   /** Everything the process printed (JSON log lines). */
   output(): string;
@@ -87,6 +89,7 @@ export async function startServer(options: { mode?: 'saas' | 'oss'; env?: Record
   return {
     url,
     port,
+    pid: () => child?.pid,
     database,
     output: () => log,
     stop: () => stop(),
