@@ -71,6 +71,34 @@ describe('conversations', () => {
     expect((await call(t.app, 'GET', `/api/conversations?user_id=${alice.id}`, { token: bob.token })).status).toBe(403);
   });
 
+  it('starts from a suggested task (its repository, provider and prompt), and keeps the pictures of a first message', async () => {
+    const firstMessage = async (id: string) =>
+      (
+        await waitFor(
+          () => call(t.app, 'GET', `/api/conversations/${id}/events?limit=100`, { token: alice.token }),
+          (answer) => (answer.body?.events as Event[]).some((e) => e.source === 'user' && e.action === 'message'),
+          30_000,
+          'the first message',
+        )
+      ).body?.events as Event[];
+    const task = { git_provider: 'gitlab', issue_number: 42, repo: 'acme/shop', title: 'Checkout button does nothing', task_type: 'OPEN_ISSUE' };
+    const fromTask = (await call(t.app, 'POST', '/api/conversations', { token: alice.token, body: { suggested_task: task } })).body?.conversation_id as string;
+    expect((await call(t.app, 'GET', `/api/conversations/${fromTask}`, { token: alice.token })).body).toMatchObject({
+      selected_repository: 'acme/shop',
+      git_provider: 'gitlab',
+      trigger: 'suggested_task',
+    });
+    expect((await firstMessage(fromTask)).find((e) => e.source === 'user' && e.action === 'message')?.args?.content).toBe(
+      'Fix issue #42 ("Checkout button does nothing") in the repository acme/shop on gitlab and open a pull request with the fix.',
+    );
+
+    const picture = 'data:image/png;base64,iVBORw0KGgo=';
+    const withPicture = (await call(t.app, 'POST', '/api/conversations', { token: alice.token, body: { initial_user_msg: 'What is this?', image_urls: [picture] } }))
+      .body?.conversation_id as string;
+    expect((await firstMessage(withPicture)).find((e) => e.source === 'user' && e.action === 'message')?.args).toMatchObject({ content: 'What is this?', image_urls: [picture] });
+    for (const id of [fromTask, withPicture]) await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: alice.token });
+  });
+
   it('renames with the title trimmed, 1 to 200 characters, and tells open sockets', async () => {
     const conversation = await createRunning(t.app, alice.token);
     const id = conversation.conversation_id;
