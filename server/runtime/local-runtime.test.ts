@@ -1,10 +1,11 @@
-import { access, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from './executables.ts';
+import { LocalRuntime } from './local-runtime.ts';
 import { detectBwrap } from './sandbox.ts';
 import { processesWith, tempRuntime, type TempRuntime } from './test-helpers.ts';
 
@@ -30,6 +31,22 @@ afterAll(async () => {
 describe('LocalRuntime', () => {
   it('refuses conversation ids that are not plain names', async () => {
     for (const id of ['../escape', 'a/b', '.homes', '', 'x y']) await expect(temp.runtime.start(id)).rejects.toThrow(/Invalid conversation id/);
+  });
+
+  it('warns at start when there is no bubblewrap, and says its commands are not sandboxed', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'atelier-no-bwrap-'));
+    const warnings: string[] = [];
+    const logger = { warn: (_: Record<string, unknown>, message: string) => void warnings.push(message) };
+    const originalPath = process.env.PATH;
+    try {
+      process.env.PATH = dir; // an empty directory: no bwrap to find
+      const runtime = new LocalRuntime({ rootDir: path.join(dir, 'workspaces'), logger });
+      expect(runtime.sandboxed).toBe(false);
+      expect(warnings).toEqual([expect.stringContaining('without a sandbox')]);
+    } finally {
+      process.env.PATH = originalPath;
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('returns the running session to concurrent and later starts', async () => {
