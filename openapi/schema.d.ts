@@ -2539,7 +2539,8 @@ export interface components {
             type?: "info" | "error";
             /**
              * @description Translation key of a status update, e.g. STATUS$STARTING_RUNTIME (the `id` of the
-             *     client-held status message).
+             *     client-held status message). Status updates are stored and numbered like every
+             *     other event, so `id` is their number and the key travels here.
              */
             status_id?: string;
             /** @description New title, in a status update. */
