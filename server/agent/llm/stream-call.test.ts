@@ -65,7 +65,7 @@ describe('streamModelCall against an OpenAI-compatible server', () => {
     );
     const [broken, unknown] = (await call()).toolCalls;
     expect(broken?.invalidReason).toBeTruthy();
-    expect(unknown).toMatchObject({ toolName: 'teleport', invalidReason: expect.stringContaining('teleport') });
+    expect(unknown).toMatchObject({ toolName: 'teleport', input: { where: 'mars' }, invalidReason: expect.stringContaining('teleport') });
   });
 
   it('throws classified errors', async () => {

@@ -41,16 +41,22 @@ function providerCallUsage(usage: ProviderUsage | undefined): CallUsage {
   };
 }
 
-function toolCallOf(part: Extract<ProviderStreamPart, { type: 'tool-call' }>, toolNames: ReadonlySet<string>): ModelToolCall {
-  const call = { toolCallId: part.toolCallId, toolName: part.toolName };
-  if (!toolNames.has(part.toolName)) return { ...call, input: part.input, invalidReason: `Model tried to call unavailable tool '${part.toolName}'.` };
+/** The arguments as an object; the raw text and why it cannot be read when they are not JSON. */
+function parseArguments(text: string): Pick<ModelToolCall, 'input' | 'invalidReason'> {
   // Models send an empty string for a call without arguments.
-  if (part.input.trim() === '') return { ...call, input: {}, invalidReason: null };
+  if (text.trim() === '') return { input: {}, invalidReason: null };
   try {
-    return { ...call, input: JSON.parse(part.input) as unknown, invalidReason: null };
+    return { input: JSON.parse(text) as unknown, invalidReason: null };
   } catch (error) {
-    return { ...call, input: part.input, invalidReason: invalidReason(error) };
+    return { input: text, invalidReason: invalidReason(error) };
   }
+}
+
+function toolCallOf(part: Extract<ProviderStreamPart, { type: 'tool-call' }>, toolNames: ReadonlySet<string>): ModelToolCall {
+  const call = { toolCallId: part.toolCallId, toolName: part.toolName, ...parseArguments(part.input) };
+  // Kept as the model sent them, so the action event shows what it tried.
+  if (!toolNames.has(part.toolName)) return { ...call, invalidReason: `Model tried to call unavailable tool '${part.toolName}'.` };
+  return call;
 }
 
 /**
