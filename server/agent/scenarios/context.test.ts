@@ -68,7 +68,11 @@ describe('the model context', () => {
 
   it('recalls repository instructions and the knowledge a message triggers', async () => {
     scenario = await scenarios.start({
-      settings: { conversationInstructions: 'Answer in French.', customSecretsDescriptions: { GITHUB_TOKEN: 'a GitHub token' } },
+      settings: {
+        conversationInstructions: 'Answer in French.',
+        customSecretsDescriptions: { GITHUB_TOKEN: 'a GitHub token' },
+        repository: { name: 'acme/shop', directory: '.' },
+      },
       script: (llm) =>
         llm.enqueue(
           titleReply,
@@ -84,6 +88,9 @@ describe('the model context', () => {
     const first = await store.waitFor((event) => event.observation === 'recall');
     expect(first.extras).toMatchObject({
       recall_type: 'workspace_context',
+      repo_name: 'acme/shop',
+      repo_directory: '.',
+      runtime_hosts: { 'http://localhost:51001': runtime.ports[0], 'http://localhost:51002': runtime.ports[1] },
       repo_instructions: '# Repo\nRun tests with npm test.',
       additional_agent_instructions: 'Answer in French.',
       custom_secrets_descriptions: { GITHUB_TOKEN: 'a GitHub token' },
@@ -96,6 +103,7 @@ describe('the model context', () => {
     expect(knowledge.extras).toEqual({ recall_type: 'knowledge', microagent_knowledge: [{ name: 'docker', trigger: 'docker', content: 'Use docker compose.' }] });
     await store.waitForState('AWAITING_USER_INPUT', { after: knowledge.id });
     const context = JSON.stringify(llm.completions.filter(withTools)[1]?.messages);
+    expect(context).toContain('acme/shop');
     expect(context).toContain('Run tests with npm test.');
     expect(context).toContain('Answer in French.');
     expect(context).toContain('Use docker compose.');
