@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
 import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
+import type { Event } from '../types.ts';
 import { startEchoHttpServer, startEchoSseServer } from '../../../tests/support/mcp-echo-http.ts';
 import { LISTING_MCP_SERVER } from '../../../tests/support/mcp-inline-server.ts';
 
@@ -18,6 +19,23 @@ const echoServer = {
   args: ['--import', import.meta.resolve('tsx'), path.resolve(import.meta.dirname, '../../../tests/support/mcp-echo-server.ts')],
   env: { ECHO_MODE: 'test' },
 };
+
+/** A task whose one step calls `echo` on a remote MCP server (API key s3cret); the server is closed afterwards. */
+async function echoOverRemote(remote: { url: string; close(): Promise<void> }, text: string): Promise<Event[]> {
+  try {
+    scenario = await scenarios.start({
+      settings: { mcpConfig: { stdio_servers: [], sse_servers: [{ url: remote.url, api_key: 's3cret' }] } },
+      script: (llm) => llm.enqueue(titleReply, reply.toolCall('echo', { text }, { when: withTools }), finishReply),
+    });
+    scenario.say(`Echo ${text}`);
+    await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
+    return scenario.store.events;
+  } finally {
+    await scenario?.close();
+    scenario = undefined;
+    await remote.close();
+  }
+}
 
 describe('MCP tools', () => {
   it('offers the tools of a stdio MCP server to the model and calls them', async () => {
@@ -47,53 +65,19 @@ describe('MCP tools', () => {
   }, 30_000);
 
   it('calls the tools of a Streamable HTTP server with its API key', async () => {
-    const remote = await startEchoHttpServer('s3cret');
-    try {
-      scenario = await scenarios.start({
-        settings: { mcpConfig: { stdio_servers: [], sse_servers: [{ url: remote.url, api_key: 's3cret' }] } },
-        script: (llm) =>
-          llm.enqueue(
-            titleReply,
-            reply.toolCall('echo', { text: 'over http' }, { when: withTools }),
-            finishReply,
-          ),
-      });
-      scenario.say('Echo remotely');
-      await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
-      expect(scenario.store.events.find((event) => event.observation === 'mcp')?.content).toBe('echo: over http');
-    } finally {
-      await scenario?.close();
-      scenario = undefined;
-      await remote.close();
-    }
+    const events = await echoOverRemote(await startEchoHttpServer('s3cret'), 'over http');
+    expect(events.find((event) => event.observation === 'mcp')?.content).toBe('echo: over http');
   }, 30_000);
 
   it('falls back to the legacy SSE transport for a server that only speaks HTTP+SSE', async () => {
     const remote = await startEchoSseServer('s3cret');
-    try {
-      scenario = await scenarios.start({
-        settings: { mcpConfig: { stdio_servers: [], sse_servers: [{ url: remote.url, api_key: 's3cret' }] } },
-        script: (llm) =>
-          llm.enqueue(
-            titleReply,
-            reply.toolCall('echo', { text: 'over sse' }, { when: withTools }),
-            finishReply,
-          ),
-      });
-      scenario.say('Echo over SSE');
-      await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
-      const { events } = scenario.store;
-      const call = events.find((event) => event.action === 'call_tool_mcp');
-      expect(call?.args).toMatchObject({ name: 'echo', arguments: { text: 'over sse' } });
-      const observation = events.find((event) => event.observation === 'mcp');
-      expect(observation).toMatchObject({ cause: call?.id, content: 'echo: over sse', extras: { name: 'echo', arguments: { text: 'over sse' } } });
-      // The server refuses Streamable HTTP, but check that the answer really came over an SSE session.
-      expect(remote.sseSessionsOpened()).toBeGreaterThan(0);
-    } finally {
-      await scenario?.close();
-      scenario = undefined;
-      await remote.close();
-    }
+    const events = await echoOverRemote(remote, 'over sse');
+    const call = events.find((event) => event.action === 'call_tool_mcp');
+    expect(call?.args).toMatchObject({ name: 'echo', arguments: { text: 'over sse' } });
+    const observation = events.find((event) => event.observation === 'mcp');
+    expect(observation).toMatchObject({ cause: call?.id, content: 'echo: over sse', extras: { name: 'echo', arguments: { text: 'over sse' } } });
+    // The server refuses Streamable HTTP, but check that the answer really came over an SSE session.
+    expect(remote.sseSessionsOpened()).toBeGreaterThan(0);
   }, 30_000);
 
   it('runs stdio servers inside the conversation’s sandbox in saas mode, and refuses them without one', async () => {
