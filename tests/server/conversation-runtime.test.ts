@@ -70,6 +70,8 @@ describe('a conversation’s runtime', () => {
   it('deletes the conversation’s events from the database with it, and no one else’s', async () => {
     const doomed = await createRunning(t.app, user.token);
     const kept = await createRunning(t.app, user.token);
+    // Stopped, it writes no more events (READY is stored just after RUNNING is seen), so its count can be compared.
+    await call(t.app, 'POST', `/api/conversations/${kept.conversation_id}/stop`, { token: user.token });
     const before = await storedEvents(doomed.conversation_id);
     expect(before).toBeGreaterThan(0);
     const keptBefore = await storedEvents(kept.conversation_id);
@@ -77,7 +79,6 @@ describe('a conversation’s runtime', () => {
     expect((await call(t.app, 'DELETE', `/api/conversations/${doomed.conversation_id}`, { token: user.token })).body).toEqual({ success: true });
     expect(await storedEvents(doomed.conversation_id)).toBe(0);
     expect(await storedEvents(kept.conversation_id)).toBe(keptBefore);
-    await call(t.app, 'POST', `/api/conversations/${kept.conversation_id}/stop`, { token: user.token });
   });
 
   it('opens the configured VS Code server on the workspace folder while running, and as configured once stopped', async () => {
