@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ScenarioFactory } from '../tests/agent/scenario.ts';
 import { testSettings } from '../tests/agent/memory-host.ts';
-import { SocketClient } from '../tests/support/conversations.ts';
+import { isAgentState, SocketClient } from '../tests/support/conversations.ts';
 import { startServer, type RunningServer } from '../tests/support/server.ts';
 import type { BenchResult } from './result.ts';
 import { quantile, round } from './stats.ts';
@@ -33,8 +33,12 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-const isState = (state: string) => (event: { observation?: string | null; extras?: { agent_state?: string } | null }) =>
-  event.observation === 'agent_state_changed' && event.extras?.agent_state === state;
+/** The median cost of RUNS runs of a task. */
+async function medianOf(run: () => Promise<StepCost>): Promise<StepCost> {
+  const runs: StepCost[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await run());
+  return { wallMs: quantile(runs.map((cost) => cost.wallMs), 0.5), cpuMs: quantile(runs.map((cost) => cost.cpuMs), 0.5) };
+}
 
 /**
  * The same think task through the real server process (oss mode; PGlite, or PostgreSQL with
@@ -51,12 +55,12 @@ async function serverStep(server: RunningServer, steps: number): Promise<StepCos
     await fetch(`${server.url}/api/settings`, { method: 'POST', headers: json, body: JSON.stringify({ llm_model: 'openai/fake-model', llm_base_url: model.baseUrl, llm_api_key: 'fake-key' }) });
     ({ conversation_id: id } = (await (await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: json, body: '{}' })).json()) as { conversation_id: string });
     socket = await SocketClient.open(server.url, { conversation_id: id });
-    await socket.waitFor((s) => s.events.some(isState('AWAITING_USER_INPUT')), 'the agent to wait for input', 60_000);
+    await socket.waitFor((s) => s.events.some(isAgentState('AWAITING_USER_INPUT')), 'the agent to wait for input', 60_000);
     const pid = server.pid() ?? 0;
     const cpu = processCpuMs(pid);
     const started = performance.now();
     socket.send({ action: 'message', args: { content: 'Go' } });
-    await socket.waitFor((s) => s.events.some(isState('FINISHED')), 'the task to finish', 120_000);
+    await socket.waitFor((s) => s.events.some(isAgentState('FINISHED')), 'the task to finish', 120_000);
     return { wallMs: (performance.now() - started) / (steps + 1), cpuMs: (processCpuMs(pid) - cpu) / (steps + 1) };
   } finally {
     await socket?.close();
@@ -90,11 +94,6 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
       model.child.disconnect();
     }
   }
-  async function median(kind: 'think' | 'shell', steps: number): Promise<StepCost> {
-    const runs: StepCost[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await perStep(kind, steps));
-    return { wallMs: quantile(runs.map((run) => run.wallMs), 0.5), cpuMs: quantile(runs.map((run) => run.cpuMs), 0.5) };
-  }
   try {
     // Warm-up of both kinds of step: module loading and the JIT's first compilations are not per-step cost.
     await perStep('think', 100);
@@ -106,7 +105,7 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
       ['think', 100, '100-step think task'],
       ['shell', 30, '30-step shell task'],
     ] as const) {
-      const cost = await median(kind, steps);
+      const cost = await medianOf(() => perStep(kind, steps));
       rows.push({ name, metric: `${label}, CPU per step`, value: round(cost.cpuMs), unit: 'ms', target: '≤ 5 ms' });
       rows.push({ name, metric: `${label}, wall time per step`, value: round(cost.wallMs), unit: 'ms' });
     }
@@ -114,11 +113,10 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
     try {
       const steps = 60;
       await serverStep(server, steps);
-      const runs: StepCost[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await serverStep(server, steps));
+      const cost = await medianOf(() => serverStep(server, steps));
       const serverName = `agent step through the server process (oss, ${server.database.databaseUrl ? 'PostgreSQL' : 'PGlite'}, one socket watching), median of ${RUNS} runs`;
-      rows.push({ name: serverName, metric: `${steps}-step think task, server CPU per step`, value: round(quantile(runs.map((run) => run.cpuMs), 0.5)), unit: 'ms' });
-      rows.push({ name: serverName, metric: `${steps}-step think task, wall time per step`, value: round(quantile(runs.map((run) => run.wallMs), 0.5)), unit: 'ms' });
+      rows.push({ name: serverName, metric: `${steps}-step think task, server CPU per step`, value: round(cost.cpuMs), unit: 'ms' });
+      rows.push({ name: serverName, metric: `${steps}-step think task, wall time per step`, value: round(cost.wallMs), unit: 'ms' });
     } finally {
       await server.destroy();
     }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishReply, titleReply } from '../agent/scenario.ts';
 import { FakeLlm, reply, withTools } from '../support/fake-llm/index.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { SocketClient, waitFor, type Conversation, type Event } from '../support/conversations.ts';
+import { isAgentState, SocketClient, waitFor, type Conversation, type Event } from '../support/conversations.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -101,10 +101,9 @@ describe('conversations across server restarts', () => {
       await api('POST', `/api/conversations/${id}/start`);
       await running(id);
       const socket = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: kept.at(-1)?.id ?? -1 });
-      const isState = (state: string) => (e: Event) => e.observation === 'agent_state_changed' && e.extras?.agent_state === state;
-      await socket.waitFor((s) => s.events.some(isState('AWAITING_USER_INPUT')), 'the agent to be ready', 30_000);
+      await socket.waitFor((s) => s.events.some(isAgentState('AWAITING_USER_INPUT')), 'the agent to be ready', 30_000);
       socket.send({ action: 'message', args: { content: 'Go on' } });
-      await socket.waitFor((s) => s.events.some(isState('FINISHED')), 'the task to finish', 30_000);
+      await socket.waitFor((s) => s.events.some(isAgentState('FINISHED')), 'the task to finish', 30_000);
       await socket.close();
 
       const [request] = after.completions;

@@ -21,6 +21,9 @@ export async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) =>
   }
 }
 
+/** Matches the event announcing that the agent entered `state`. */
+export const isAgentState = (state: string) => (event: Event) => event.observation === 'agent_state_changed' && event.extras?.agent_state === state;
+
 /** A signed-in saas user with $10 of credit: enough to start conversations. */
 export async function signUp(app: App, db: Db, email: string): Promise<{ token: string; id: string }> {
   await call(app, 'POST', '/api/auth/register', { body: { name: 'Test User', email, password: 'long enough' }, ip: email });
