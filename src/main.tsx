@@ -1,10 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/global.css.ts';
-import { App } from './app/App.tsx';
+import { App } from './root/App.tsx';
 import { followColorScheme } from './app/color-scheme.ts';
 import { initI18n } from './app/i18n.ts';
-import { createAppRouter } from './app/router.ts';
+import { createAppRouter } from './root/router.ts';
 import { createSessionLogic } from './app/session.ts';
 
 followColorScheme();

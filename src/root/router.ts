@@ -1,6 +1,7 @@
+// The composition root: the only place that sees every route (through the generated tree), above routes and features.
 import { createRouter } from '@tanstack/react-router';
 import { routeTree } from '../routeTree.gen.ts';
-import { showProgressWhileNavigating } from './progress-bar.ts';
+import { showProgressWhileNavigating } from '../app/progress-bar.ts';
 
 export function createAppRouter() {
   const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });

@@ -3,8 +3,8 @@ import { RouterProvider } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Toaster } from '../ui/index.ts';
 import type { AppRouter } from './router.ts';
-import { queryClient } from './services.ts';
-import { SessionContext, sessionInput, type createSessionLogic } from './session.ts';
+import { queryClient } from '../app/services.ts';
+import { SessionContext, sessionInput, type createSessionLogic } from '../app/session.ts';
 
 interface AppProps {
   router: AppRouter;
