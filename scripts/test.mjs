@@ -36,7 +36,7 @@ function vitest(name, projects, env) {
 }
 
 step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-step('lint', bin('eslint'), ['.', '--max-warnings=0']);
+step('lint', 'npm', ['run', '--silent', 'lint']);
 step('api:check', bin('openapi-typescript'), ['openapi/atelier.yaml', '-o', 'openapi/schema.d.ts', '--check']);
 vitest('unit and model-based tests', ['unit', 'web', 'model'], withoutDatabase);
 vitest('server and contract tests on PGlite', ['server'], withoutDatabase);
