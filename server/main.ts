@@ -2,8 +2,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { agentFactory } from './agent/index.ts';
+import { adminSocketPath, serveAdminChannel } from './cli/admin-channel.ts';
+import { runCommand } from './cli/commands.ts';
 import { ConfigError, parseConfig } from './config.ts';
-import { openDatabase } from './db/index.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { openDatabase, type Database } from './db/index.ts';
 import { buildApp } from './http/app.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -30,6 +33,12 @@ function buildIfNeeded() {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
+async function runAdminCommand(database: Database, args: string[]) {
+  const lines: string[] = [];
+  const code = await runCommand(database.db, args, (line) => lines.push(line));
+  return { code, lines };
+}
+
 async function main() {
   let config;
   try {
@@ -42,15 +51,26 @@ async function main() {
     throw error;
   }
   if (process.argv.includes('--build-if-needed')) buildIfNeeded();
-  const database = await openDatabase(config);
+  let database: Database;
+  try {
+    database = await openDatabase(config);
+  } catch (error) {
+    if (error instanceof DataDirInUseError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   await database.migrate();
   const { http: app } = await buildApp({ config, database, webRoot, agentFactory });
+  let adminChannel: Awaited<ReturnType<typeof serveAdminChannel>> | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await adminChannel?.close();
     await app.close();
     await database.close();
     clearTimeout(force);
@@ -59,6 +79,12 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  // Operator commands run here while this process holds the embedded database (on PostgreSQL, npm run admin opens it itself).
+  if (database.lock) {
+    const socketPath = adminSocketPath(config.dataDir);
+    adminChannel = await serveAdminChannel(socketPath, (args) => runAdminCommand(database, args));
+    database.lock.advertise(socketPath);
+  }
   app.log.info({ url: config.publicUrl, database: database.kind, mode: config.appMode }, 'Atelier is ready');
 }
 

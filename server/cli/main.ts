@@ -1,54 +1,44 @@
-import { randomUUID } from 'node:crypto';
 import { parseConfig } from '../config.ts';
+import { DataDirInUseError, lockHolder } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/index.ts';
-import { findUserId, listUsers, setUserActive } from '../modules/auth/index.ts';
-import { grantCredit, parseDollars } from '../modules/credits/index.ts';
+import { callAdminChannel } from './admin-channel.ts';
+import { isCommand, runCommand, usage } from './commands.ts';
 
-const usage = `Usage: npm run admin -- <command>
-
-  list-users                          every account, newest first
-  activate-user <email>               let a user past registration onboarding
-  deactivate-user <email>             hold a user on registration onboarding again
-  grant-credits <email> <dollars> [idempotency-key]
-                                      add credit (once per key; a new key when omitted)`;
-
-/** The operator's command line; same configuration (DATA_DIR, DATABASE_URL) as the server. */
+/**
+ * The operator's command line; same configuration (DATA_DIR, DATABASE_URL) as the server. On
+ * PostgreSQL it opens the database itself, as any number of processes may. The embedded
+ * database belongs to one process: while a server holds it, the command runs in that server.
+ */
 export async function runAdmin(args: string[], out: (line: string) => void = console.log): Promise<number> {
-  const [command, ...rest] = args;
-  const commands: Record<string, number> = { 'list-users': 0, 'activate-user': 1, 'deactivate-user': 1, 'grant-credits': 2 };
-  if (!command || !(command in commands) || rest.length < (commands[command] ?? 0)) {
+  if (!isCommand(args)) {
     out(usage);
     return 2;
   }
   const config = parseConfig();
-  const database = await openDatabase(config);
+  const holder = config.databaseUrl ? null : lockHolder(config.dataDir);
+  if (holder?.adminSocket) {
+    const result = await callAdminChannel(holder.adminSocket, args);
+    for (const line of result.lines) out(line);
+    return result.code;
+  }
+  if (holder) {
+    out(`The embedded database in ${config.dataDir} is open in another process (pid ${holder.pid}) that takes no commands; try again once it has started, or stop it.`);
+    return 1;
+  }
+  let database;
+  try {
+    database = await openDatabase(config);
+  } catch (error) {
+    // A server started in the meantime.
+    if (error instanceof DataDirInUseError) return (out(error.message), 1);
+    throw error;
+  }
   try {
     await database.migrate();
-    const db = database.db;
-    const [email = '', amount = ''] = rest;
-    switch (command) {
-      case 'list-users':
-        for (const u of await listUsers(db))
-          out([u.email, u.fullname, u.isActive ? 'active' : 'inactive', u.isPersonal ? 'personal' : 'company', u.createdAt.toISOString()].join('\t'));
-        return 0;
-      case 'activate-user':
-      case 'deactivate-user': {
-        const id = await setUserActive(db, email, command === 'activate-user');
-        out(id ? `${email}: ${command === 'activate-user' ? 'active' : 'inactive'}` : `No account with the email ${email}`);
-        return id ? 0 : 1;
-      }
-      default: {
-        const userId = await findUserId(db, email);
-        if (!userId) {
-          out(`No account with the email ${email}`);
-          return 1;
-        }
-        const key = rest[2] ?? `admin-${randomUUID()}`;
-        const granted = await grantCredit(db, { userId, amountMicros: parseDollars(amount), type: 'credit', description: 'Granted by the operator', idempotencyKey: key });
-        out(granted ? `Granted $${amount} to ${email}` : `Already granted with key ${key}; nothing added`);
-        return 0;
-      }
-    }
+    return await runCommand(database.db, args, out);
+  } catch (error) {
+    out(error instanceof Error ? error.message : String(error));
+    return 1;
   } finally {
     await database.close();
   }

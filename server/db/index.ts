@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
 export { schema };
@@ -21,6 +22,8 @@ export interface Database {
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The embedded database's hold on DATA_DIR (null on PostgreSQL, which many processes share). */
+  lock: DataDirLock | null;
 }
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
@@ -36,18 +39,33 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
       ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
+      lock: null,
     };
   }
   const dir = path.join(options.dataDir, 'pglite');
-  fs.mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const lock = lockDataDir(options.dataDir);
+  let client: PGlite;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    client = await PGlite.create(dir);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     ping: async () => void (await client.query('select 1')),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        lock.release();
+      }
+    },
+    lock,
   };
 }
 

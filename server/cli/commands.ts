@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/index.ts';
+import { findUserId, listUsers, setUserActive } from '../modules/auth/index.ts';
+import { grantCredit, parseDollars } from '../modules/credits/index.ts';
+
+// The operator's commands, run against a database: by `npm run admin` itself, or by the running
+// server that holds the embedded database when the command line hands them over.
+
+export const usage = `Usage: npm run admin -- <command>
+
+  list-users                          every account, newest first
+  activate-user <email>               let a user past registration onboarding
+  deactivate-user <email>             hold a user on registration onboarding again
+  grant-credits <email> <dollars> [idempotency-key]
+                                      add credit (once per key; a new key when omitted)`;
+
+const argumentCounts: Record<string, number> = { 'list-users': 0, 'activate-user': 1, 'deactivate-user': 1, 'grant-credits': 2 };
+
+/** Whether the arguments name a command and give it what it needs. */
+export function isCommand(args: readonly string[]): boolean {
+  const [command, ...rest] = args;
+  return command !== undefined && command in argumentCounts && rest.length >= (argumentCounts[command] ?? 0);
+}
+
+/** Runs one command; returns its exit code (2: not a command, 1: it failed). */
+export async function runCommand(db: Db, args: readonly string[], out: (line: string) => void): Promise<number> {
+  if (!isCommand(args)) {
+    out(usage);
+    return 2;
+  }
+  const [command, email = '', amount = '', key = `admin-${randomUUID()}`] = args;
+  switch (command) {
+    case 'list-users':
+      for (const u of await listUsers(db))
+        out([u.email, u.fullname, u.isActive ? 'active' : 'inactive', u.isPersonal ? 'personal' : 'company', u.createdAt.toISOString()].join('\t'));
+      return 0;
+    case 'activate-user':
+    case 'deactivate-user': {
+      const id = await setUserActive(db, email, command === 'activate-user');
+      out(id ? `${email}: ${command === 'activate-user' ? 'active' : 'inactive'}` : `No account with the email ${email}`);
+      return id ? 0 : 1;
+    }
+    default: {
+      const userId = await findUserId(db, email);
+      if (!userId) {
+        out(`No account with the email ${email}`);
+        return 1;
+      }
+      const granted = await grantCredit(db, { userId, amountMicros: parseDollars(amount), type: 'credit', description: 'Granted by the operator', idempotencyKey: key });
+      out(granted ? `Granted $${amount} to ${email}` : `Already granted with key ${key}; nothing added`);
+      return 0;
+    }
+  }
+}
