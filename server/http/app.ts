@@ -19,6 +19,7 @@ import { HttpError, ValidationFailure } from '../shared/http-error.ts';
 import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
 import { forwardTo, isForwarded } from './forward.ts';
+import { loggerOptions } from './logger.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
 
@@ -49,7 +50,7 @@ const apiPrefixes = ['/api/', '/feedback/', '/socket', '/health', '/ready'];
 
 export async function buildApp({ config, database, webRoot, validateResponses, agentFactory, runtime: givenRuntime }: AppOptions) {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
     // Unknown body fields are refused rather than silently dropped, so typos surface.
