@@ -96,8 +96,17 @@ describe('the conversation socket', () => {
     expect(socket.events.find((e) => e.action === 'message')).toMatchObject({ source: 'user', message: 'Hello there', args: { content: 'Hello there' } });
     socket.send({ action: 'user_authenticated', args: { auth_method: 'login' } });
     await call(t.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
+    // A message to the stopped conversation starts it again and is delivered once it runs.
     socket.send({ action: 'message', args: { content: 'Anyone?' } });
-    await socket.waitFor((s) => s.frames.some((f) => f.message === 'The conversation is stopped; start it first.'));
+    await socket.waitFor((s) => s.events.some((e) => e.action === 'message' && e.message === 'Anyone?'), 'the message after the restart');
+    const events = socket.events;
+    const stoppedAt = events.findIndex((e) => e.status_id === 'STATUS$STOPPED');
+    const readyAgain = events.findIndex((e, i) => i > stoppedAt && e.status_id === 'STATUS$READY');
+    expect(stoppedAt).toBeGreaterThan(-1);
+    expect(readyAgain).toBeGreaterThan(stoppedAt);
+    expect(events.findIndex((e) => e.message === 'Anyone?')).toBeGreaterThan(readyAgain);
+    expect(socket.frames.filter((f) => f.error)).toHaveLength(3);
+    expect((await call(t.app, 'GET', `/api/conversations/${conversation.conversation_id}`, { token: user.token })).body).toMatchObject({ status: 'RUNNING' });
     socket.send({ action: 'generic_rewind', args: { reason: 'signup cancelled' } });
     await socket.waitFor((s) => s.events.some((e) => e.status_id === 'STATUS$REWIND_SUCCESS'));
     await socket.close();

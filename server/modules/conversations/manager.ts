@@ -26,7 +26,7 @@ export interface StartOptions {
   /** A recorded trajectory to replay through the runtime before the agent starts. */
   replay?: Event[] | undefined;
   /** The first user message, handed to the agent once it runs. */
-  initialMessage?: { content: string; image_urls: string[] } | undefined;
+  initialMessage?: Extract<ClientAction, { action: 'message' }>['args'] | undefined;
 }
 
 export interface ManagerDeps {
@@ -98,7 +98,13 @@ export class ConversationManager {
 
   /** Starts the runtime (and then the agent) unless it runs already; answers the row, STARTING or RUNNING. */
   async start(row: ConversationRow, options: StartOptions = {}): Promise<ConversationRow> {
-    if (this.active.has(row.id)) return (await this.deps.conversations.find(row.id)) ?? row;
+    const message = options.initialMessage && ({ action: 'message', args: options.initialMessage } as const);
+    const running = this.active.get(row.id);
+    if (running) {
+      // Started a moment ago: the message goes to the run under way.
+      if (message) this.deliver(running, message);
+      return (await this.deps.conversations.find(row.id)) ?? row;
+    }
     // Registered before the first await, so a second start of the same conversation waits on this one.
     const active = new ActiveConversation(row.id, row.userId);
     this.active.set(row.id, active);
@@ -110,8 +116,9 @@ export class ConversationManager {
       sessionApiKey: this.deps.box.encrypt(key),
     });
     if (!claimed) {
-      // Another node holds a live lease: it runs the conversation.
+      // Another node holds a live lease: it runs the conversation, and gets the message through the inbox.
       this.active.delete(row.id);
+      if (message) await this.pushToOwner(row.id, message);
       return (await this.deps.conversations.find(row.id)) ?? row;
     }
     active.claimed = true;
@@ -208,8 +215,12 @@ export class ConversationManager {
     if (active) return this.deliver(active, what.action);
     const runsElsewhere = row.status !== 'STOPPED' && row.ownerNode !== null && (row.leaseExpiresAt?.getTime() ?? 0) > Date.now();
     if (!runsElsewhere) throw new HttpError(409, 'The conversation is stopped; start it first.');
-    await this.deps.inbox.push(row.id, what.action);
-    await this.deps.bus.signal(row.id, 'inbox');
+    await this.pushToOwner(row.id, what.action);
+  }
+
+  private async pushToOwner(conversationId: string, action: ClientAction) {
+    await this.deps.inbox.push(conversationId, action);
+    await this.deps.bus.signal(conversationId, 'inbox');
   }
 
   async setTitle(conversationId: string, title: string) {

@@ -130,7 +130,14 @@ export function createConversationService(deps: ServiceDeps) {
     },
 
     async act(user: AuthUser, id: string, action: ClientAction) {
-      await manager.handle(await owned(user, id), action);
+      const row = await owned(user, id);
+      // A message to a stopped conversation (after a restart, say) starts it and is delivered once it runs.
+      if (row.status === 'STOPPED' && action.action === 'message') {
+        await mayStart(user);
+        await manager.start(row, { initialMessage: action.args });
+        return;
+      }
+      await manager.handle(row, action);
     },
   };
 }
