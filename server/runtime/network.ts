@@ -57,6 +57,11 @@ export class IsolatedNetwork {
     readonly resolvConf: string | null,
   ) {}
 
+  /** The /proc directory of a process inside the namespace, whose net/ tables are the namespace's. */
+  get procDir(): string {
+    return `/proc/${this.holderPid}`;
+  }
+
   static async start(tools: NetworkTools, forwards: NetworkForwards, controlDir: string): Promise<IsolatedNetwork> {
     const pidFile = path.join(controlDir, 'pasta.pid');
     await rm(pidFile, { force: true });

@@ -3,6 +3,7 @@ import type { BrowserTab } from './browser.ts';
 import { Editor } from './editor.ts';
 import { WorkspaceFiles } from './files.ts';
 import type { Git } from './git.ts';
+import { listeners, servedAddress } from './listening.ts';
 import type { IsolatedNetwork } from './network.ts';
 import type { PythonKernel } from './python-kernel.ts';
 import type { Shell } from './shell.ts';
@@ -61,6 +62,11 @@ export class LocalSession implements RuntimeSession {
     this.sandboxed = parts.sandboxed;
     this.files = new WorkspaceFiles(parts.workspaceDir);
     this.edits = new Editor(this.files);
+  }
+
+  async servedHosts(): Promise<string[]> {
+    const found = await listeners(this.parts.network?.procDir ?? '/proc/self');
+    return this.ports.flatMap((port) => servedAddress(found, port) ?? []);
   }
 
   runCommand(input: RunCommandInput): Promise<CommandResult> {

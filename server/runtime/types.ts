@@ -95,6 +95,8 @@ export interface RuntimeSession {
   readonly ports: readonly [number, number];
   /** Whether commands run inside bubblewrap. */
   readonly sandboxed: boolean;
+  /** The addresses of the reserved ports something listens on, from the namespace's own socket tables. */
+  servedHosts(): Promise<string[]>;
 
   runCommand(input: RunCommandInput): Promise<CommandResult>;
   /** Ctrl-C to the running command. */

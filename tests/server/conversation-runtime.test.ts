@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFactory } from '../../server/agent/index.ts';
 import { schema } from '../../server/db/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, listen, signUp, SocketClient, waitRunning, type Event } from '../support/conversations.ts';
+import { createRunning, listen, signUp, SocketClient, waitFor, waitRunning, type Event } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 
 /** openvscode-server takes its connection token as `tkn`: the folder must be added beside it. */
@@ -47,6 +47,24 @@ const storedEvents = async (conversationId: string) =>
   (await t.db.select({ n: count() }).from(schema.events).where(eq(schema.events.conversationId, conversationId)))[0]?.n;
 
 describe('a conversation’s runtime', () => {
+  it('lists a served app in web-hosts once it listens, at the address family it listens on, and the address answers', { timeout: 60_000 }, async () => {
+    const conversation = await createRunning(t.app, user.token);
+    const id = conversation.conversation_id;
+    const hosts = async () => (await call(t.app, 'GET', `/api/conversations/${id}/web-hosts`, { token: user.token })).body?.hosts as string[];
+    expect(await hosts()).toEqual([]);
+    const socket = await SocketClient.open(baseUrl, { conversation_id: id, latest_event_id: -1 }, { authorization: `Bearer ${user.token}` });
+    await runInTerminal(socket, 'echo v4 > v4.html && (/usr/bin/python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &)');
+    await runInTerminal(socket, 'echo v6 > v6.html && (/usr/bin/python3 -m http.server "$APP_PORT_2" --bind ::1 > /dev/null 2>&1 &)');
+    const [port1, port2] = String((await runInTerminal(socket, 'echo "ports $APP_PORT_1 $APP_PORT_2"')).content).match(/ports (\d+) (\d+)/)?.slice(1) ?? [];
+    const served = await waitFor(hosts, (list) => list.length === 2, 20_000, 'both apps to listen');
+    expect(served).toEqual([`http://127.0.0.1:${port1}`, `http://[::1]:${port2}`]);
+    // Each address reaches its app through the conversation's network, over the family it names.
+    expect(await (await fetch(`${served[0]}/v4.html`)).text()).toBe('v4\n');
+    expect(await (await fetch(`${served[1]}/v6.html`)).text()).toBe('v6\n');
+    await socket.close();
+    await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: user.token });
+  });
+
   it('gives the agent and the terminal tab one shell: the terminal sees the agent’s variables and directory', { timeout: 60_000 }, async () => {
     llm.enqueue(
       reply.text('Shared shell', { when: withoutTools }),

@@ -32,9 +32,10 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
       return Buffer.from(await session(row).zip());
     },
 
-    webHosts(row: ConversationRow) {
+    /** The served apps: the reserved ports something listens on now (so the browser need not probe them). */
+    async webHosts(row: ConversationRow) {
       const running = manager.session(row.id);
-      return { hosts: running ? running.ports.map((port) => `http://localhost:${port}`) : [] };
+      return { hosts: running ? await running.servedHosts() : [] };
     },
 
     /** The external VS Code server, opened on this workspace's folder when it runs here. */
