@@ -10,15 +10,24 @@ const PAGE = `<!doctype html><title>Counter</title>
 <input id="name">
 <div style="height: 3000px"></div><p>bottom</p>`;
 
+/** A single-page app: an empty shell at load, its content rendered once its data arrives. */
+const SINGLE_PAGE_APP = `<!doctype html><title>App</title><div id="root"></div>
+<script>
+  setTimeout(() => fetch('/data').then((r) => r.json()).then((data) => {
+    document.getElementById('root').textContent = data.greeting;
+  }), 100);
+</script>`;
+
 let temp: TempRuntime;
 let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
   temp = await tempRuntime();
-  server = http.createServer((_request, response) => {
+  server = http.createServer((request, response) => {
+    if (request.url === '/data') return void setTimeout(() => response.end(JSON.stringify({ greeting: 'rendered from data' })), 300);
     response.setHeader('content-type', 'text/html');
-    response.end(PAGE);
+    response.end(request.url === '/spa' ? SINGLE_PAGE_APP : PAGE);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -45,6 +54,13 @@ describe('browser', { timeout: 30_000 }, () => {
     await session.browse({ action: 'scroll', dy: 1000 });
     const shot = await session.browse({ action: 'screenshot' });
     expect(shot.url).toBe(base);
+  });
+
+  it('captures a single-page app once it has rendered its data, not the empty shell of the load event', async () => {
+    const session = await temp.runtime.start('browser-spa');
+    const opened = await session.browse({ action: 'navigate', url: `${base}spa` });
+    expect(opened.text).toContain('rendered from data');
+    await session.stop();
   });
 
   it('keeps conversations apart and refuses local files', async () => {

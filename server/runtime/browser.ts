@@ -7,6 +7,8 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 const TEXT_LIMIT = 20_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const ACTION_TIMEOUT_MS = 10_000;
+/** How long a page may keep loading (a single-page app fetching its data) before it is captured as it is. */
+const SETTLE_TIMEOUT_MS = 5_000;
 
 /**
  * One headless Chromium for the whole runtime (a browser process per conversation would
@@ -105,6 +107,7 @@ export class BrowserTab {
       // Playwright appends a call log to its messages; the first line is what the model needs.
       throw new Error(((error as Error).message.split('\n')[0] ?? 'Browser action failed').trim(), { cause: error });
     }
+    await settle(page);
     return this.state(page);
   }
 
@@ -137,4 +140,16 @@ export class BrowserTab {
     ]);
     return { url: page.url(), title, screenshot: `data:image/png;base64,${screenshot.toString('base64')}`, text: text.slice(0, TEXT_LIMIT) };
   }
+}
+
+/**
+ * Waits until the page has settled: no network request for a moment (a single-page app has
+ * fetched what it renders) and two frames painted after that, so the screenshot shows what a
+ * person would see rather than the blank page of the first load event.
+ */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+  await page
+    .evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))))
+    .catch(() => undefined);
 }
