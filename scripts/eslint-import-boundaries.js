@@ -1,6 +1,7 @@
 // Dependencies point one way (ARCHITECTURE.md §2):
-//   browser: routes → features → ui, api, app, machines, realtime, rules;  a feature never reaches into another feature
-//   server:  http → modules → db;  a module reaches another only through its index.ts
+//   browser: root → routes → features → ui, api, app, machines, realtime, rules;  a feature never reaches into another feature
+//   server:  http → modules → agent, runtime, realtime, shared → db;  a module reaches another only through its index.ts
+//   machines/ are the browser's flows and never import the server (the server's own statechart lives in server/agent)
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -16,17 +17,29 @@ function place(rel) {
   return { layer: parts[0] };
 }
 
+const serverLayers = ['server/http', 'module', 'server/agent', 'server/runtime', 'server/realtime', 'server/shared', 'server/db', 'server/cli', 'server/main.ts', 'server/config.ts'];
+const srcLayers = ['src/root', 'src/routes', 'feature', 'src/ui', 'src/api', 'src/app', 'src/realtime', 'src/rules', 'src/styles'];
+/** Below the modules: the engines they drive, which must not know the modules or the HTTP edge. */
+const engine = ['module', 'server/http', 'server/cli', 'server/main.ts'];
+
 const forbidden = {
-  'src/ui': ['feature', 'src/routes', 'src/api', 'src/app', 'machines'],
-  'src/api': ['feature', 'src/routes', 'src/ui'],
-  'src/app': ['feature', 'src/routes'],
-  'src/styles': ['feature', 'src/routes', 'src/app', 'src/api'],
-  'src/realtime': ['feature', 'src/routes', 'src/ui'],
+  // The composition root sees every route; nothing imports it but main.tsx.
+  'src/routes': ['src/root'],
+  feature: ['src/root', 'src/routes'],
+  'src/ui': ['src/root', 'feature', 'src/routes', 'src/api', 'src/app', 'machines'],
+  'src/api': ['src/root', 'feature', 'src/routes', 'src/ui'],
+  'src/app': ['src/root', 'feature', 'src/routes'],
+  'src/styles': ['src/root', 'feature', 'src/routes', 'src/app', 'src/api'],
+  'src/realtime': ['src/root', 'feature', 'src/routes', 'src/ui'],
   // Pure rules over the contract's types (display, formats) shared by several features.
-  'src/rules': ['feature', 'src/routes', 'src/ui', 'src/app', 'src/api', 'src/realtime', 'machines'],
-  machines: ['feature', 'src/routes', 'src/ui', 'src/app', 'src/api', 'src/realtime'],
-  'server/db': ['module', 'server/http', 'server/realtime', 'server/agent', 'server/runtime'],
-  module: ['server/http'],
+  'src/rules': ['src/root', 'feature', 'src/routes', 'src/ui', 'src/app', 'src/api', 'src/realtime', 'machines'],
+  machines: [...srcLayers, ...serverLayers],
+  'server/db': ['module', 'server/http', 'server/realtime', 'server/agent', 'server/runtime', 'server/cli'],
+  module: ['server/http', 'server/cli', 'server/main.ts'],
+  'server/agent': engine,
+  'server/runtime': engine,
+  'server/realtime': engine,
+  'server/shared': engine,
 };
 
 export const importBoundaries = {

@@ -10,8 +10,8 @@ import {
   type ModelFailure,
   type ModelStep,
   type PlannedAction,
-} from '../../machines/agent-controller.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, serializeEvent, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+} from './controller.ts';
+import { Coverage, describePath, pathsThroughEveryEdge, runPath, serializeEvent, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from '../../tests/model/model-paths.ts';
 
 // A long retry delay: the delayed transition is taken by the path's explicit `xstate.after` step, never by the clock.
 const input: AgentControllerInput = { maxIterations: 2, retryPolicy: { maxRetries: 1, initialDelayMs: 60_000, maxDelayMs: 60_000 } };

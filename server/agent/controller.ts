@@ -1,7 +1,8 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { components } from '../openapi/schema.d.ts';
-import { backoffDelay, type RetryPolicy } from '../server/agent/llm/backoff.ts';
-import { STEPS_TO_KEEP, stuckReason, type StepSignature } from '../server/agent/stuck-detector.ts';
+import { assign, setup, type SnapshotFrom } from 'xstate';
+import { notProvidedAction, notProvidedPromise } from '../../machines/not-provided.ts';
+import type { components } from '../../openapi/schema.d.ts';
+import { backoffDelay, type RetryPolicy } from './llm/backoff.ts';
+import { STEPS_TO_KEEP, stuckReason, type StepSignature } from './stuck-detector.ts';
 
 // The agent's control loop: one agent state per top-level state, as the spec names them.
 //
@@ -98,11 +99,6 @@ function problemOf(error: unknown): Problem {
   return { reason: error instanceof Error ? error.message : String(error), errorId: 'AGENT_ERROR$ERROR_ACTION_NOT_EXECUTED' };
 }
 
-function missing(name: string): Error {
-  return new Error(`"${name}" is a side effect of the agent controller: supply it with machine.provide()`);
-}
-const notProvided = <TOutput, TInput = void>(name: string) => fromPromise<TOutput, TInput>(() => Promise.reject(missing(name)));
-
 export const agentControllerMachine = setup({
   types: {
     context: {} as AgentControllerContext,
@@ -111,39 +107,29 @@ export const agentControllerMachine = setup({
   },
   actors: {
     /** Connects the tools (MCP servers), emits the system prompt, restores metrics; fails when the agent cannot work. */
-    prepare: notProvided<void>('prepare'),
+    prepare: notProvidedPromise<void>('prepare'),
     /** Emits the recall (workspace context, triggered microagents) for user messages not yet recalled. */
-    takeUserMessages: notProvided<void>('takeUserMessages'),
+    takeUserMessages: notProvidedPromise<void>('takeUserMessages'),
     /** Budget and credits, before every model call. */
-    checkLimits: notProvided<LimitCheck>('checkLimits'),
+    checkLimits: notProvidedPromise<LimitCheck>('checkLimits'),
     /** One model call with the history (condensed when needed); rejects with a ModelFailure. */
-    callModel: notProvided<ModelStep>('callModel'),
+    callModel: notProvidedPromise<ModelStep>('callModel'),
     /** Emits the action event of a planned action (before it runs); resolves with the event id. */
-    announceAction: notProvided<{ eventId: number }, { actionId: string; awaitingConfirmation: boolean }>('announceAction'),
+    announceAction: notProvidedPromise<{ eventId: number }, { actionId: string; awaitingConfirmation: boolean }>('announceAction'),
     /** Runs the action and emits its observation (also when interrupted); resolves with what the stuck detector needs. */
-    runAction: notProvided<StepSignature, { actionId: string; eventId: number }>('runAction'),
+    runAction: notProvidedPromise<StepSignature, { actionId: string; eventId: number }>('runAction'),
   },
   actions: {
     /** Emits agent_state_changed (and, for a problem, an error status update first). */
-    announceState: (_, _params: { state: AgentState }) => {
-      throw missing('announceState');
-    },
+    announceState: notProvidedAction<{ state: AgentState }>('announceState'),
     /** Emits the model's reply to the user. */
-    sayToUser: (_, _params: { text: string }) => {
-      throw missing('sayToUser');
-    },
+    sayToUser: notProvidedAction<{ text: string }>('sayToUser'),
     /** Emits the awaiting action again with the user's decision, for the security log. */
-    restateAction: (_, _params: { confirmation: 'confirmed' | 'rejected' }) => {
-      throw missing('restateAction');
-    },
+    restateAction: notProvidedAction<{ confirmation: 'confirmed' | 'rejected' }>('restateAction'),
     /** Emits the user_rejected observation of the awaiting action. */
-    rejectAction: () => {
-      throw missing('rejectAction');
-    },
+    rejectAction: notProvidedAction('rejectAction'),
     /** Emits an observation saying the awaiting action will not run (the user stopped the agent instead of deciding). */
-    abandonAction: () => {
-      throw missing('abandonAction');
-    },
+    abandonAction: notProvidedAction('abandonAction'),
     startTask: assign({ iterations: 0, retries: 0, pending: [], currentEventId: null, recentSteps: [], problem: null, startWhenLoaded: false }),
     dropPlannedActions: assign({ pending: [], currentEventId: null }),
     forgetProblem: assign({ problem: null }),
