@@ -10,7 +10,6 @@ import { createAgentSession } from './session.ts';
 
 export { createAgentSession, type AgentOptions } from './session.ts';
 export { NO_MODEL_CONFIGURED } from './llm/provider.ts';
-export { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from './model-gateway.ts';
 export type { AgentFactory, AgentHost, AgentSession, AgentSettings, AgentState, ClientAction, Event, LlmSettings, McpConfig, NewEvent } from './types.ts';
 
 /** The factory the conversations module is given. */

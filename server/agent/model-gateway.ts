@@ -5,10 +5,9 @@ import { createLanguageModel } from './llm/provider.ts';
 import { streamModelCall, type ModelResponse } from './llm/stream-call.ts';
 import type { CallUsage, MetricsTracker } from './metrics.ts';
 import type { AgentHost } from './types.ts';
+import { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from '../shared/credit-limits.ts';
 
 /** Below this balance (micro-dollars, $0.10) the chat is blocked (spec §9). */
-export const MINIMUM_BALANCE_MICROS = 100_000n;
-export const INSUFFICIENT_CREDITS = 'Insufficient credits. Please add more credits to continue chatting.';
 
 const dollars = (micros: bigint) => `$${(Number(micros) / 1_000_000).toFixed(4)}`;
 

@@ -32,7 +32,6 @@ const PLATFORM_VERSION = '1.0.0';
 /** Tokens kept free for the model's answer. */
 const OUTPUT_RESERVE = 8_000;
 
-/** The agent of one conversation: the controller statechart with its side effects wired to the host. */
 /** oss mode (no credits to charge) has one local user, who may run processes on the host; saas users only inside their sandbox. */
 function stdioLauncher(host: AgentHost): StdioLauncher {
   if (host.charge === undefined) return { kind: 'host' };
@@ -46,6 +45,7 @@ function stdioLauncher(host: AgentHost): StdioLauncher {
   return { kind: 'sandbox', launch };
 }
 
+/** The agent of one conversation: the controller statechart with its side effects wired to the host. */
 export function createAgentSession(host: AgentHost, options: AgentOptions = {}): AgentSession {
   const metrics = new MetricsTracker(host.settings.llm?.model ?? '', () => host.settings.maxBudgetPerTask);
   const log = new EventLog(host, () => metrics.snapshot());

@@ -15,6 +15,7 @@ import { registerSocket } from '../realtime/socket.ts';
 import { EventStreams } from '../realtime/streams.ts';
 import { LocalRuntime } from '../runtime/local-runtime.ts';
 import type { Runtime } from '../runtime/types.ts';
+import { bearerToken } from '../shared/bearer-token.ts';
 import { HttpError, ValidationFailure } from '../shared/http-error.ts';
 import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
@@ -86,8 +87,7 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
    * of the conversation whose session key came in X-Session-API-Key, else oss mode's local user.
    */
   async function identify(request: FastifyRequest, op: Operation) {
-    const header = request.headers.authorization ?? '';
-    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? null;
+    const token = bearerToken(request.headers.authorization);
     const user = token ? await modules.auth.authenticate(token) : null;
     const sessionKey = request.headers['x-session-api-key'];
     const conversationId = (request.params as { conversation_id?: string } | undefined)?.conversation_id;

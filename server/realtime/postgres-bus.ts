@@ -1,14 +1,11 @@
 import pg from 'pg';
 import { Listeners, type Event, type EventBus } from './event-bus.ts';
+import type { Logger } from '../shared/logger.ts';
 
 const EVENTS = 'atelier_events';
 const SIGNALS = 'atelier_signals';
 /** Sent after a node's connection comes back: every node re-reads its streams (notifications may have been lost). */
 const RESYNC = '*';
-
-interface Logger {
-  warn(object: object, message: string): void;
-}
 
 /**
  * Several nodes on one PostgreSQL database (ARCHITECTURE.md §8): notifications go through
@@ -25,7 +22,7 @@ export class PostgresEventBus implements EventBus {
 
   constructor(
     private readonly connectionString: string,
-    private readonly log: Logger,
+    private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
   /** Connects and listens; resolves once notifications flow. */

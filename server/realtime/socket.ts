@@ -4,6 +4,7 @@ import type { components } from '../../openapi/schema.d.ts';
 import { contractValidator } from '../shared/contract-schemas.ts';
 import type { AuthUser } from '../shared/operations.ts';
 import type { Event, EventReader, EventStreams } from './streams.ts';
+import { bearerToken } from '../shared/bearer-token.ts';
 
 type ClientFrame = components['schemas']['ClientFrame'];
 type ClientAction = components['schemas']['ClientAction'];
@@ -26,14 +27,6 @@ type ErrorFrame = { error: true; message: string; error_code?: number };
 /** Events read from the database per query while replaying. */
 const REPLAY_PAGE = 500;
 
-/**
- * The conversation event socket (ARCHITECTURE.md §5) at /socket. The caller authenticates
- * with `auth_token` in the query, a bearer header or the conversation's `session_api_key`.
- * On connect it subscribes to the live stream first, then replays every event after
- * `latest_event_id` from the database, then forwards live events: the subscription covers
- * everything committed after it started and the replay everything before, and events are
- * sent only when their id is above the last one sent, so there is no gap and no duplicate.
- */
 // Every socket on a conversation gets the same event object from the stream: one serialisation serves them all.
 const eventFrames = new WeakMap<Event, string>();
 function eventFrame(event: Event): string {
@@ -45,6 +38,14 @@ function eventFrame(event: Event): string {
   return frame;
 }
 
+/**
+ * The conversation event socket (ARCHITECTURE.md §5) at /socket. The caller authenticates
+ * with `auth_token` in the query, a bearer header or the conversation's `session_api_key`.
+ * On connect it subscribes to the live stream first, then replays every event after
+ * `latest_event_id` from the database, then forwards live events: the subscription covers
+ * everything committed after it started and the replay everything before, and events are
+ * sent only when their id is above the last one sent, so there is no gap and no duplicate.
+ */
 export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   const isFrame = contractValidator<ClientFrame>('ClientFrame');
 
@@ -63,7 +64,7 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     socket.on('message', keep);
 
     const conversationId = query.conversation_id ?? '';
-    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const bearer = bearerToken(request.headers.authorization);
     const sessionKey = query.session_api_key;
     const fromKey = sessionKey && conversationId ? await deps.bySessionKey(conversationId, sessionKey) : null;
     const user = fromKey ?? (await deps.identify(query.auth_token ?? bearer ?? null));

@@ -1,4 +1,5 @@
 import type { Event, EventBus } from './event-bus.ts';
+import type { Logger } from '../shared/logger.ts';
 
 export type { Event };
 
@@ -8,10 +9,6 @@ export interface EventReader {
   after(conversationId: string, afterId: number, limit: number): Promise<Event[]>;
   /** The newest event id, -1 when there is none. */
   latestId(conversationId: string): Promise<number>;
-}
-
-interface Logger {
-  error(object: object, message: string): void;
 }
 
 const PAGE = 500;
@@ -34,7 +31,7 @@ class ConversationStream {
     private readonly conversationId: string,
     bus: EventBus,
     private readonly reader: EventReader,
-    private readonly log: Logger,
+    private readonly log: Pick<Logger, 'error'>,
   ) {
     // Subscribe before reading the starting point: an event committed in between is then
     // either at or below the starting point, or announced after it; never lost.
@@ -108,7 +105,7 @@ export class EventStreams {
   constructor(
     private readonly bus: EventBus,
     private readonly reader: EventReader,
-    private readonly log: Logger,
+    private readonly log: Pick<Logger, 'error'>,
   ) {
     bus.onReconnect(() => this.streams.forEach((s) => s.pump()));
   }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processTree } from './processes.ts';
-import { processesWith, tempRuntime, type TempRuntime } from './test-helpers.ts';
+import { processesWith, tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 
 const PAGE = `<!doctype html><title>Counter</title>
 <p id="status">not clicked</p>

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempRuntime, type TempRuntime } from './test-helpers.ts';
+import { tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 import type { RuntimeSession } from './types.ts';
 
 let temp: TempRuntime;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from './executables.ts';
 import { LocalRuntime } from './local-runtime.ts';
 import { detectBwrap } from './sandbox.ts';
-import { processesWith, tempRuntime, type TempRuntime } from './test-helpers.ts';
+import { processesWith, tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 
 /** Polls until `check` holds: setsid forks before it runs its command, so that process appears a moment later. */
 async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {

@@ -12,11 +12,8 @@ import { detectBwrap, Sandbox, type SandboxScope } from './sandbox.ts';
 import { LocalSession } from './session.ts';
 import { Shell } from './shell.ts';
 import type { Runtime, RuntimeSession } from './types.ts';
+import type { Logger } from '../shared/logger.ts';
 
-/** What the runtime logs; a pino logger fits. */
-export interface RuntimeLogger {
-  warn(details: Record<string, unknown>, message: string): void;
-}
 
 export interface LocalRuntimeOptions {
   /** Holds one workspace per conversation (`<rootDir>/<conversationId>`) and their homes (`<rootDir>/.homes/<id>`). */
@@ -37,11 +34,11 @@ export interface LocalRuntimeOptions {
   hostPorts?: readonly number[];
   /** The interpreter with ipykernel (default /usr/bin/python3: the `python3` on PATH may be another one). */
   python?: string;
-  logger?: RuntimeLogger;
+  logger?: Pick<Logger, 'warn'>;
 }
 
 const GIT_IDENTITY = { name: 'Atelier', email: 'agent@atelier.local' };
-const consoleLogger: RuntimeLogger = { warn: (details, message) => console.warn(message, details) };
+const consoleLogger: Pick<Logger, 'warn'> = { warn: (details, message) => console.warn(message, details) };
 
 /**
  * Runs each conversation's workspace on this machine: a directory that is a git
@@ -62,7 +59,7 @@ export class LocalRuntime implements Runtime {
   private readonly starting = new Map<string, Promise<LocalSession>>();
   private pythonCheck: Promise<string | null> | null = null;
   private networkCheck: Promise<NetworkTools | null> | null = null;
-  private readonly logger: RuntimeLogger;
+  private readonly logger: Pick<Logger, 'warn'>;
 
   constructor(options: LocalRuntimeOptions) {
     mkdirSync(options.rootDir, { recursive: true });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from './executables.ts';
 import { detectNetworkIsolation, IsolatedNetwork, sandboxResolvConf } from './network.ts';
 import { detectBwrap, Sandbox } from './sandbox.ts';
-import { processesWith } from './test-helpers.ts';
+import { processesWith } from '../../tests/support/temp-runtime.ts';
 
 let scratch: string;
 beforeAll(async () => {

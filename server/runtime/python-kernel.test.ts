@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectBwrap } from './sandbox.ts';
-import { processesWith, tempRuntime, type TempRuntime } from './test-helpers.ts';
+import { processesWith, tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 import type { RuntimeSession } from './types.ts';
 
 // A 1×1 PNG, shown through IPython.display so the test needs no matplotlib.

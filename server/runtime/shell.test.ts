@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempRuntime, type TempRuntime } from './test-helpers.ts';
+import { tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 import type { RuntimeSession } from './types.ts';
 
 let temp: TempRuntime;

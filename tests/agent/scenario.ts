@@ -1,4 +1,4 @@
-import { tempRuntime, type TempRuntime } from '../../server/runtime/test-helpers.ts';
+import { tempRuntime, type TempRuntime } from '../support/temp-runtime.ts';
 import { createAgentSession, type AgentOptions } from '../../server/agent/index.ts';
 import type { AgentSession, AgentSettings, Event } from '../../server/agent/types.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';

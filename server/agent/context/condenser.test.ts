@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { Condenser, estimateTokens } from './condenser.ts';
-import { HistoryBuilder } from './history-fixtures.ts';
+import { HistoryBuilder } from '../../../tests/support/history-builder.ts';
 import { eventsToUnits } from './units.ts';
 
 /** The invariant every provider enforces: each tool call is answered right after it, and no result lacks its call. */

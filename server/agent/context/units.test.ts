@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HistoryBuilder } from './history-fixtures.ts';
+import { HistoryBuilder } from '../../../tests/support/history-builder.ts';
 import { eventsToUnits, missingResult, unitMessages } from './units.ts';
 
 const messagesOf = (history: HistoryBuilder) => eventsToUnits(history.events).flatMap(unitMessages);

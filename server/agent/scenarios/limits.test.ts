@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { INSUFFICIENT_CREDITS } from '../../../server/agent/index.ts';
+import { INSUFFICIENT_CREDITS } from '../../shared/credit-limits.ts';
 import { ScenarioFactory, type Scenario } from '../../../tests/agent/scenario.ts';
 import { reply, withTools, withoutTools } from '../../../tests/support/fake-llm/index.ts';
 

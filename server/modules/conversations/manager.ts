@@ -13,12 +13,7 @@ import { replayTrajectory } from './replay.ts';
 import { Status, statusUpdate } from './status.ts';
 import type { ConversationRow, ConversationStore } from './store.ts';
 import { runUserCommand } from './terminal.ts';
-
-interface Logger {
-  info(object: object, message: string): void;
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-}
+import type { Logger } from '../../shared/logger.ts';
 
 export interface StartOptions {
   /** Git providers whose tokens the runtime gets (all the user has when absent). */

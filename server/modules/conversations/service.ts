@@ -4,6 +4,7 @@ import type { ClientAction } from '../../agent/types.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { contractValidator } from '../../shared/contract-schemas.ts';
+import { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from '../../shared/credit-limits.ts';
 import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
 import type { AuthUser } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
@@ -16,9 +17,6 @@ import { suggestedTaskPrompt } from './suggested-task.ts';
 import { toConversation } from './view.ts';
 
 type CreateRequest = components['schemas']['ConversationCreateRequest'];
-
-/** Below $0.10 the chat is blocked (spec §9), so no conversation starts either. */
-const MIN_BALANCE_MICROS = 100_000n;
 
 export interface ServiceDeps {
   db: Db;
@@ -45,8 +43,8 @@ export function createConversationService(deps: ServiceDeps) {
   async function mayStart(user: AuthUser) {
     const account = await findUser(db, user.id);
     if (!account?.emailVerified) throw new HttpError(403, 'Please verify your email address before starting a conversation.');
-    if (config.appMode === 'saas' && (await balanceMicros(db, user.id)) < MIN_BALANCE_MICROS)
-      throw new HttpError(402, 'Insufficient credits. Please add more credits to continue chatting.');
+    if (config.appMode === 'saas' && (await balanceMicros(db, user.id)) < MINIMUM_BALANCE_MICROS)
+      throw new HttpError(402, INSUFFICIENT_CREDITS);
     if ((await conversations.countRunning(user.id)) >= config.maxRunningConversations)
       throw new HttpError(429, `At most ${config.maxRunningConversations} conversations can run at once. Stop one to start another.`, { 'retry-after': '60' });
   }

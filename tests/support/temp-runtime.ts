@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LocalRuntime, type LocalRuntimeOptions } from './local-runtime.ts';
+import { LocalRuntime, type LocalRuntimeOptions } from '../../server/runtime/local-runtime.ts';
 
 export interface TempRuntime {
   runtime: LocalRuntime;

@@ -1,4 +1,4 @@
-import type { Event, NewEvent } from '../types.ts';
+import type { Event, NewEvent } from '../../server/agent/types.ts';
 
 /** Builds event histories for the context tests: ids and timestamps as the store would give them. */
 export class HistoryBuilder {
