@@ -25,10 +25,16 @@ export function createApiClient(options: { baseUrl: string; readToken: () => str
 }
 
 /** The response data, or an ApiError carrying the status and the error body. */
-async function dataOf<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+export async function dataOf<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await pending;
   if (!response.ok || data === undefined) throw new ApiError(response.status, error);
   return data;
+}
+
+/** For calls answering 204 (no body): resolves, or throws the ApiError. */
+export async function noContent(pending: Promise<{ error?: unknown; response: Response }>): Promise<void> {
+  const { error, response } = await pending;
+  if (!response.ok) throw new ApiError(response.status, error);
 }
 
 /** The calls the application makes, each resolving to its data or throwing an ApiError. */

@@ -1,16 +1,10 @@
 import type { components } from '../../../openapi/schema.d.ts';
-import { ApiError } from '../../api/errors.ts';
+import { dataOf } from '../../api/client.ts';
 import { apiClient } from '../../app/services.ts';
 
 // The per-conversation calls of the chat (openapi/atelier.yaml): trajectory export and feedback.
 
 type Feedback = components['schemas']['Feedback'];
-
-async function dataOf<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await pending;
-  if (!response.ok || data === undefined) throw new ApiError(response.status, error);
-  return data;
-}
 
 export const chatRequests = {
   trajectory: (conversationId: string) => dataOf(apiClient.GET('/api/conversations/{conversation_id}/trajectory', { params: { path: { conversation_id: conversationId } } })),

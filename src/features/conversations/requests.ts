@@ -1,24 +1,12 @@
 import type { IJsonModel } from 'flexlayout-react';
 import type { components } from '../../../openapi/schema.d.ts';
-import { ApiError } from '../../api/errors.ts';
+import { dataOf, noContent } from '../../api/client.ts';
 import { apiClient } from '../../app/services.ts';
 
 // The conversation calls of the workspace, the sidebar and the home page (openapi/atelier.yaml).
 
 export type Conversation = components['schemas']['Conversation'];
 type EventPage = components['schemas']['EventPage'];
-
-async function dataOf<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await pending;
-  if (!response.ok || data === undefined) throw new ApiError(response.status, error);
-  return data;
-}
-
-/** For calls answering 204 (no body). */
-async function done(pending: Promise<{ error?: unknown; response: Response }>): Promise<void> {
-  const { error, response } = await pending;
-  if (!response.ok) throw new ApiError(response.status, error);
-}
 
 const path = (conversationId: string) => ({ params: { path: { conversation_id: conversationId } } });
 
@@ -31,7 +19,7 @@ export const conversationRequests = {
   create: (body: components['schemas']['ConversationCreateRequest']) => dataOf(apiClient.POST('/api/conversations', { body })),
   get: (conversationId: string, signal?: AbortSignal) => dataOf(apiClient.GET('/api/conversations/{conversation_id}', { ...path(conversationId), signal })),
   rename: (conversationId: string, title: string) => dataOf(apiClient.PATCH('/api/conversations/{conversation_id}', { ...path(conversationId), body: { title } })),
-  remove: (conversationId: string) => done(apiClient.DELETE('/api/conversations/{conversation_id}', path(conversationId))),
+  remove: (conversationId: string) => noContent(apiClient.DELETE('/api/conversations/{conversation_id}', path(conversationId))),
   start: (conversationId: string) => dataOf(apiClient.POST('/api/conversations/{conversation_id}/start', { ...path(conversationId), body: {} })),
   stop: (conversationId: string) => dataOf(apiClient.POST('/api/conversations/{conversation_id}/stop', path(conversationId))),
   events: (conversationId: string, query: { beforeId?: number; limit: number }) =>

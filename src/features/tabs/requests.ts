@@ -1,16 +1,10 @@
 import type { components } from '../../../openapi/schema.d.ts';
-import { ApiError } from '../../api/errors.ts';
+import { dataOf } from '../../api/client.ts';
 import { apiClient } from '../../app/services.ts';
 
 // The per-conversation calls of the workspace tabs (openapi/atelier.yaml).
 
 export type FileChange = components['schemas']['FileChange'];
-
-async function dataOf<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await pending;
-  if (!response.ok || data === undefined) throw new ApiError(response.status, error);
-  return data;
-}
 
 const conversation = (conversationId: string) => ({ conversation_id: conversationId });
 
