@@ -2,6 +2,7 @@ import { assign, setup, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
 import { notProvidedAction } from './not-provided.ts';
 import { messageNotice, serverNotice, type Notice } from './notice.ts';
+import type { Event } from '../openapi/types.ts';
 
 // The agent as the browser sees it: its state comes only from `agent_state_changed`
 // observations (every received event is forwarded with EVENT_RECEIVED); the chat's controls
@@ -16,7 +17,6 @@ import { messageNotice, serverNotice, type Notice } from './notice.ts';
 //   when it happens live (not for an error in the history the chat opens with).
 
 export type AgentState = components['schemas']['AgentState'];
-export type Event = components['schemas']['Event'];
 export type ConversationStatus = components['schemas']['ConversationStatus'];
 export type ConnectionStatus = 'DISCONNECTED' | 'CONNECTING' | 'CONNECTED';
 

@@ -1,7 +1,7 @@
 import { and, assign, not, setup, type SnapshotFrom } from 'xstate';
-import type { components } from '../openapi/schema.d.ts';
 import { CRITICAL_BALANCE } from './agent.ts';
 import { notProvidedAction } from './not-provided.ts';
+import type { Event } from '../openapi/types.ts';
 
 // The chat's message box and the user messages shown before the server has them.
 //
@@ -14,7 +14,6 @@ import { notProvidedAction } from './not-provided.ts';
 // - A sent message is shown at once (optimistic) and stays pending until the server's echo, the
 //   user `message` event, arrives: see `isEchoOf` for how an echo is recognised.
 
-export type Event = components['schemas']['Event'];
 
 /** A user message shown before its echo arrived. */
 export interface PendingMessage {

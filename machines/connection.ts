@@ -2,6 +2,7 @@ import { assign, enqueueActions, fromCallback, setup, type EventObject, type Sna
 import type { components } from '../openapi/schema.d.ts';
 import { notProvidedAction } from './not-provided.ts';
 import { messageNotice, serverNotice, type Notice } from './notice.ts';
+import type { ClientAction, Event } from '../openapi/types.ts';
 
 // The conversation's event socket (ARCHITECTURE.md §5), with the app connection profile:
 // unlimited reconnection, 10 s to connect, 1–5 s between attempts (doubling, randomised by 0.5).
@@ -19,8 +20,6 @@ import { messageNotice, serverNotice, type Notice } from './notice.ts';
 // - Actions sent while not connected wait in an outbox; the url's temp_message is sent once
 //   connected, then removed from the url.
 
-export type Event = components['schemas']['Event'];
-export type ClientAction = components['schemas']['ClientAction'];
 export type ErrorFrame = components['schemas']['ErrorFrame'];
 export type ConnectionStatus = 'DISCONNECTED' | 'CONNECTING' | 'CONNECTED';
 

@@ -2,6 +2,7 @@ import { assign, setup, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
 import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 import { isServerRejection, messageNotice, serverNotice, type Notice } from './notice.ts';
+import type { Conversation } from '../openapi/types.ts';
 
 // The conversation open in the workspace: its record, kept fresh, and what the user does to it.
 //
@@ -16,7 +17,6 @@ import { isServerRejection, messageNotice, serverNotice, type Notice } from './n
 //   'Conversation stopped successfully'. A rename to an empty (trimmed) or unchanged title is
 //   cancelled without a call.
 
-export type Conversation = components['schemas']['Conversation'];
 export type ConversationStatus = components['schemas']['ConversationStatus'];
 
 export const POLL_WHILE_STARTING_MS = 3_000;

@@ -1,5 +1,6 @@
 import type { LlmMetrics } from './metrics.ts';
-import type { AgentHost, Event, NewEvent } from './types.ts';
+import type { AgentHost, NewEvent } from './types.ts';
+import type { Event } from '../../openapi/types.ts';
 
 /**
  * The conversation's events as the agent knows them, and the one way it emits new ones.

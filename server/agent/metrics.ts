@@ -1,6 +1,6 @@
 import type { components } from '../../openapi/schema.d.ts';
-import type { Event } from './types.ts';
 import { priceOf, type ModelPrice } from './prices.ts';
+import type { Event } from '../../openapi/types.ts';
 
 export type LlmMetrics = components['schemas']['LlmMetrics'];
 

@@ -14,7 +14,8 @@ import { Recall } from './recall/workspace-context.ts';
 import { cleanTitle, fallbackTitle, TITLE_INSTRUCTIONS } from './title.ts';
 import { connectMcpServers, type McpConnections, type StdioLauncher } from './tools/mcp.ts';
 import { BUILT_IN_TOOLS, ToolRegistry } from './tools/index.ts';
-import type { AgentHost, AgentSession, ClientAction, NewEvent } from './types.ts';
+import type { AgentHost, AgentSession, NewEvent } from './types.ts';
+import type { ClientAction } from '../../openapi/types.ts';
 
 export interface AgentOptions {
   retryPolicy?: RetryPolicy;

@@ -5,12 +5,11 @@
  */
 import type { components } from '../../openapi/schema.d.ts';
 import type { RuntimeSession } from '../runtime/types.ts';
+import type { ClientAction, Event } from '../../openapi/types.ts';
 
-export type Event = components['schemas']['Event'];
 /** An event before the store gives it its id and timestamp. */
 export type NewEvent = Omit<Event, 'id' | 'timestamp'>;
 export type AgentState = components['schemas']['AgentState'];
-export type ClientAction = components['schemas']['ClientAction'];
 export type McpConfig = components['schemas']['McpConfig'];
 
 export interface LlmSettings {

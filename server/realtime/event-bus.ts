@@ -1,6 +1,5 @@
-import type { components } from '../../openapi/schema.d.ts';
+import type { Event } from '../../openapi/types.ts';
 
-export type Event = components['schemas']['Event'];
 
 /**
  * Tells every node that a conversation has a new event, or that its owner must act.

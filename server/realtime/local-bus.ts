@@ -1,4 +1,5 @@
-import { Listeners, type Event, type EventBus } from './event-bus.ts';
+import { Listeners, type EventBus } from './event-bus.ts';
+import type { Event } from '../../openapi/types.ts';
 
 /** One process: notifications are function calls (the PGlite default). */
 export class InProcessEventBus implements EventBus {

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { Listeners, type Event, type EventBus } from './event-bus.ts';
+import { Listeners, type EventBus } from './event-bus.ts';
 import type { Logger } from '../shared/logger.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const EVENTS = 'atelier_events';
 const SIGNALS = 'atelier_signals';

@@ -5,9 +5,9 @@ import { contractValidator } from '../shared/contract-schemas.ts';
 import type { AuthUser } from '../shared/operations.ts';
 import type { Event, EventReader, EventStreams } from './streams.ts';
 import { bearerToken } from '../shared/bearer-token.ts';
+import type { ClientAction } from '../../openapi/types.ts';
 
 type ClientFrame = components['schemas']['ClientFrame'];
-type ClientAction = components['schemas']['ClientAction'];
 
 export interface SocketDeps {
   /** The user behind a token (the local user in oss mode), or null. */

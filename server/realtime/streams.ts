@@ -1,5 +1,6 @@
-import type { Event, EventBus } from './event-bus.ts';
+import type { EventBus } from './event-bus.ts';
 import type { Logger } from '../shared/logger.ts';
+import type { Event } from '../../openapi/types.ts';
 
 export type { Event };
 

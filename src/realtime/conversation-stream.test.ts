@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { createConversationStream, type LiveConversationStream } from './conversation-stream.ts';
-import type { ClientAction, Event } from './types.ts';
+import type { ClientAction, Event } from '../../openapi/types.ts';
 
 // A real WebSocket server on 127.0.0.1 speaking the /socket protocol over an in-memory event log:
 // it replays every event after latest_event_id, then streams new ones, and records what clients send.

@@ -10,7 +10,8 @@ import {
   type SocketReport,
 } from '../../machines/connection.ts';
 import { mergeEvents, newestEventId, oldestEventId } from './merge.ts';
-import { HISTORY_PAGE_SIZE, type ClientAction, type ConversationStream, type Event, type StreamSnapshot } from './types.ts';
+import { HISTORY_PAGE_SIZE, type ConversationStream, type StreamSnapshot } from './types.ts';
+import type { ClientAction, Event } from '../../openapi/types.ts';
 
 type EventPage = components['schemas']['EventPage'];
 type ServerFrame = components['schemas']['ServerFrame'];

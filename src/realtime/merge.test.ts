@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeEvents, newestEventId, oldestEventId } from './merge.ts';
-import type { Event } from './types.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const event = (id: number): Event => ({ id, source: 'agent', timestamp: '2026-01-01T00:00:00Z', message: `event ${id}` });
 const ids = (events: readonly Event[]) => events.map((entry) => entry.id);

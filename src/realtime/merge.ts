@@ -1,4 +1,4 @@
-import type { Event } from './types.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const strictlyAscending = (events: readonly Event[]) => events.every((event, index) => index === 0 || event.id > (events[index - 1] as Event).id);
 

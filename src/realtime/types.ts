@@ -5,11 +5,8 @@
  * `useSyncExternalStore(stream.subscribe, stream.getSnapshot)` and selectors, so appending
  * one event re-renders only what selects it.
  */
-import type { components } from '../../openapi/schema.d.ts';
+import type { ClientAction, Event } from '../../openapi/types.ts';
 
-export type Event = components['schemas']['Event'];
-export type ClientAction = components['schemas']['ClientAction'];
-export type Conversation = components['schemas']['Conversation'];
 
 /** Events per REST history page. */
 export const HISTORY_PAGE_SIZE = 50;

@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  commandTitle,
-  formatDetailedCost,
-  formatTotalCost,
-  isPushableBranch,
-  isShownInChat,
-  mergeSecurityLog,
-  observationResult,
-  relativeTime,
-  showsUpdatedTime,
-  suggestionBranch,
-  truncateRunOutput,
-  truncateText,
-  webAppUrl,
-  type Event,
-  type SecurityLogEntry,
-} from './event-display.ts';
+import { commandTitle, formatDetailedCost, formatTotalCost, isPushableBranch, isShownInChat, mergeSecurityLog, observationResult, relativeTime, showsUpdatedTime, suggestionBranch, truncateRunOutput, truncateText, webAppUrl, type SecurityLogEntry } from './event-display.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const event = (fields: Partial<Event>): Event => ({ id: 1, source: 'agent', timestamp: '2026-01-01T00:00:00Z', ...fields });
 

@@ -1,9 +1,9 @@
 import type { components } from '../../openapi/schema.d.ts';
+import type { Event } from '../../openapi/types.ts';
 
 // How the chat shows events: which are shown, how results and long texts read, times and costs.
 // Pure functions; texts are i18n keys of the `workspace` namespace with their values.
 
-export type Event = components['schemas']['Event'];
 export type SecurityRisk = components['schemas']['SecurityRisk'];
 export type ConfirmationState = components['schemas']['ConfirmationState'];
 

@@ -1,5 +1,6 @@
-import type { AgentHost, AgentSettings, AgentState, Event, NewEvent } from '../../server/agent/types.ts';
+import type { AgentHost, AgentSettings, AgentState, NewEvent } from '../../server/agent/types.ts';
 import type { RuntimeSession } from '../../server/runtime/types.ts';
+import type { Event } from '../../openapi/types.ts';
 
 export const NO_MCP: AgentSettings['mcpConfig'] = { sse_servers: [], stdio_servers: [] };
 

@@ -1,8 +1,9 @@
 import { tempRuntime, type TempRuntime } from '../support/temp-runtime.ts';
 import { createAgentSession, type AgentOptions } from '../../server/agent/index.ts';
-import type { AgentSession, AgentSettings, Event } from '../../server/agent/types.ts';
+import type { AgentSession, AgentSettings } from '../../server/agent/types.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { MemoryHost, testSettings } from './memory-host.ts';
+import type { Event } from '../../openapi/types.ts';
 
 /** The title the session asks for after the first message (a call without tools). */
 export const titleReply = reply.text('Title', { when: withoutTools });

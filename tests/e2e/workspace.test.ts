@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
-import { waitFor, type Event } from '../support/conversations.ts';
+import { waitFor } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { browserSuite } from '../support/browser-suite.ts';
 import type { RunningServer } from '../support/server.ts';
+import type { Event } from '../../openapi/types.ts';
 
 // The workspace against the real server in self-hosted mode and a scripted model: the home
 // prompt opens a conversation in the pm layout, the agent runs a command, writes a file and

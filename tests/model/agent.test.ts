@@ -1,22 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
-import {
-  AGENT_STATES,
-  agentMachine,
-  reportsMaximumIterations,
-  selectDotColour,
-  selectErrorMessage,
-  selectSendDisabled,
-  selectShowStop,
-  selectSuggestionsShown,
-  sendDisabled,
-  statusDotColour,
-  suggestionsShown,
-  type AgentEvent,
-  type AgentState,
-  type Event,
-} from '../../machines/agent.ts';
+import { AGENT_STATES, agentMachine, reportsMaximumIterations, selectDotColour, selectErrorMessage, selectSendDisabled, selectShowStop, selectSuggestionsShown, sendDisabled, statusDotColour, suggestionsShown, type AgentEvent, type AgentState } from '../../machines/agent.ts';
 import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import type { Event } from '../../openapi/types.ts';
 
 let nextId = 1;
 const event = (fields: Partial<Event>): Event => ({ id: nextId++, source: 'agent', timestamp: '2026-01-01T00:00:00Z', ...fields });

@@ -1,19 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { getShortestPaths, type StatePath } from 'xstate/graph';
-import {
-  chatInputMachine,
-  ECHO_CLOCK_SKEW_MS,
-  enterKeyIntent,
-  isEchoOf,
-  selectCanSend,
-  selectPending,
-  settleEcho,
-  type ChatInputEvent,
-  type Event,
-  type PendingMessage,
-} from '../../machines/chat-input.ts';
+import { chatInputMachine, ECHO_CLOCK_SKEW_MS, enterKeyIntent, isEchoOf, selectCanSend, selectPending, settleEcho, type ChatInputEvent, type PendingMessage } from '../../machines/chat-input.ts';
 import { Coverage, describePath, runPath, serializeEvent, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const AT = '2026-03-01T10:00:00.000Z';
 const echo = (fields: Partial<Event> & { args?: Event['args'] }): Event => ({

@@ -1,20 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, fromCallback, type AnyEventObject, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { getShortestPaths, type StatePath } from 'xstate/graph';
-import {
-  APP_PROFILE,
-  connectionMachine,
-  reconnectDelay,
-  selectConnectionStatus,
-  socketErrorNotice,
-  type ClientAction,
-  type ConnectionEvent,
-  type ConnectionInput,
-  type Event,
-  type SocketInput,
-  type SocketReport,
-} from '../../machines/connection.ts';
+import { APP_PROFILE, connectionMachine, reconnectDelay, selectConnectionStatus, socketErrorNotice, type ConnectionEvent, type ConnectionInput, type SocketInput, type SocketReport } from '../../machines/connection.ts';
 import { Coverage, describePath, runPath, serializeEvent, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import type { ClientAction, Event } from '../../openapi/types.ts';
 
 const message: ClientAction = { action: 'message', args: { content: 'Add a dark mode', image_urls: [], file_urls: [] }, id: 'c-1' };
 const event = (id: number): Event => ({ id, source: 'agent', timestamp: '2026-01-01T00:00:00Z', action: 'message', args: { content: `event ${id}` } });

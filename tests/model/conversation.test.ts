@@ -1,14 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AnyEventObject } from 'xstate';
-import {
-  canConnect,
-  conversationMachine,
-  isNotAuthenticated,
-  renamedTitle,
-  type Conversation,
-  type ConversationEvent,
-} from '../../machines/conversation.ts';
+import { canConnect, conversationMachine, isNotAuthenticated, renamedTitle, type ConversationEvent } from '../../machines/conversation.ts';
 import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import type { Conversation } from '../../openapi/types.ts';
 
 const refusal = (status: number, message: string) => Object.assign(new Error(message), { status });
 

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentSession } from '../../server/agent/index.ts';
 import { FAST_RETRIES } from '../agent/scenario.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { signUp, waitFor, type Event } from '../support/conversations.ts';
+import { signUp, waitFor } from '../support/conversations.ts';
 import { FakeAnthropic } from '../support/fake-anthropic/index.ts';
 import { reply, withoutTools, withTools } from '../support/fake-llm/index.ts';
+import type { Event } from '../../openapi/types.ts';
 
 /**
  * The real agent in a saas app whose operator configured Anthropic (LLM_PROVIDER=anthropic)

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AgentFactory, AgentHost, ClientAction } from '../../server/agent/types.ts';
+import type { AgentFactory, AgentHost } from '../../server/agent/types.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { listen, SocketClient, waitFor, waitRunning, type Event } from '../support/conversations.ts';
+import { listen, SocketClient, waitFor, waitRunning } from '../support/conversations.ts';
+import type { ClientAction, Event } from '../../openapi/types.ts';
 
 /**
  * A stand-in agent that records what the host gives it and answers like the real one does:

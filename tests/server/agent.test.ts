@@ -3,8 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFactory, NO_MODEL_CONFIGURED } from '../../server/agent/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { listen, signUp, SocketClient, waitFor, type Event } from '../support/conversations.ts';
+import { listen, signUp, SocketClient, waitFor } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
+import type { Event } from '../../openapi/types.ts';
 
 /** The real agent behind the conversation host, talking to a fake OpenAI-compatible model. */
 const oss = withTestApp({ APP_MODE: 'oss' }, { agentFactory });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SocketClient, waitFor, type Conversation, type Event } from '../support/conversations.ts';
+import { SocketClient, waitFor } from '../support/conversations.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
+import type { Conversation, Event } from '../../openapi/types.ts';
 
 /**
  * Two nodes of one installation on one PostgreSQL database (ARCHITECTURE.md §8): events fan

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishReply, titleReply } from '../agent/scenario.ts';
 import { FakeLlm, reply, withTools } from '../support/fake-llm/index.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { isAgentState, SocketClient, waitFor, type Conversation, type Event } from '../support/conversations.ts';
+import { isAgentState, SocketClient, waitFor } from '../support/conversations.ts';
+import type { Conversation, Event } from '../../openapi/types.ts';
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFactory } from '../../server/agent/index.ts';
 import { schema } from '../../server/db/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, listen, signUp, SocketClient, waitFor, waitRunning, type Event } from '../support/conversations.ts';
+import { createRunning, listen, signUp, SocketClient, waitFor, waitRunning } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
+import type { Event } from '../../openapi/types.ts';
 
 /** openvscode-server takes its connection token as `tkn`: the folder must be added beside it. */
 const VSCODE_URL = 'https://vscode.acme.example/?tkn=connection-token';

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, listen, signUp, SocketClient, waitFor, type Event } from '../support/conversations.ts';
+import { createRunning, listen, signUp, SocketClient, waitFor } from '../support/conversations.ts';
 import { sample } from '../contract/sample.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const t = withTestApp();
 let alice: { token: string; id: string };

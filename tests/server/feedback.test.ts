@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, signUp, waitFor, type Conversation } from '../support/conversations.ts';
+import { createRunning, signUp, waitFor } from '../support/conversations.ts';
+import type { Conversation } from '../../openapi/types.ts';
 
 const t = withTestApp();
 let user: { token: string; id: string };

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/cli/main.ts';
 import { finishReply, titleReply } from '../agent/scenario.ts';
-import { isAgentState, SocketClient, waitFor, type Conversation } from '../support/conversations.ts';
+import { isAgentState, SocketClient, waitFor } from '../support/conversations.ts';
 import { FakeLlm } from '../support/fake-llm/index.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
+import type { Conversation } from '../../openapi/types.ts';
 
 // A whole session at the most verbose log level, then every secret it used is looked for in the log.
 const secret = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;

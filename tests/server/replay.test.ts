@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, signUp, waitFor, type Event } from '../support/conversations.ts';
+import { createRunning, signUp, waitFor } from '../support/conversations.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const t = withTestApp();
 let user: { token: string; id: string };

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, signUp, waitFor, waitRunning, type Conversation, type Event } from '../support/conversations.ts';
+import { createRunning, signUp, waitFor, waitRunning } from '../support/conversations.ts';
 import { GitHttpServer } from '../support/git-http-server.ts';
+import type { Conversation, Event } from '../../openapi/types.ts';
 
 // A conversation's repository is checked out into its workspace on first start, from a real
 // git smart-HTTP host that wants the user's token. The host listens on this machine's

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, listen, signUp, SocketClient, type Event } from '../support/conversations.ts';
+import { createRunning, listen, signUp, SocketClient } from '../support/conversations.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const t = withTestApp();
 let user: { token: string; id: string };

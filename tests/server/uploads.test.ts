@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, listen, signUp, waitFor, type Event } from '../support/conversations.ts';
+import { createRunning, listen, signUp, waitFor } from '../support/conversations.ts';
+import type { Event } from '../../openapi/types.ts';
 
 const t = withTestApp();
 const MB = 1024 * 1024;

@@ -1,14 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { components } from '../../openapi/schema.d.ts';
 import type { Db } from '../../server/db/index.ts';
 import type { App } from '../../server/http/app.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call } from './app.ts';
+import type { Conversation, Event } from '../../openapi/types.ts';
 
-export type Event = components['schemas']['Event'];
-export type Conversation = components['schemas']['Conversation'];
 
 /** Polls `read` until `done` holds for its value (or fails after `timeoutMs`). */
 export async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000, what = 'condition'): Promise<T> {

@@ -1,4 +1,5 @@
-import type { Event, NewEvent } from '../../server/agent/types.ts';
+import type { NewEvent } from '../../server/agent/types.ts';
+import type { Event } from '../../openapi/types.ts';
 
 /** Builds event histories for the context tests: ids and timestamps as the store would give them. */
 export class HistoryBuilder {

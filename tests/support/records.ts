@@ -1,6 +1,5 @@
-import type { components } from '../../openapi/schema.d.ts';
+import type { Conversation } from '../../openapi/types.ts';
 
-type Conversation = components['schemas']['Conversation'];
 
 /** A conversation as the API answers it, for browser-side tests: a running, untitled one unless told otherwise. */
 export function conversationRecord(fields: Partial<Conversation> = {}): Conversation {

@@ -1,6 +1,6 @@
 import type { AssistantContent, ModelMessage, ToolCallPart, ToolResultPart, UserContent } from 'ai';
 import { renderRecall } from '../recall/render.ts';
-import type { Event } from '../types.ts';
+import type { Event } from '../../../openapi/types.ts';
 
 /**
  * The conversation as the model sees it, in units that condensation keeps or drops whole:

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
 import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
-import type { Event } from '../types.ts';
 import { startEchoHttpServer, startEchoSseServer } from '../../../tests/support/mcp-echo-http.ts';
 import { LISTING_MCP_SERVER } from '../../../tests/support/mcp-inline-server.ts';
+import type { Event } from '../../../openapi/types.ts';
 
 const scenarios = new ScenarioFactory();
 let scenario: Scenario | undefined;

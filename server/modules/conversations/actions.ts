@@ -1,5 +1,5 @@
-import type { ClientAction } from '../../agent/types.ts';
 import type { NewEvent } from './events.ts';
+import type { ClientAction } from '../../../openapi/types.ts';
 
 /**
  * What becomes of each client action (spec §7, real-time socket), on the node that runs the

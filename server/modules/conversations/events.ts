@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import type { components } from '../../../openapi/schema.d.ts';
 import type { Db } from '../../db/index.ts';
 import { conversations, events } from '../../db/schema.ts';
+import type { Event } from '../../../openapi/types.ts';
 
-export type Event = components['schemas']['Event'];
 /** An event before the store gives it its id and timestamp. */
 export type NewEvent = Omit<Event, 'id' | 'timestamp'>;
 

@@ -1,6 +1,7 @@
 import type { AgentHost, AgentSettings } from '../../agent/types.ts';
 import type { RuntimeSession } from '../../runtime/types.ts';
-import type { Event, NewEvent } from './events.ts';
+import type { NewEvent } from './events.ts';
+import type { Event } from '../../../openapi/types.ts';
 
 export interface HostDeps {
   emit(event: NewEvent): Promise<Event>;

@@ -1,7 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { ClientAction } from '../../agent/types.ts';
 import type { Db } from '../../db/index.ts';
 import { conversationInbox } from '../../db/schema.ts';
+import type { ClientAction } from '../../../openapi/types.ts';
 
 /** Client actions on their way to the node that runs the conversation (see the table's comment). */
 export function createInbox(db: Db) {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { AgentFactory, AgentSettings, ClientAction } from '../../agent/types.ts';
+import type { AgentFactory, AgentSettings } from '../../agent/types.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import type { RepositorySource, Runtime, RuntimeSession } from '../../runtime/types.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { ActiveConversation } from './active.ts';
 import { disposition, messageEvent, runEvent } from './actions.ts';
-import type { Event, EventStore, NewEvent } from './events.ts';
+import type { EventStore, NewEvent } from './events.ts';
 import { createAgentHost, type HostDeps } from './host.ts';
 import type { Inbox } from './inbox.ts';
 import { replayTrajectory } from './replay.ts';
@@ -14,6 +14,7 @@ import { Status, statusUpdate } from './status.ts';
 import type { ConversationRow, ConversationStore } from './store.ts';
 import { runUserCommand } from './terminal.ts';
 import type { Logger } from '../../shared/logger.ts';
+import type { ClientAction, Event } from '../../../openapi/types.ts';
 
 export interface StartOptions {
   /** Git providers whose tokens the runtime gets (all the user has when absent). */

@@ -1,5 +1,6 @@
 import type { EditorCommand, EditorInput, RuntimeSession } from '../../runtime/types.ts';
-import type { Event, NewEvent } from './events.ts';
+import type { NewEvent } from './events.ts';
+import type { Event } from '../../../openapi/types.ts';
 
 const EDITOR_COMMANDS = new Set<string>(['view', 'create', 'str_replace', 'insert', 'undo_edit']);
 

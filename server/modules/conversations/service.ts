@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../openapi/schema.d.ts';
-import type { ClientAction } from '../../agent/types.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { contractValidator } from '../../shared/contract-schemas.ts';
@@ -15,6 +14,7 @@ import { parseTrajectory } from './replay.ts';
 import type { ConversationRow, ConversationStore } from './store.ts';
 import { suggestedTaskPrompt } from './suggested-task.ts';
 import { toConversation } from './view.ts';
+import type { ClientAction } from '../../../openapi/types.ts';
 
 type CreateRequest = components['schemas']['ConversationCreateRequest'];
 

@@ -1,5 +1,6 @@
 import type { CommandResult, RuntimeSession } from '../../runtime/types.ts';
-import type { Event, NewEvent } from './events.ts';
+import type { NewEvent } from './events.ts';
+import type { Event } from '../../../openapi/types.ts';
 
 /**
  * Seconds a terminal-tab command may take before its output so far is answered with exit

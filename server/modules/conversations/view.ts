@@ -1,8 +1,7 @@
-import type { components } from '../../../openapi/schema.d.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { ConversationRow } from './store.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
-export type Conversation = components['schemas']['Conversation'];
 
 /**
  * A conversation as the API shows it. While it runs, `url` is the base of its per-conversation

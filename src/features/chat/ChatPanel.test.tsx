@@ -7,9 +7,10 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import chat from '../../../locales/en/chat.json';
 import workspace from '../../../locales/en/workspace.json';
 import { queryKeys } from '../../api/queries.ts';
-import type { ClientAction, ConversationStream, Event, StreamSnapshot } from '../../realtime/types.ts';
+import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
 import { ChatPanel } from './ChatPanel.tsx';
 import { conversationRecord } from '../../../tests/support/records.ts';
+import type { ClientAction, Event } from '../../../openapi/types.ts';
 
 /** A stream the test feeds by hand; it records what the chat sends. */
 function fakeStream(events: Event[]) {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { selectAwaitingConfirmation, selectSuggestionsShown, selectTyping } from '../../../machines/agent.ts';
 import { selectPending, selectText } from '../../../machines/chat-input.ts';
 import { useClientConfig } from '../../app/hooks.ts';
-import type { Conversation, ConversationStream } from '../../realtime/types.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
 import { Button, toast } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
 import { MessageBox } from './MessageBox.tsx';
@@ -13,6 +13,7 @@ import { downloadTrajectory } from './requests.ts';
 import { hasGitTarget, suggestionPrompt, type SuggestionKind } from '../../rules/git-suggestions.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useChatActors, type ChatActors } from './use-chat-actors.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 export interface ChatPanelProps {
   stream: ConversationStream;

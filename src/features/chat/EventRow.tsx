@@ -8,7 +8,8 @@ import { Markdown } from './Markdown.tsx';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { agentErrorKey } from './rules/agent-errors.ts';
 import type { ChatRow } from './rules/chat-rows.ts';
-import { commandTitle, observationResult, truncateRunOutput, truncateText, type Event, type ResultStatus } from '../../rules/event-display.ts';
+import { commandTitle, observationResult, truncateRunOutput, truncateText, type ResultStatus } from '../../rules/event-display.ts';
+import type { Event } from '../../../openapi/types.ts';
 
 export interface EventRowProps {
   row: ChatRow;

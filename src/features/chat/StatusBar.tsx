@@ -1,12 +1,13 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { selectAgentState, selectDotColour, type agentMachine } from '../../../machines/agent.ts';
-import type { Conversation, ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
+import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
 import { Button } from '../../ui/index.ts';
 import type { ActorRefFrom } from 'xstate';
 import * as styles from './chat.css.ts';
 import { statusBarShown, statusText } from './rules/status-bar.ts';
 import { useStreamSelector } from './use-stream.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 const selectConnection = (snapshot: StreamSnapshot) => snapshot.connection;
 const selectConnectionMessage = (snapshot: StreamSnapshot) => snapshot.connectionMessage;

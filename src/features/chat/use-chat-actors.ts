@@ -9,8 +9,9 @@ import { selectIsUploading, uploadMachine, type FileLike } from '../../../machin
 import { currentUserQuery } from '../../api/queries.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import { requests, tokenStore } from '../../app/services.ts';
-import type { ClientAction, Conversation, ConversationStream } from '../../realtime/types.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
 import { uploadFilesActor } from './upload-request.ts';
+import type { ClientAction, Conversation } from '../../../openapi/types.ts';
 
 // The chat's three machines for one open conversation, wired to the stream: every new event goes
 // to the agent and the message box; the facts each needs (credits, upload, socket, conversation

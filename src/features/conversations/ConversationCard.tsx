@@ -6,10 +6,11 @@ import { relativeTime, showsUpdatedTime } from '../../rules/event-display.ts';
 import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../ui/index.ts';
 import type { ConversationDialog } from './ConversationDialogs.tsx';
 import { useRenameConversation, useStopConversation } from './queries.ts';
-import { conversationRequests, type Conversation } from './requests.ts';
+import { conversationRequests } from './requests.ts';
 import { workspaceZipName } from './rules.ts';
 import * as styles from './sidebar.css.ts';
 import { StatusBadge } from './StatusBadge.tsx';
+import type { Conversation } from '../../../openapi/types.ts';
 
 /** Saves the browser a file. */
 function download(blob: Blob, name: string) {

@@ -6,8 +6,8 @@ import { errorText } from '../../api/errors.ts';
 import { Button, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './dialogs.css.ts';
 import { microagentsQuery, trajectoryQuery, useDeleteConversation } from './queries.ts';
-import type { Conversation } from './requests.ts';
 import { latestMetricsOf, systemMessageOf, toolParameters } from './rules.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 export type ConversationDialog = { kind: 'delete' | 'metrics' | 'system' | 'microagents'; conversation: Conversation };
 

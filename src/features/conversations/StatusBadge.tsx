@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { Conversation } from './requests.ts';
 import * as styles from './sidebar.css.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 const ICON = { RUNNING: styles.running, STARTING: styles.starting, STOPPED: styles.stopped } as const;
 

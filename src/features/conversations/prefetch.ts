@@ -1,6 +1,7 @@
 import type { components } from '../../../openapi/schema.d.ts';
 import { HISTORY_PAGE_SIZE } from '../../realtime/types.ts';
-import { conversationRequests, type Conversation } from './requests.ts';
+import { conversationRequests } from './requests.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 type EventPage = components['schemas']['EventPage'];
 

@@ -3,8 +3,9 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../ui/index.ts';
 import { renamedTitle } from '../../../machines/conversation.ts';
-import { conversationRequests, type Conversation } from './requests.ts';
+import { conversationRequests } from './requests.ts';
 import { changeConversation, withoutConversation } from './rules.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 /** The list is read again every 3 s while a conversation starts (as the open one is, spec §4). */
 const POLL_WHILE_STARTING_MS = 3_000;

@@ -5,7 +5,6 @@ import { apiClient } from '../../app/services.ts';
 
 // The conversation calls of the workspace, the sidebar and the home page (openapi/atelier.yaml).
 
-export type Conversation = components['schemas']['Conversation'];
 type EventPage = components['schemas']['EventPage'];
 
 const path = (conversationId: string) => ({ params: { path: { conversation_id: conversationId } } });

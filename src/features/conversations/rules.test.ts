@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { components } from '../../../openapi/schema.d.ts';
 import { changeConversation, latestMetricsOf, systemMessageOf, toolParameters, withoutConversation, workspaceZipName } from './rules.ts';
 import { conversationRecord } from '../../../tests/support/records.ts';
+import type { Conversation, Event } from '../../../openapi/types.ts';
 
-type Event = components['schemas']['Event'];
-type Conversation = components['schemas']['Conversation'];
 
 const at = '2026-01-01T00:00:00Z';
 const usage = { prompt_tokens: 10, completion_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, per_turn_token: 15, context_window: 1000 };

@@ -1,7 +1,6 @@
 import type { components } from '../../../openapi/schema.d.ts';
+import type { Conversation, Event } from '../../../openapi/types.ts';
 
-type Event = components['schemas']['Event'];
-type Conversation = components['schemas']['Conversation'];
 type ToolSpec = components['schemas']['ToolSpec'];
 type LlmMetrics = components['schemas']['LlmMetrics'];
 

@@ -5,11 +5,12 @@ import type { ReactNode } from 'react';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import tabs from '../../../locales/en/tabs.json';
-import type { ConversationStream, Event } from '../../realtime/types.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
 import { BrowserTab } from './browser/BrowserTab.tsx';
 import { ChangesTab } from './changes/ChangesTab.tsx';
 import { JupyterTab } from './jupyter/JupyterTab.tsx';
 import { conversationRecord } from '../../../tests/support/records.ts';
+import type { Event } from '../../../openapi/types.ts';
 
 const at = '2026-01-01T00:00:00Z';
 

@@ -5,7 +5,7 @@ import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, use
 import { useTranslation } from 'react-i18next';
 import { openComponents, selectLayoutModel } from '../../../machines/layout.ts';
 import { followColorScheme } from '../../app/color-scheme.ts';
-import type { Conversation, ConversationStream } from '../../realtime/types.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
 import { Spinner } from '../../ui/index.ts';
 import { layoutString } from './layout-labels.ts';
 import { createSlotStore, slotRect, type SlotStore } from './framed-slots.ts';
@@ -13,6 +13,7 @@ import { FRAMED_TABS, isWorkspaceTab, type TabViews, type WorkspaceTab } from '.
 import type { ScreenModel } from './screen-model.ts';
 import type { LayoutActor } from './use-workspace.ts';
 import * as styles from './workspace.css.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 interface LayoutViewProps {
   layout: LayoutActor;

@@ -9,12 +9,13 @@ import chat from '../../../locales/en/chat.json';
 import common from '../../../locales/en/common.json';
 import conversations from '../../../locales/en/conversations.json';
 import workspace from '../../../locales/en/workspace.json';
-import type { ClientAction, Conversation, ConversationStream } from '../../realtime/types.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
 import { FeaturesDialog } from './FeaturesDialog.tsx';
 import { createScreenModel } from './screen-model.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import { WorkspaceMenuBar } from './WorkspaceMenuBar.tsx';
 import { conversationRecord } from '../../../tests/support/records.ts';
+import type { ClientAction, Conversation } from '../../../openapi/types.ts';
 
 const record = conversationRecord({ title: 'Shop', runtime_status: 'STATUS$READY' });
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { selectCanStop, selectConversation } from '../../../machines/conversation.ts';
 import { savedLayoutName, selectLayoutChoices, type PresetName } from '../../../machines/layout.ts';
-import type { Conversation, ConversationStream } from '../../realtime/types.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
 import { hasGitTarget, suggestionPrompt } from '../../rules/git-suggestions.ts';
 import {
   Button,
@@ -22,6 +22,7 @@ import type { ScreenModel } from './screen-model.ts';
 import { WINDOW_ITEMS } from './tab-registry.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import * as styles from './workspace.css.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 /** The Layout menu's presets (the spec's; 'default' is what Reset returns to only when chosen elsewhere). */
 const MENU_PRESETS: readonly PresetName[] = ['pm', 'developer', 'user'];

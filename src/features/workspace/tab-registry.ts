@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { TabComponent } from '../../../machines/layout.ts';
-import type { Conversation, ConversationStream } from '../../realtime/types.ts';
+import type { ConversationStream } from '../../realtime/types.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 export interface TabProps {
   stream: ConversationStream;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Conversation, Event } from '../../realtime/types.ts';
 import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
 import { conversationRecord } from '../../../tests/support/records.ts';
+import type { Conversation, Event } from '../../../openapi/types.ts';
 
 const record = (title: string, updated: string): Conversation =>
   conversationRecord({ title, status: 'STARTING', runtime_status: 'STATUS$STARTING_RUNTIME', last_updated_at: updated });

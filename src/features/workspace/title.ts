@@ -1,4 +1,4 @@
-import type { Conversation, Event } from '../../realtime/types.ts';
+import type { Conversation, Event } from '../../../openapi/types.ts';
 
 // What the stream says about the conversation before its record is read again: the title the
 // agent gave it and the runtime's status. The record is polled slowly while it runs, so the

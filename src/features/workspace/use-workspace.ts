@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../ui/index.ts';
 import { fromPromise } from 'xstate';
 import type { ConnectionNotice } from '../../../machines/connection.ts';
-import type { Conversation } from '../../realtime/types.ts';
 import { conversationMachine, selectCanConnect, type ConversationFailure } from '../../../machines/conversation.ts';
 import { layoutMachine } from '../../../machines/layout.ts';
 import { showErrorToast, tokenStore } from '../../app/services.ts';
@@ -15,6 +14,7 @@ import { createConversationStream, type LiveConversationStream } from '../../rea
 import type { ScreenModel } from './screen-model.ts';
 import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
 import { answerOnce, conversationKeys, conversationRequests, layoutRequests, type Prefetched } from '../conversations/index.ts';
+import type { Conversation } from '../../../openapi/types.ts';
 
 /**
  * The open conversation's record and what the user does to it (machines/conversation.ts), bound to

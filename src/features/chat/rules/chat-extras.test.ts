@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { agentErrorKey } from './agent-errors.ts';
-import type { Event } from '../../../rules/event-display.ts';
 import { isAmongRatableEvents } from './feedback-window.ts';
 import { statusBarShown, statusText } from './status-bar.ts';
 import { hasGitTarget, suggestionPrompt } from '../../../rules/git-suggestions.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 describe('agent error messages', () => {
   it('looks the message up by error id, null for an unknown one', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatRows, createRowCache, createRowsSelector, isAtBottom, lastAgentRowId } from './chat-rows.ts';
-import type { Event } from '../../../rules/event-display.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 const at = '2026-01-01T00:00:00Z';
 const userMessage = (id: number, content = 'hi'): Event => ({ id, source: 'user', timestamp: at, action: 'message', args: { content } });

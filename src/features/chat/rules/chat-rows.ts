@@ -1,5 +1,6 @@
 import type { PendingMessage } from '../../../../machines/chat-input.ts';
-import { isShownInChat, type Event } from '../../../rules/event-display.ts';
+import { isShownInChat } from '../../../rules/event-display.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 // Which rows the chat list shows, built from the stream's events. An observation caused by a
 // shown action joins that action's row; the rest of the events either make a row of their own

@@ -1,5 +1,5 @@
 import { RATABLE_LAST_EVENTS } from '../../../../machines/feedback.ts';
-import type { Event } from '../../../rules/event-display.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 /** Whether the event with `eventId` is among the last 10 events (only those may be rated); looks at the last 10 only. */
 export function isAmongRatableEvents(events: readonly Event[], eventId: number): boolean {

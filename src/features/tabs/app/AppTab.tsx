@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Conversation, ConversationStream } from '../../../realtime/types.ts';
+import type { ConversationStream } from '../../../realtime/types.ts';
 import { Button, Spinner } from '../../../ui/index.ts';
 import { tabRequests } from '../requests.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
 import { createProbe, firstAnsweringHost } from './web-host.ts';
+import type { Conversation } from '../../../../openapi/types.ts';
 
 export interface AppTabProps {
   stream: ConversationStream;

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Conversation, ConversationStream } from '../../../realtime/types.ts';
+import type { ConversationStream } from '../../../realtime/types.ts';
 import * as styles from '../tabs.css.ts';
 import { useStreamSelector } from '../use-stream.ts';
 import { createBrowserPageSelector } from './browser-page.ts';
+import type { Conversation } from '../../../../openapi/types.ts';
 
 export interface BrowserTabProps {
   stream: ConversationStream;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../../realtime/types.ts';
 import { createBrowserPageSelector, latestBrowserPage } from './browser-page.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 const at = '2026-01-01T00:00:00Z';
 const browse = (id: number, url: string): Event => ({ id, source: 'agent', timestamp: at, observation: 'browse', extras: { url, screenshot: `data:image/png;base64,${id}` } });

@@ -1,4 +1,4 @@
-import type { Event } from '../../../realtime/types.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 /** The page the agent's browser shows: the latest browse observation's url and screenshot. */
 export interface BrowserPage {

@@ -1,13 +1,14 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Conversation, ConversationStream } from '../../../realtime/types.ts';
+import type { ConversationStream } from '../../../realtime/types.ts';
 import { Button, Spinner } from '../../../ui/index.ts';
 import { tabRequests, type FileChange } from '../requests.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
 import { DiffView } from './DiffView.tsx';
 import { changedByEvent, changesFailure, tipNumber } from './file-changes.ts';
+import type { Conversation } from '../../../../openapi/types.ts';
 
 export interface ChangesTabProps {
   stream: ConversationStream;

@@ -1,5 +1,5 @@
 import { ApiError, errorText } from '../../../api/errors.ts';
-import type { Event } from '../../../realtime/types.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 // When the changes list refreshes, and how its failures read.
 

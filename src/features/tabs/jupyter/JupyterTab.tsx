@@ -2,11 +2,12 @@ import { pythonLanguage } from '@codemirror/lang-python';
 import { classHighlighter, highlightCode } from '@lezer/highlight';
 import { memo, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Conversation, ConversationStream } from '../../../realtime/types.ts';
+import type { ConversationStream } from '../../../realtime/types.ts';
 import * as styles from '../tabs.css.ts';
 import { useStreamSelector } from '../use-stream.ts';
 import { highlighted } from './jupyter.css.ts';
 import { createNotebookSelector, type NotebookCell } from './notebook-cells.ts';
+import type { Conversation } from '../../../../openapi/types.ts';
 
 export interface JupyterTabProps {
   stream: ConversationStream;

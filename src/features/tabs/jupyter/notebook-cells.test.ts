@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../../realtime/types.ts';
 import { createNotebookSelector } from './notebook-cells.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 const at = '2026-01-01T00:00:00Z';
 const code = (id: number): Event => ({ id, source: 'agent', timestamp: at, action: 'run_ipython', args: { code: 'print(1)' } });

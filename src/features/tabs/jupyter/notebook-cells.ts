@@ -1,4 +1,4 @@
-import type { Event } from '../../../realtime/types.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 // The notebook: an input cell for each run_ipython action (its Python code) and an output cell for
 // each run_ipython observation (its text and images), in event order.

@@ -3,10 +3,11 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Conversation, ConversationStream } from '../../../realtime/types.ts';
+import type { ConversationStream } from '../../../realtime/types.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
 import { createLineEditor, terminalText } from './terminal-io.ts';
+import type { Conversation } from '../../../../openapi/types.ts';
 
 export interface TerminalTabProps {
   stream: ConversationStream;

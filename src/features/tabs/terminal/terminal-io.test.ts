@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../../realtime/types.ts';
 import { createLineEditor, terminalText } from './terminal-io.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 describe('terminal line editor', () => {
   it('echoes typed keys and sends the line on Enter', () => {

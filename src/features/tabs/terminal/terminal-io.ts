@@ -1,4 +1,4 @@
-import type { Event } from '../../../realtime/types.ts';
+import type { Event } from '../../../../openapi/types.ts';
 
 // What the terminal prints and what it sends. Typed keys are edited locally into a line (echoed,
 // Backspace removes, Ctrl+C drops the line); Enter sends the line as a `run` command. Commands

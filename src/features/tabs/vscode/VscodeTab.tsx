@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/errors.ts';
-import type { Conversation, ConversationStream } from '../../../realtime/types.ts';
+import type { ConversationStream } from '../../../realtime/types.ts';
 import { visuallyHidden } from '../../../styles/visually-hidden.css.ts';
 import { Button, Spinner, toast } from '../../../ui/index.ts';
 import { tabRequests } from '../requests.ts';
@@ -10,6 +10,7 @@ import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
 import { CodeEditor } from './CodeEditor.tsx';
 import { baseName, childPath, editorFiles, isChanged, isDirectory, noFilesOpen, vscodeFrame } from './editor-files.ts';
+import type { Conversation } from '../../../../openapi/types.ts';
 
 export interface VscodeTabProps {
   stream: ConversationStream;
