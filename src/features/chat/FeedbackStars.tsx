@@ -20,7 +20,7 @@ import { Button } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
 import { chatRequests } from './requests.ts';
 import { isAmongRatableEvents } from './rules/feedback-window.ts';
-import { useStreamSelector } from './use-stream.ts';
+import { useStreamSelector } from '../../realtime/use-stream-selector.ts';
 
 const RATINGS = [1, 2, 3, 4, 5] as const;
 

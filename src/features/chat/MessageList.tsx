@@ -7,7 +7,7 @@ import { Button } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
 import { EventRow, type EventRowProps } from './EventRow.tsx';
 import { createRowsSelector, isAtBottom, lastAgentRowId, LOAD_OLDER_THRESHOLD_PX, rowKey, type ChatRow } from './rules/chat-rows.ts';
-import { useStreamSelector } from './use-stream.ts';
+import { useStreamSelector } from '../../realtime/use-stream-selector.ts';
 
 export interface MessageListProps {
   stream: ConversationStream;

@@ -6,7 +6,7 @@ import { Button } from '../../ui/index.ts';
 import type { ActorRefFrom } from 'xstate';
 import * as styles from './chat.css.ts';
 import { statusBarShown, statusText } from './rules/status-bar.ts';
-import { useStreamSelector } from './use-stream.ts';
+import { useStreamSelector } from '../../realtime/use-stream-selector.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
 const selectConnection = (snapshot: StreamSnapshot) => snapshot.connection;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import * as styles from '../tabs.css.ts';
-import { useStreamSelector } from '../use-stream.ts';
+import { useStreamSelector } from '../../../realtime/use-stream-selector.ts';
 import { createBrowserPageSelector } from './browser-page.ts';
 import type { Conversation } from '../../../../openapi/types.ts';
 

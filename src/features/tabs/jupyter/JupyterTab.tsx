@@ -4,7 +4,7 @@ import { memo, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import * as styles from '../tabs.css.ts';
-import { useStreamSelector } from '../use-stream.ts';
+import { useStreamSelector } from '../../../realtime/use-stream-selector.ts';
 import { highlighted } from './jupyter.css.ts';
 import { createNotebookSelector, type NotebookCell } from './notebook-cells.ts';
 import type { Conversation } from '../../../../openapi/types.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
+import type { ConversationStream, StreamSnapshot } from './types.ts';
 
 /** A value selected from the stream's snapshot; re-renders only when the selected value changes (by identity). */
 export function useStreamSelector<T>(stream: ConversationStream, selector: (snapshot: StreamSnapshot) => T): T {
