@@ -4,12 +4,17 @@ import type { Requests } from './client.ts';
 const FIVE_MINUTES = 5 * 60 * 1000;
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
+// The one key scheme of the app's queries: the account under ['user'], conversations under
+// ['conversations'] (the list, and each conversation's data under its id).
 export const queryKeys = {
-  currentUser: ['user', 'me'],
-  config: ['config'],
+  currentUser: ['user', 'me'] as const,
+  config: ['config'] as const,
+  conversationList: ['conversations', 'list'] as const,
+  /** One conversation's data: ['conversations', id, ...what]. */
+  conversation: (conversationId: string, ...what: readonly string[]) => ['conversations', conversationId, ...what] as const,
   /** Everything that belongs to the signed-in account and must go when it changes. */
-  accountScoped: [['user'], ['settings'], ['tasks'], ['secrets']],
-} as const;
+  accountScoped: [['user'], ['conversations']] as const,
+};
 
 /** The signed-in user. Failures are handled by the session, so they raise no toast. */
 export function currentUserQuery(requests: Requests) {

@@ -27,7 +27,7 @@ export const queryClient = createQueryClient({
   reloadPage: () => window.location.reload(),
 });
 
-/** Drops the cached data of the signed-in account (user, settings, tasks, secrets). */
+/** Drops the cached data of the signed-in account (the user and their conversations). */
 export function forgetAccountQueries(): void {
   for (const queryKey of queryKeys.accountScoped) queryClient.removeQueries({ queryKey });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../api/queries.ts';
 import { toast } from '../../ui/index.ts';
 import { renamedTitle } from '../../../machines/conversation.ts';
 import { conversationRequests } from './requests.ts';
@@ -10,14 +11,8 @@ import type { Conversation } from '../../../openapi/types.ts';
 /** The list is read again every 3 s while a conversation starts (as the open one is, spec §4). */
 const POLL_WHILE_STARTING_MS = 3_000;
 
-export const conversationKeys = {
-  list: ['conversations', 'list'] as const,
-  trajectory: (conversationId: string) => ['conversations', conversationId, 'trajectory'] as const,
-  microagents: (conversationId: string) => ['conversations', conversationId, 'microagents'] as const,
-};
-
 export const conversationListQuery = queryOptions({
-  queryKey: conversationKeys.list,
+  queryKey: queryKeys.conversationList,
   queryFn: ({ signal }) => conversationRequests.list(signal),
   // Its error shows in the panel, not as a toast.
   meta: { disableToast: true },
@@ -25,10 +20,10 @@ export const conversationListQuery = queryOptions({
 });
 
 export const trajectoryQuery = (conversationId: string) =>
-  queryOptions({ queryKey: conversationKeys.trajectory(conversationId), queryFn: () => conversationRequests.trajectory(conversationId), meta: { disableToast: true } });
+  queryOptions({ queryKey: queryKeys.conversation(conversationId, 'trajectory'), queryFn: () => conversationRequests.trajectory(conversationId), meta: { disableToast: true } });
 
 export const microagentsQuery = (conversationId: string) =>
-  queryOptions({ queryKey: conversationKeys.microagents(conversationId), queryFn: () => conversationRequests.microagents(conversationId), meta: { disableToast: true } });
+  queryOptions({ queryKey: queryKeys.conversation(conversationId, 'microagents'), queryFn: () => conversationRequests.microagents(conversationId), meta: { disableToast: true } });
 
 type ListChange = (list: Conversation[]) => Conversation[];
 
@@ -49,17 +44,17 @@ function useOptimisticChange<TVariables extends { conversationId: string }>(opti
   return useMutation({
     mutationFn: options.call,
     onMutate: async (variables: TVariables) => {
-      await queryClient.cancelQueries({ queryKey: conversationKeys.list });
-      const before = queryClient.getQueryData<Conversation[]>(conversationKeys.list);
-      if (before) queryClient.setQueryData(conversationKeys.list, options.change(variables)(before));
+      await queryClient.cancelQueries({ queryKey: queryKeys.conversationList });
+      const before = queryClient.getQueryData<Conversation[]>(queryKeys.conversationList);
+      if (before) queryClient.setQueryData(queryKeys.conversationList, options.change(variables)(before));
       if (options.leaves && variables.conversationId === openId) void navigate({ to: '/dashboard' });
       return { before };
     },
     onError: (_error, _variables, context) => {
-      if (context?.before) queryClient.setQueryData(conversationKeys.list, context.before);
+      if (context?.before) queryClient.setQueryData(queryKeys.conversationList, context.before);
     },
     onSuccess: () => options.onDone?.(),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.list }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.conversationList }),
   });
 }
 

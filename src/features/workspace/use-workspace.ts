@@ -4,6 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
 import { useMemo, useRef, useState, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../api/queries.ts';
 import { toast } from '../../ui/index.ts';
 import { fromPromise } from 'xstate';
 import type { ConnectionNotice } from '../../../machines/connection.ts';
@@ -13,7 +14,7 @@ import { showErrorToast, tokenStore } from '../../app/services.ts';
 import { createConversationStream, type LiveConversationStream } from '../../realtime/conversation-stream.ts';
 import type { ScreenModel } from './screen-model.ts';
 import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
-import { answerOnce, conversationKeys, conversationRequests, layoutRequests, type Prefetched } from '../conversations/index.ts';
+import { answerOnce, conversationRequests, layoutRequests, type Prefetched } from '../conversations/index.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
 /**
@@ -25,7 +26,7 @@ export function useConversationActor(conversationId: string, prefetched?: Prefet
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [load] = useState(() => answerOnce(prefetched));
-  const refreshList = () => void queryClient.invalidateQueries({ queryKey: conversationKeys.list });
+  const refreshList = () => void queryClient.invalidateQueries({ queryKey: queryKeys.conversationList });
   const describe = (failure: ConversationFailure) => (failure.kind === 'server' ? failure.text : t(`conversation.${failure.message}`));
   return useActorRef(
     conversationMachine.provide({
@@ -137,7 +138,7 @@ export function useConversationStream(
       const named = streamedTitle(snapshot.events)?.id ?? null;
       if (named !== titleEventId) {
         titleEventId = named;
-        void queryClient.invalidateQueries({ queryKey: conversationKeys.list });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.conversationList });
       }
     });
   }, [stream, conversation, queryClient]);

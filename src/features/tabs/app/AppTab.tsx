@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import { Button, Spinner } from '../../../ui/index.ts';
-import { tabRequests } from '../requests.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
-import { createProbe, firstAnsweringHost } from './web-host.ts';
+import { webHostsQuery } from '../queries.ts';
+import { activeHost } from './web-host.ts';
 import type { Conversation } from '../../../../openapi/types.ts';
 
 export interface AppTabProps {
@@ -14,28 +14,14 @@ export interface AppTabProps {
   conversation: Conversation;
 }
 
-/** While no app is served yet, the hosts are asked for again this often. */
-const HOSTS_POLL_MS = 5_000;
-const probe = createProbe();
-
 /** The served web app in a frame, with an address bar, open-in-new-tab, reload and reset. */
 export function AppTab({ conversation }: AppTabProps) {
   const { t } = useTranslation('tabs');
   const conversationId = conversation.conversation_id;
   const ready = isRuntimeReady(conversation);
-  const hosts = useQuery({
-    queryKey: ['conversation', conversationId, 'web-hosts'],
-    queryFn: ({ signal }) => tabRequests.webHosts(conversationId, signal),
-    enabled: ready,
-    refetchInterval: (query) => ((query.state.data?.length ?? 0) === 0 ? HOSTS_POLL_MS : false),
-  });
-  const activeHost = useQuery({
-    queryKey: ['conversation', conversationId, 'active-web-host', hosts.data ?? []],
-    queryFn: () => firstAnsweringHost(hosts.data ?? [], window.location, probe),
-    enabled: (hosts.data?.length ?? 0) > 0,
-    meta: { disableToast: true },
-  });
-  const home = activeHost.data ?? null;
+  // The server lists only the ports something listens on, so the first one is the app that answers (spec §4).
+  const hosts = useQuery(webHostsQuery(conversationId, ready));
+  const home = activeHost(hosts.data ?? [], window.location);
 
   // The address typed in the bar, and the one the frame shows (null: the active host).
   const [typed, setTyped] = useState<string | null>(null);
@@ -44,7 +30,7 @@ export function AppTab({ conversation }: AppTabProps) {
   const current = shown ?? home;
 
   if (home === null || current === null) {
-    const checking = hosts.isPending || activeHost.isFetching;
+    const checking = hosts.isPending;
     return (
       <div className={styles.tab}>
         {ready && checking ? (

@@ -1,9 +1,10 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import { Button, Spinner } from '../../../ui/index.ts';
-import { tabRequests, type FileChange } from '../requests.ts';
+import { changesQuery, diffQuery, tabKeys } from '../queries.ts';
+import type { FileChange } from '../requests.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
 import { DiffView } from './DiffView.tsx';
@@ -14,34 +15,6 @@ export interface ChangesTabProps {
   stream: ConversationStream;
   conversation: Conversation;
 }
-
-const FIVE_MINUTES = 5 * 60 * 1000;
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
-
-const changesKey = (conversationId: string) => ['conversation', conversationId, 'git', 'changes'] as const;
-const diffKey = (conversationId: string, path: string) => ['conversation', conversationId, 'git', 'diff', path] as const;
-
-/** File changes and diffs: 5 minutes fresh, 15 kept (spec §9); failures show in the tab, not as toasts. */
-const changesQuery = (conversationId: string, enabled: boolean) =>
-  queryOptions({
-    queryKey: changesKey(conversationId),
-    queryFn: ({ signal }) => tabRequests.changes(conversationId, signal),
-    enabled,
-    staleTime: FIVE_MINUTES,
-    gcTime: FIFTEEN_MINUTES,
-    retry: false,
-    meta: { disableToast: true },
-  });
-
-const diffQuery = (conversationId: string, path: string) =>
-  queryOptions({
-    queryKey: diffKey(conversationId, path),
-    queryFn: ({ signal }) => tabRequests.diff(conversationId, path, signal),
-    staleTime: FIVE_MINUTES,
-    gcTime: FIFTEEN_MINUTES,
-    retry: false,
-    meta: { disableToast: true },
-  });
 
 function FileDiff({ conversationId, path }: { conversationId: string; path: string }) {
   const { t } = useTranslation('tabs');
@@ -85,9 +58,9 @@ function useRefreshOnFileEvents(stream: ConversationStream, conversationId: stri
         const { changed, path } = changedByEvent(event);
         if (!changed) continue;
         refresh = true;
-        if (path !== null) void queryClient.invalidateQueries({ queryKey: diffKey(conversationId, path) });
+        if (path !== null) void queryClient.invalidateQueries({ queryKey: tabKeys.diff(conversationId, path) });
       }
-      if (refresh) void queryClient.invalidateQueries({ queryKey: changesKey(conversationId) });
+      if (refresh) void queryClient.invalidateQueries({ queryKey: tabKeys.changes(conversationId) });
     });
   }, [stream, conversationId, queryClient]);
 }

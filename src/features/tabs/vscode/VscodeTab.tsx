@@ -5,6 +5,7 @@ import { errorText } from '../../../api/errors.ts';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import { visuallyHidden } from '../../../styles/visually-hidden.css.ts';
 import { Button, Spinner, toast } from '../../../ui/index.ts';
+import { listFilesQuery, vscodeUrlQuery } from '../queries.ts';
 import { tabRequests } from '../requests.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
@@ -20,10 +21,7 @@ export interface VscodeTabProps {
 /** One directory of the file tree; its entries load when it is first shown. */
 function TreeDirectory({ conversationId, path, activePath, onOpen }: { conversationId: string; path: string; activePath: string | null; onOpen: (path: string) => void }) {
   const { t } = useTranslation('tabs');
-  const entries = useQuery({
-    queryKey: ['conversation', conversationId, 'list-files', path],
-    queryFn: ({ signal }) => tabRequests.listFiles(conversationId, path === '' ? undefined : path, signal),
-  });
+  const entries = useQuery(listFilesQuery(conversationId, path));
   if (entries.isPending) return <Spinner label={t('vscode.loading')} />;
   if (entries.isError) return <p className={styles.errorText}>{errorText(entries.error)}</p>;
   return (
@@ -143,12 +141,7 @@ export function VscodeTab({ conversation }: VscodeTabProps) {
   const { t } = useTranslation('tabs');
   const conversationId = conversation.conversation_id;
   const ready = isRuntimeReady(conversation);
-  const vscodeUrl = useQuery({
-    queryKey: ['conversation', conversationId, 'vscode-url'],
-    queryFn: ({ signal }) => tabRequests.vscodeUrl(conversationId, signal),
-    enabled: ready,
-    meta: { disableToast: true },
-  });
+  const vscodeUrl = useQuery(vscodeUrlQuery(conversationId, ready));
 
   if (!ready) return <p className={styles.message}>{t('runtime.waiting')}</p>;
   if (vscodeUrl.isPending)
