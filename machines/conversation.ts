@@ -4,7 +4,9 @@ import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 import { isServerRejection, messageNotice, serverNotice, type Notice } from './notice.ts';
 import type { Conversation } from '../openapi/types.ts';
 
-// The conversation open in the workspace: its record, kept fresh, and what the user does to it.
+// The conversation open in the workspace: its record, kept fresh, and its runtime's start and
+// restart. Stop, delete and rename are changes of their own (conversation-change.ts), made the
+// same way from the sidebar.
 //
 // - Loaded on entry; a conversation opened STOPPED is started automatically. A 403 'Not
 //   authenticated' on any fetch goes to /dashboard.
@@ -12,18 +14,15 @@ import type { Conversation } from '../openapi/types.ts';
 // - Refresh (only while the socket is disconnected, as the workspace reports with
 //   SOCKET_CONNECTED_CHANGED) and Restart stop the conversation, wait
 //   1 s and start it again.
-// - Stop, delete and rename change the record at once and put it back when the server refuses.
-//   Stopping or deleting the open conversation leaves for /dashboard; stopping says
-//   'Conversation stopped successfully'. A rename to an empty (trimmed) or unchanged title is
-//   cancelled without a call.
 
 export type ConversationStatus = components['schemas']['ConversationStatus'];
 
+/** The record (and the sidebar's list) is read again this often while a conversation starts (spec §4). */
 export const POLL_WHILE_STARTING_MS = 3_000;
 export const POLL_MS = 5 * 60_000;
 export const RESTART_WAIT_MS = 1_000;
 
-export type ConversationMessage = 'loadFailed' | 'startFailed' | 'stopFailed' | 'deleteFailed' | 'renameFailed';
+export type ConversationMessage = 'loadFailed' | 'startFailed' | 'stopFailed';
 export type ConversationFailure = Notice<ConversationMessage>;
 
 const failure = (error: unknown, message: ConversationMessage): ConversationFailure =>
@@ -34,12 +33,6 @@ export function isNotAuthenticated(error: unknown): boolean {
   return isServerRejection(error) && error.status === 403 && error.message === 'Not authenticated';
 }
 
-/** The title a rename would save: trimmed, or null when it is empty or unchanged (the rename is cancelled). */
-export function renamedTitle(current: string, raw: string): string | null {
-  const title = raw.trim();
-  return title === '' || title === current.trim() ? null : title;
-}
-
 /** The full-runtime socket opens only when the conversation is RUNNING or has a runtime status. */
 export const canConnect = (conversation: Conversation | null) =>
   conversation !== null && (conversation.status === 'RUNNING' || conversation.runtime_status !== null);
@@ -47,10 +40,6 @@ export const canConnect = (conversation: Conversation | null) =>
 export interface ConversationContext {
   conversationId: string;
   conversation: Conversation | null;
-  /** The record before an optimistic change, put back if the server refuses it. */
-  rollback: Conversation | null;
-  /** Marked deleted optimistically. */
-  deleted: boolean;
   /** The event socket is connected (reported by the workspace); Refresh is for a disconnected chat. */
   socketConnected: boolean;
   failure: ConversationFailure | null;
@@ -63,12 +52,9 @@ export interface ConversationInput {
 export type ConversationEvent =
   | { type: 'RETRY' }
   | { type: 'START' }
-  | { type: 'STOP' }
   | { type: 'RESTART' }
   /** Refresh on a disconnected chat. */
   | { type: 'REFRESH' }
-  | { type: 'DELETE' }
-  | { type: 'RENAME'; title: string }
   | { type: 'SOCKET_CONNECTED_CHANGED'; connected: boolean };
 
 const errorOf = ({ event }: { event: ErrorActorEvent }) => event.error;
@@ -79,39 +65,25 @@ export const conversationMachine = setup({
     fetchConversation: notProvidedPromise<Conversation, { conversationId: string }>('fetchConversation'),
     startConversation: notProvidedPromise<Conversation, { conversationId: string }>('startConversation'),
     stopConversation: notProvidedPromise<Conversation, { conversationId: string }>('stopConversation'),
-    deleteConversation: notProvidedPromise<void, { conversationId: string }>('deleteConversation'),
-    renameConversation: notProvidedPromise<Conversation, { conversationId: string; title: string }>('renameConversation'),
   },
   actions: {
     goToDashboard: notProvidedAction('goToDashboard'),
-    /** 'Conversation stopped successfully'. */
-    announceStopped: notProvidedAction('announceStopped'),
-    announceRenamed: notProvidedAction('announceRenamed'),
     announceFailure: notProvidedAction<ConversationFailure>('announceFailure'),
-    keep: assign((_, conversation: Conversation) => ({ conversation, rollback: null, failure: null })),
-    beginChange: assign(({ context }, change: Partial<Conversation>) => ({
-      rollback: context.conversation,
-      conversation: context.conversation ? { ...context.conversation, ...change } : null,
-    })),
-    markDeleted: assign(({ context }) => ({ rollback: context.conversation, deleted: true })),
-    rollBack: assign(({ context }) => ({ conversation: context.rollback ?? context.conversation, rollback: null, deleted: false })),
+    keep: assign((_, conversation: Conversation) => ({ conversation, failure: null })),
     rememberFailure: assign((_, failure: ConversationFailure) => ({ failure })),
     forgetFailure: assign({ failure: null }),
     setSocketConnected: assign((_, socketConnected: boolean) => ({ socketConnected })),
   },
   guards: {
     isNotAuthenticated: (_, error: unknown) => isNotAuthenticated(error),
-    isStopped: (_, conversation: Conversation) => conversation.status === 'STOPPED',
+    isStopped: (_, conversation: Conversation | null) => conversation?.status === 'STOPPED',
     isStarting: ({ context }) => context.conversation?.status === 'STARTING',
-    isNotStopped: ({ context }) => context.conversation?.status !== 'STOPPED',
-    isStoppedNow: ({ context }) => context.conversation?.status === 'STOPPED',
     isSocketDisconnected: ({ context }) => !context.socketConnected,
-    isNewTitle: ({ context }, raw: string) => renamedTitle(context.conversation?.title ?? '', raw) !== null,
   },
   delays: { pollWhileStarting: POLL_WHILE_STARTING_MS, poll: POLL_MS, restartWait: RESTART_WAIT_MS },
 }).createMachine({
   id: 'conversation',
-  context: ({ input }) => ({ conversationId: input.conversationId, conversation: null, rollback: null, deleted: false, failure: null, socketConnected: false }),
+  context: ({ input }) => ({ conversationId: input.conversationId, conversation: null, failure: null, socketConnected: false }),
   initial: 'loading',
   states: {
     loading: {
@@ -158,12 +130,9 @@ export const conversationMachine = setup({
             poll: { target: 'polling' },
           },
           on: {
-            START: { guard: 'isStoppedNow', target: '#conversation.starting', actions: 'forgetFailure' },
-            STOP: { guard: 'isNotStopped', target: 'stopping' },
+            START: { guard: { type: 'isStopped', params: ({ context }) => context.conversation }, target: '#conversation.starting', actions: 'forgetFailure' },
             RESTART: { target: 'restarting' },
             REFRESH: { guard: 'isSocketDisconnected', target: 'restarting' },
-            DELETE: { target: 'deleting' },
-            RENAME: { guard: { type: 'isNewTitle', params: ({ event }) => event.title }, target: 'renaming' },
           },
         },
         polling: {
@@ -173,48 +142,6 @@ export const conversationMachine = setup({
             input: ({ context }) => ({ conversationId: context.conversationId }),
             onDone: { target: 'idle', actions: { type: 'keep', params: ({ event }) => event.output } },
             onError: [{ guard: { type: 'isNotAuthenticated', params: errorOf }, target: '#conversation.left', actions: 'goToDashboard' }, { target: 'idle' }],
-          },
-        },
-        stopping: {
-          entry: { type: 'beginChange', params: { status: 'STOPPED' } },
-          invoke: {
-            id: 'stopConversation',
-            src: 'stopConversation',
-            input: ({ context }) => ({ conversationId: context.conversationId }),
-            onDone: { target: '#conversation.left', actions: [{ type: 'keep', params: ({ event }) => event.output }, 'announceStopped', 'goToDashboard'] },
-            onError: {
-              target: 'idle',
-              actions: ['rollBack', { type: 'announceFailure', params: ({ event }) => failure(event.error, 'stopFailed') }],
-            },
-          },
-        },
-        deleting: {
-          entry: 'markDeleted',
-          invoke: {
-            id: 'deleteConversation',
-            src: 'deleteConversation',
-            input: ({ context }) => ({ conversationId: context.conversationId }),
-            onDone: { target: '#conversation.left', actions: 'goToDashboard' },
-            onError: {
-              target: 'idle',
-              actions: ['rollBack', { type: 'announceFailure', params: ({ event }) => failure(event.error, 'deleteFailed') }],
-            },
-          },
-        },
-        renaming: {
-          entry: {
-            type: 'beginChange',
-            params: ({ context, event }) => ({ title: event.type === 'RENAME' ? (renamedTitle(context.conversation?.title ?? '', event.title) ?? '') : '' }),
-          },
-          invoke: {
-            id: 'renameConversation',
-            src: 'renameConversation',
-            input: ({ context }) => ({ conversationId: context.conversationId, title: context.conversation?.title ?? '' }),
-            onDone: { target: 'idle', actions: [{ type: 'keep', params: ({ event }) => event.output }, 'announceRenamed'] },
-            onError: {
-              target: 'idle',
-              actions: ['rollBack', { type: 'announceFailure', params: ({ event }) => failure(event.error, 'renameFailed') }],
-            },
           },
         },
         /** Stop, wait 1 s, start. */
@@ -257,12 +184,14 @@ export const conversationMachine = setup({
 
 type ConversationSnapshot = SnapshotFrom<typeof conversationMachine>;
 
-export const selectConversation = (snapshot: ConversationSnapshot) => (snapshot.context.deleted ? null : snapshot.context.conversation);
-export const selectCanConnect = (snapshot: ConversationSnapshot) => !snapshot.context.deleted && canConnect(snapshot.context.conversation);
+export const selectConversation = (snapshot: ConversationSnapshot) => snapshot.context.conversation;
+export const selectCanConnect = (snapshot: ConversationSnapshot) => canConnect(snapshot.context.conversation);
 export const selectIsLoading = (snapshot: ConversationSnapshot) => snapshot.matches('loading');
 export const selectIsStarting = (snapshot: ConversationSnapshot) =>
   snapshot.matches('starting') || snapshot.matches({ ready: 'restarting' }) || snapshot.context.conversation?.status === 'STARTING';
 export const selectIsUnavailable = (snapshot: ConversationSnapshot) => snapshot.matches('unavailable');
 export const selectFailure = (snapshot: ConversationSnapshot) => snapshot.context.failure;
-/** Stop is offered unless the conversation is stopped; runtime controls need an active conversation. */
+/** The Runtime menu: Start for a stopped conversation, Stop unless it is stopped, Restart whenever nothing else is under way. */
+export const selectCanStart = (snapshot: ConversationSnapshot) => snapshot.matches({ ready: 'idle' }) && snapshot.context.conversation?.status === 'STOPPED';
 export const selectCanStop = (snapshot: ConversationSnapshot) => snapshot.matches({ ready: 'idle' }) && snapshot.context.conversation?.status !== 'STOPPED';
+export const selectCanRestart = (snapshot: ConversationSnapshot) => snapshot.matches({ ready: 'idle' });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AnyEventObject } from 'xstate';
-import { canConnect, conversationMachine, isNotAuthenticated, renamedTitle, type ConversationEvent } from '../../machines/conversation.ts';
+import { canConnect, conversationMachine, isNotAuthenticated, type ConversationEvent } from '../../machines/conversation.ts';
 import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
 import type { Conversation } from '../../openapi/types.ts';
 
@@ -24,7 +24,6 @@ const record = (fields: Partial<Conversation>): Conversation => ({
 const running = record({});
 const starting = record({ status: 'STARTING', runtime_status: null });
 const stopped = record({ status: 'STOPPED', runtime_status: null, url: null, session_api_key: null });
-const renamed = record({ title: 'Todo app with dark mode' });
 
 const after = (delay: string, state: string) => ({ type: `xstate.after.${delay}.conversation.${state}` });
 
@@ -38,75 +37,43 @@ const events: (ConversationEvent | AnyEventObject)[] = [
   { type: 'xstate.done.actor.startConversation', output: starting },
   { type: 'xstate.error.actor.startConversation', error: refusal(503, 'No runtime is available.') },
   { type: 'START' },
-  { type: 'STOP' },
   { type: 'RESTART' },
   { type: 'REFRESH' },
   { type: 'SOCKET_CONNECTED_CHANGED', connected: true },
-  { type: 'DELETE' },
-  { type: 'RENAME', title: '  Todo app with dark mode ' },
-  { type: 'RENAME', title: '   ' },
-  { type: 'RENAME', title: 'Todo app' },
   { type: 'xstate.done.actor.stopConversation', output: stopped },
   { type: 'xstate.error.actor.stopConversation', error: new TypeError('Failed to fetch') },
-  { type: 'xstate.done.actor.deleteConversation' },
-  { type: 'xstate.error.actor.deleteConversation', error: refusal(500, '') },
-  { type: 'xstate.done.actor.renameConversation', output: renamed },
-  { type: 'xstate.error.actor.renameConversation', error: refusal(422, 'The title must be 1 to 200 characters.') },
   after('pollWhileStarting', 'ready.idle'),
   after('poll', 'ready.idle'),
   after('restartWait', 'ready.restarting.waiting'),
 ];
 
 const fakes: FakeSideEffects = {
-  promises: ['fetchConversation', 'startConversation', 'stopConversation', 'deleteConversation', 'renameConversation'],
+  promises: ['fetchConversation', 'startConversation', 'stopConversation'],
   callbacks: {},
-  actions: ['goToDashboard', 'announceStopped', 'announceRenamed', 'announceFailure'],
+  actions: ['goToDashboard', 'announceFailure'],
 };
 
 function expectSideEffects({ event, before, after: reached, effects, started }: StepRecord) {
-  const inRestart = before.matches({ ready: 'restarting' });
   switch (event.type) {
     case 'xstate.error.actor.fetchConversation':
       expect(effects).toEqual((event as unknown as { error: { status: number } }).error.status === 403 ? ['goToDashboard'] : []);
       if (effects.length > 0) expect(reached.matches('left')).toBe(true);
       break;
-    case 'xstate.done.actor.stopConversation':
-      expect(effects).toEqual(inRestart ? [] : ['announceStopped', 'goToDashboard']);
-      break;
-    case 'xstate.done.actor.deleteConversation':
-      expect(effects).toEqual(['goToDashboard']);
-      break;
-    case 'xstate.done.actor.renameConversation':
-      expect(effects).toEqual(['announceRenamed']);
-      break;
     case 'xstate.error.actor.startConversation':
     case 'xstate.error.actor.stopConversation':
-    case 'xstate.error.actor.deleteConversation':
-    case 'xstate.error.actor.renameConversation':
       expect(effects).toEqual(['announceFailure']);
-      // Optimistic changes are put back.
-      if (!inRestart) {
-        expect(reached.context.conversation).toEqual(before.context.rollback ?? before.context.conversation);
-        expect(reached.context.deleted).toBe(false);
-      }
+      expect(reached.context.conversation).toEqual(before.context.conversation);
       break;
     default:
       expect(effects).toEqual([]);
   }
   if (event.type === 'REFRESH') expect(before.context.socketConnected).toBe(false);
-  if (event.type === 'STOP') expect(reached.context.conversation?.status).toBe('STOPPED');
-  if (event.type === 'DELETE') expect(reached.context.deleted).toBe(true);
-  if (event.type === 'RENAME') {
-    expect(reached.context.conversation?.title).toBe(renamedTitle(before.context.conversation?.title ?? '', (event as unknown as { title: string }).title));
-  }
+  if (event.type === 'START') expect(before.context.conversation?.status).toBe('STOPPED');
   if (event.type === 'xstate.done.actor.fetchConversation' && before.matches('loading')) {
     // Opened STOPPED: started automatically.
     expect(reached.matches('starting')).toBe((event as unknown as { output: Conversation }).output.status === 'STOPPED');
   }
-  for (const { src, input } of started) {
-    if (src === 'renameConversation') expect(input).toEqual({ conversationId: 'c-1', title: reached.context.conversation?.title });
-    else expect(input).toEqual({ conversationId: 'c-1' });
-  }
+  for (const { input } of started) expect(input).toEqual({ conversationId: 'c-1' });
   if (event.type.startsWith('xstate.after.pollWhileStarting')) expect(before.context.conversation?.status).toBe('STARTING');
 }
 
@@ -130,13 +97,6 @@ describe('conversation machine, every edge of its graph', () => {
 });
 
 describe('conversation rules', () => {
-  it('cancels a rename to an empty or unchanged title, trims the others', () => {
-    expect(renamedTitle('Todo app', '')).toBeNull();
-    expect(renamedTitle('Todo app', '   ')).toBeNull();
-    expect(renamedTitle('Todo app', ' Todo app ')).toBeNull();
-    expect(renamedTitle('Todo app', ' Notes ')).toBe('Notes');
-  });
-
   it('sends to /dashboard only on a 403 that says Not authenticated', () => {
     expect(isNotAuthenticated(refusal(403, 'Not authenticated'))).toBe(true);
     expect(isNotAuthenticated(refusal(403, 'Forbidden'))).toBe(false);

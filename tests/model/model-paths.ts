@@ -185,7 +185,11 @@ export async function runPath(
     input: options.input,
     inspect(inspection) {
       if (inspection.type === '@xstate.microstep') {
-        for (const transition of inspection._transitions) coverage.transitions.add(transitionId(transition));
+        for (const transition of inspection._transitions) {
+          coverage.transitions.add(transitionId(transition));
+          // A transient state (left at once by an always transition) is never a snapshot, but the machine was in it.
+          coverage.states.add(transition.source.id);
+        }
       }
       if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId) {
         const value = (inspection.snapshot as AnyMachineSnapshot).value;

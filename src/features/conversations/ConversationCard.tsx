@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { relativeTime, showsUpdatedTime } from '../../rules/event-display.ts';
 import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../ui/index.ts';
 import type { ConversationDialog } from './ConversationDialogs.tsx';
-import { useRenameConversation, useStopConversation } from './queries.ts';
+import { useConversationChanges } from './changes.ts';
 import { conversationRequests } from './requests.ts';
 import { workspaceZipName } from './rules.ts';
 import * as styles from './sidebar.css.ts';
@@ -21,10 +21,9 @@ function download(blob: Blob, name: string) {
 }
 
 export function ConversationCard({ conversation, onOpenDialog }: { conversation: Conversation; onOpenDialog: (dialog: ConversationDialog) => void }) {
-  const { t } = useTranslation(['conversations', 'workspace']);
+  const { t } = useTranslation('conversations');
   const [editing, setEditing] = useState(false);
-  const rename = useRenameConversation();
-  const stop = useStopConversation();
+  const change = useConversationChanges();
   const downloadZip = useMutation({
     mutationFn: () => conversationRequests.workspaceZip(conversation.conversation_id),
     onSuccess: (blob) => download(blob, workspaceZipName(conversation.conversation_id)),
@@ -32,13 +31,13 @@ export function ConversationCard({ conversation, onOpenDialog }: { conversation:
   const now = new Date();
   const time = (at: string) => {
     const ago = relativeTime(at, now);
-    return t(`workspace:${ago.key}`, { count: ago.count });
+    return t(ago.key, { count: ago.count });
   };
   const id = conversation.conversation_id;
 
   const finishEditing = (raw: string | null) => {
     setEditing(false);
-    if (raw !== null) rename(conversation, raw);
+    if (raw !== null) change({ kind: 'rename', conversationId: conversation.conversation_id, current: conversation.title, title: raw });
   };
   const onTitleKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter' && !event.nativeEvent.isComposing) event.currentTarget.blur();
@@ -73,7 +72,7 @@ export function ConversationCard({ conversation, onOpenDialog }: { conversation:
           </DropdownMenuTrigger>
           <DropdownMenuContent>
             <DropdownMenuItem onSelect={() => setEditing(true)}>{t('actions.rename')}</DropdownMenuItem>
-            {conversation.status === 'STOPPED' ? null : <DropdownMenuItem onSelect={() => stop.mutate({ conversationId: id })}>{t('actions.stop')}</DropdownMenuItem>}
+            {conversation.status === 'STOPPED' ? null : <DropdownMenuItem onSelect={() => change({ kind: 'stop', conversationId: id })}>{t('actions.stop')}</DropdownMenuItem>}
             <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'delete', conversation })}>{t('actions.delete')}</DropdownMenuItem>
             <DropdownMenuItem onSelect={() => downloadZip.mutate()}>{t('actions.download')}</DropdownMenuItem>
             <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'metrics', conversation })}>{t('actions.cost')}</DropdownMenuItem>

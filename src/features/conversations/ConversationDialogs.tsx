@@ -5,7 +5,8 @@ import { formatDetailedCost } from '../../rules/event-display.ts';
 import { errorText } from '../../api/errors.ts';
 import { Button, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './dialogs.css.ts';
-import { microagentsQuery, trajectoryQuery, useDeleteConversation } from './queries.ts';
+import { useConversationChanges } from './changes.ts';
+import { microagentsQuery, trajectoryQuery } from './queries.ts';
 import { latestMetricsOf, systemMessageOf, toolParameters } from './rules.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
@@ -39,9 +40,9 @@ function useDialogFrame(onClose: () => void) {
 
 function DeleteDialog({ conversation, onClose }: DialogProps) {
   const { t, frame } = useDialogFrame(onClose);
-  const remove = useDeleteConversation();
+  const change = useConversationChanges();
   const confirm = () => {
-    remove.mutate({ conversationId: conversation.conversation_id });
+    change({ kind: 'delete', conversationId: conversation.conversation_id });
     onClose();
   };
   return (

@@ -34,13 +34,13 @@ interface TabViewProps {
 }
 
 function TabView({ tab, views, stream, conversation, onRefresh }: TabViewProps) {
-  const { t } = useTranslation(['conversations', 'workspace']);
+  const { t } = useTranslation('workspace');
   const view = () => {
     if (tab === 'chat') return <views.chat stream={stream} conversation={conversation} onRefresh={onRefresh} />;
     const View = views[tab];
     return <View stream={stream} conversation={conversation} />;
   };
-  return <Suspense fallback={<Spinner label={t('workspace.tabLoading', { tab: t(`workspace:tabs.${tab}`) })} />}>{view()}</Suspense>;
+  return <Suspense fallback={<Spinner label={t('page.tabLoading', { tab: t(`tabs.${tab}`) })} />}>{view()}</Suspense>;
 }
 
 /** A framed tab's tile: empty, it reports where it is for the framed layer to draw the tab over it. */
@@ -90,7 +90,7 @@ const POPOUT_URL = '/popout.html';
  * moving tiles inside the page never reloads it.
  */
 export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewProps) {
-  const { t } = useTranslation(['workspace', 'conversations']);
+  const { t } = useTranslation('workspace');
   const json = useSelector(layout, selectLayoutModel);
   const [shown, setShown] = useState(() => ({ json, model: Model.fromJson(json) }));
   if (json !== shown.json) setShown({ json, model: Model.fromJson(json, shown.model) });
@@ -105,7 +105,7 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
     (key: string) => {
       const found = layoutString(key);
       if (found === null) return key;
-      return 'tabName' in found ? t(`workspace:${found.tabName}` as 'workspace:tabs.chat') : t(`conversations:layoutControls.${found.control}`);
+      return 'tabName' in found ? t(found.tabName as 'tabs.chat') : t(`layoutControls.${found.control}`);
     },
     [t],
   );

@@ -3,6 +3,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
+import type { ConversationChange } from '../../../machines/conversation-change.ts';
 import { conversationMachine } from '../../../machines/conversation.ts';
 import { layoutMachine, openComponents, type SavedLayout } from '../../../machines/layout.ts';
 import chat from '../../../locales/en/chat.json';
@@ -21,15 +22,16 @@ const record = conversationRecord({ title: 'Shop', runtime_status: 'STATUS$READY
 
 function renderMenuBar(conversation: Conversation) {
   const sent: ClientAction[] = [];
+  const changes: ConversationChange[] = [];
   const snapshot = { events: [], hasOlder: false, loadingOlder: false, connection: 'CONNECTED' as const, connectionMessage: null };
   const stream: ConversationStream = { conversationId: 'c1', subscribe: () => () => {}, getSnapshot: () => snapshot, send: (action) => sent.push(action), loadOlder: async () => false, reconnect: () => {} };
   // The record is what the menus read; the conversation machine itself can stay loading.
   const conversationActor = createActor(conversationMachine.provide({ actors: { fetchConversation: fromPromise(() => new Promise<Conversation>(() => {})) } }), { input: { conversationId: 'c1' } }).start();
   const layout = createActor(layoutMachine.provide({ actors: { listLayouts: fromPromise(async (): Promise<SavedLayout[]> => []) } }), { input: {} }).start();
   render(
-    <WorkspaceMenuBar conversation={conversationActor as unknown as ConversationActor} record={conversation} stream={stream} layout={layout as unknown as LayoutActor} screen={createScreenModel()} />,
+    <WorkspaceMenuBar conversation={conversationActor as unknown as ConversationActor} record={conversation} stream={stream} layout={layout as unknown as LayoutActor} screen={createScreenModel()} change={(change) => changes.push(change)} />,
   );
-  return { sent, layout };
+  return { sent, layout, changes };
 }
 
 /** Opens a menu from the keyboard; its code loads after the first paint, so the items come a moment later. */
@@ -88,6 +90,15 @@ describe('workspace menu bar', () => {
     expect(isDisabled(item('Development'))).toBe(false);
     fireEvent.click(item('Development'));
     expect(openComponents(again.getSnapshot().context.layout)).toContain('app');
+  });
+
+  it('renames the conversation from its title as the sidebar does', () => {
+    const { changes } = renderMenuBar(record);
+    fireEvent.click(screen.getByRole('button', { name: 'Rename conversation Shop' }));
+    const field = screen.getByRole('textbox', { name: 'Conversation title' });
+    fireEvent.change(field, { target: { value: ' Shop 2 ' } });
+    fireEvent.blur(field);
+    expect(changes).toEqual([{ kind: 'rename', conversationId: record.conversation_id, current: 'Shop', title: ' Shop 2 ' }]);
   });
 });
 

@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
-import { selectCanStop, selectConversation } from '../../../machines/conversation.ts';
+import type { ConversationChange } from '../../../machines/conversation-change.ts';
+import { selectCanRestart, selectCanStart, selectCanStop } from '../../../machines/conversation.ts';
 import { savedLayoutName, selectLayoutChoices, type PresetName } from '../../../machines/layout.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { hasGitTarget, suggestionPrompt } from '../../rules/git-suggestions.ts';
@@ -16,6 +16,7 @@ import {
   DropdownMenuSubContent,
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
+  toast,
 } from '../../ui/index.ts';
 import { FeaturesDialog } from './FeaturesDialog.tsx';
 import type { ScreenModel } from './screen-model.ts';
@@ -35,7 +36,11 @@ interface MenuBarProps {
   stream: ConversationStream;
   layout: LayoutActor;
   screen: ScreenModel;
+  /** Stop and rename, made as from the sidebar (machines/conversation-change.ts). */
+  change: ChangeConversation;
 }
+
+type ChangeConversation = (change: ConversationChange) => void;
 
 /** Not modal: the page behind stays in the accessibility tree (no aria-hidden over focusable content); Escape and a click outside still close it. */
 function Menu({ label, children }: { label: string; children: ReactNode }) {
@@ -63,12 +68,12 @@ function NotedItem({ label, note, disabled, onSelect }: { label: string; note: s
   );
 }
 
-function ConversationTitle({ conversation, title }: { conversation: ConversationActor; title: string }) {
-  const { t } = useTranslation('conversations');
+function ConversationTitle({ conversationId, title, change }: { conversationId: string; title: string; change: ChangeConversation }) {
+  const { t } = useTranslation('workspace');
   const [editing, setEditing] = useState(false);
   const finish = (raw: string | null) => {
     setEditing(false);
-    if (raw !== null) conversation.send({ type: 'RENAME', title: raw });
+    if (raw !== null) change({ kind: 'rename', conversationId, current: title, title: raw });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter' && !event.nativeEvent.isComposing) event.currentTarget.blur();
@@ -81,7 +86,7 @@ function ConversationTitle({ conversation, title }: { conversation: Conversation
     return (
       <input
         className={styles.titleInput}
-        aria-label={t('workspace.titleLabel')}
+        aria-label={t('page.titleLabel')}
         defaultValue={title}
         autoFocus
         onKeyDown={onKeyDown}
@@ -89,7 +94,7 @@ function ConversationTitle({ conversation, title }: { conversation: Conversation
       />
     );
   return (
-    <button type="button" className={styles.titleButton} onClick={() => setEditing(true)} aria-label={t('workspace.rename', { title })}>
+    <button type="button" className={styles.titleButton} onClick={() => setEditing(true)} aria-label={t('page.rename', { title })}>
       {title}
     </button>
   );
@@ -99,12 +104,12 @@ function ConversationTitle({ conversation, title }: { conversation: Conversation
  * The title and the spec's menus: File (push, deployments), Window (the tabs, the App submenu),
  * Layout (presets, saved layouts, reset, maximise, pop-out), Runtime, and Feature (its dialog).
  */
-export function WorkspaceMenuBar({ conversation, record, stream, layout, screen }: MenuBarProps) {
-  const { t } = useTranslation(['conversations', 'workspace', 'chat']);
+export function WorkspaceMenuBar({ conversation, record, stream, layout, screen, change }: MenuBarProps) {
+  const { t } = useTranslation(['workspace', 'chat']);
   const choices = useSelector(layout, selectLayoutChoices);
   const canStop = useSelector(conversation, selectCanStop);
-  const canStart = useSelector(conversation, (snapshot) => snapshot.matches({ ready: 'idle' }) && selectConversation(snapshot)?.status === 'STOPPED');
-  const canRestart = useSelector(conversation, (snapshot) => snapshot.matches({ ready: 'idle' }));
+  const canStart = useSelector(conversation, selectCanStart);
+  const canRestart = useSelector(conversation, selectCanRestart);
   const savedNames = choices.flatMap((choice) => {
     const name = savedLayoutName(choice);
     return name === null ? [] : [name];
@@ -118,7 +123,7 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen 
   const push = () => {
     const prompt = suggestionPrompt('push', record);
     stream.send({ action: 'message', args: { content: t(`chat:${prompt.key}`, prompt.params), image_urls: [], timestamp: new Date().toISOString() } });
-    toast.success(t('workspace:menu.pushSent'));
+    toast.success(t('menu.pushSent'));
   };
   const [featuresOpen, setFeaturesOpen] = useState(false);
   // New Feature: the chat's message box takes focus once the dialog (and its focus trap) is gone.
@@ -136,61 +141,61 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen 
   };
 
   return (
-    <nav className={styles.menuBar} aria-label={t('workspace.menuBar')}>
+    <nav className={styles.menuBar} aria-label={t('menu.bar')}>
       <div className={styles.title}>
-        <ConversationTitle conversation={conversation} title={record.title} />
+        <ConversationTitle conversationId={record.conversation_id} title={record.title} change={change} />
       </div>
-      <Menu label={t('workspace:menu.file')}>
-        <NotedItem label={t('workspace:menu.pushToRepository')} note={canPush ? null : t('workspace:menu.pushNeedsRepository')} disabled={!canPush} onSelect={push} />
-        <NotedItem label={t('workspace:menu.deployments')} note={t('workspace:menu.deploymentsUnavailable')} disabled />
+      <Menu label={t('menu.file')}>
+        <NotedItem label={t('menu.pushToRepository')} note={canPush ? null : t('menu.pushNeedsRepository')} disabled={!canPush} onSelect={push} />
+        <NotedItem label={t('menu.deployments')} note={t('menu.deploymentsUnavailable')} disabled />
       </Menu>
-      <Menu label={t('workspace.window')}>
+      <Menu label={t('menu.window')}>
         {WINDOW_ITEMS.map(({ item, tab }) => (
           <DropdownMenuItem key={item} onSelect={() => layout.send({ type: 'OPEN_TAB', component: tab })}>
-            {item === 'served' ? t('workspace:menu.served') : t(`workspace:tabs.${item}`)}
+            {item === 'served' ? t('menu.served') : t(`tabs.${item}`)}
           </DropdownMenuItem>
         ))}
         <DropdownMenuSub>
-          <DropdownMenuSubTrigger>{t('workspace:menu.app')}</DropdownMenuSubTrigger>
+          <DropdownMenuSubTrigger>{t('menu.app')}</DropdownMenuSubTrigger>
           <DropdownMenuSubContent>
             {/* Staging and production are deployments, which only the DevOps agent makes. */}
-            <NotedItem label={t('workspace:menu.staging')} note={t('workspace:menu.appDeploymentUnavailable')} disabled />
-            <NotedItem label={t('workspace:menu.production')} note={t('workspace:menu.appDeploymentUnavailable')} disabled />
-            <DropdownMenuItem onSelect={() => layout.send({ type: 'OPEN_TAB', component: 'app' })}>{t('workspace:menu.development')}</DropdownMenuItem>
+            <NotedItem label={t('menu.staging')} note={t('menu.appDeploymentUnavailable')} disabled />
+            <NotedItem label={t('menu.production')} note={t('menu.appDeploymentUnavailable')} disabled />
+            <DropdownMenuItem onSelect={() => layout.send({ type: 'OPEN_TAB', component: 'app' })}>{t('menu.development')}</DropdownMenuItem>
           </DropdownMenuSubContent>
         </DropdownMenuSub>
       </Menu>
-      <Menu label={t('workspace.layout')}>
+      <Menu label={t('menu.layout')}>
         {MENU_PRESETS.map((preset) => (
           <DropdownMenuItem key={preset} onSelect={() => layout.send({ type: 'SELECT', layout: preset })}>
-            {t(`workspace:layout.presets.${preset}`)}
+            {t(`layout.presets.${preset}`)}
           </DropdownMenuItem>
         ))}
         {savedNames.length > 0 ? <DropdownMenuSeparator /> : null}
         {savedNames.map((name) => (
           <DropdownMenuItem key={name} onSelect={() => layout.send({ type: 'SELECT', layout: `saved:${name}` })}>
-            {t('workspace:layout.saved', { name })}
+            {t('layout.saved', { name })}
           </DropdownMenuItem>
         ))}
         <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => layout.send({ type: 'OPEN_SAVE_DIALOG' })}>{t('workspace:layout.saveCurrent')}</DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => layout.send({ type: 'RESET' })}>{t('workspace:layout.reset')}</DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => withActive('TOGGLE_MAXIMISE')}>{t('workspace:layout.maximise')}</DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => withActive('POP_OUT')}>{t('workspace:layout.popOut')}</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => layout.send({ type: 'OPEN_SAVE_DIALOG' })}>{t('layout.saveCurrent')}</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => layout.send({ type: 'RESET' })}>{t('layout.reset')}</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => withActive('TOGGLE_MAXIMISE')}>{t('layout.maximise')}</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => withActive('POP_OUT')}>{t('layout.popOut')}</DropdownMenuItem>
       </Menu>
-      <Menu label={t('workspace.runtime')}>
+      <Menu label={t('menu.runtime')}>
         <DropdownMenuItem disabled={!canStart} onSelect={() => conversation.send({ type: 'START' })}>
-          {t('workspace.start')}
+          {t('menu.start')}
         </DropdownMenuItem>
-        <DropdownMenuItem disabled={!canStop} onSelect={() => conversation.send({ type: 'STOP' })}>
-          {t('workspace.stop')}
+        <DropdownMenuItem disabled={!canStop} onSelect={() => change({ kind: 'stop', conversationId: record.conversation_id })}>
+          {t('menu.stop')}
         </DropdownMenuItem>
         <DropdownMenuItem disabled={!canRestart} onSelect={() => conversation.send({ type: 'RESTART' })}>
-          {t('workspace.restart')}
+          {t('menu.restart')}
         </DropdownMenuItem>
       </Menu>
       <Button tone="ghost" size="sm" aria-haspopup="dialog" onClick={() => setFeaturesOpen(true)}>
-        {t('workspace:menu.feature')}
+        {t('menu.feature')}
       </Button>
       <FeaturesDialog open={featuresOpen} onOpenChange={setFeaturesOpen} onNewFeature={newFeature} />
     </nav>

@@ -5,7 +5,7 @@ import { selectConversation, selectFailure, selectIsUnavailable } from '../../..
 import { selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, Spinner } from '../../ui/index.ts';
-import { takePrefetched } from '../conversations/index.ts';
+import { takePrefetched, useConversationChanges } from '../conversations/index.ts';
 import { LayoutView } from './LayoutView.tsx';
 import { SaveLayoutDialog } from './SaveLayoutDialog.tsx';
 import { createScreenModel } from './screen-model.ts';
@@ -25,9 +25,10 @@ interface WorkspacePageProps {
 
 /** One conversation: its menu bar, and its tabs in the layout (pm on load). */
 export function WorkspacePage({ conversationId, views, tempMessage, clearTempMessage }: WorkspacePageProps) {
-  const { t } = useTranslation(['conversations', 'workspace']);
+  const { t } = useTranslation('workspace');
   const [prefetched] = useState(() => takePrefetched(conversationId));
   const conversation = useConversationActor(conversationId, prefetched.record);
+  const change = useConversationChanges();
   const record = useSelector(conversation, selectConversation);
   const unavailable = useSelector(conversation, selectIsUnavailable);
   const failure = useSelector(conversation, selectFailure);
@@ -40,19 +41,19 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
   if (unavailable)
     return (
       <div className={styles.centred} role="alert">
-        <p>{failure === null ? t('workspace:conversation.loadFailed') : failure.kind === 'server' ? failure.text : t(`workspace:conversation.${failure.message}`)}</p>
-        <Button onClick={() => conversation.send({ type: 'RETRY' })}>{t('workspace.retry')}</Button>
+        <p>{failure === null ? t('conversation.loadFailed') : failure.kind === 'server' ? failure.text : t(`conversation.${failure.message}`)}</p>
+        <Button onClick={() => conversation.send({ type: 'RETRY' })}>{t('page.retry')}</Button>
       </div>
     );
   if (live === null || stream === null)
     return (
       <div className={styles.centred}>
-        <Spinner label={t('workspace.loading')} />
+        <Spinner label={t('page.loading')} />
       </div>
     );
   return (
     <div className={styles.workspace}>
-      {signedIn ? <WorkspaceMenuBar conversation={conversation} record={live} stream={stream} layout={layout} screen={screen} /> : null}
+      {signedIn ? <WorkspaceMenuBar conversation={conversation} record={live} stream={stream} layout={layout} screen={screen} change={change} /> : null}
       <LayoutView
         layout={layout}
         views={views}

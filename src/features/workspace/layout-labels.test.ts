@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import en from '../../../locales/en/conversations.json';
+import en from '../../../locales/en/workspace.json';
 import { LAYOUT_CONTROL_LABELS, layoutString } from './layout-labels.ts';
 
 describe('layout strings', () => {
-  it('reads tab names as workspace keys and flexlayout labels as conversations keys', () => {
+  it('reads tab names and flexlayout labels as workspace keys', () => {
     expect(layoutString('tabs.chat')).toEqual({ tabName: 'tabs.chat' });
     expect(layoutString('flexlayout.ui.maximize.tabset')).toEqual({ control: 'maximise' });
     expect(layoutString('flexlayout.ui.menu.pin')).toBeNull();

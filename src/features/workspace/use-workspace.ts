@@ -5,7 +5,6 @@ import i18next from 'i18next';
 import { useMemo, useRef, useState, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../api/queries.ts';
-import { toast } from '../../ui/index.ts';
 import { fromPromise } from 'xstate';
 import type { ConnectionNotice } from '../../../machines/connection.ts';
 import { conversationMachine, selectCanConnect, type ConversationFailure } from '../../../machines/conversation.ts';
@@ -42,20 +41,9 @@ export function useConversationActor(conversationId: string, prefetched?: Prefet
           refreshList();
           return stopped;
         }),
-        deleteConversation: fromPromise(async ({ input }) => {
-          await conversationRequests.remove(input.conversationId);
-          refreshList();
-        }),
-        renameConversation: fromPromise(async ({ input }) => {
-          const renamed = await conversationRequests.rename(input.conversationId, input.title);
-          refreshList();
-          return renamed;
-        }),
       },
       actions: {
         goToDashboard: () => void navigate({ to: '/dashboard' }),
-        announceStopped: () => toast.success(t('conversation.stopped')),
-        announceRenamed: () => toast.success(t('conversation.renamed')),
         announceFailure: (_, failure) => showErrorToast(describe(failure)),
       },
     }),
