@@ -11,6 +11,8 @@ import type { Event } from '../openapi/types.ts';
 // - Nothing is sent while the agent is busy (LOADING, RUNNING, AWAITING_USER_CONFIRMATION) or a
 //   file upload runs; with a balance below $0.1 sending is blocked with 'Insufficient credits.
 //   Please add more credits to continue chatting.'
+// - A suggestion (SUBMIT_TEXT) sends its own text under the same rules and leaves the user's
+//   draft in the box.
 // - A sent message is shown at once (optimistic) and stays pending until the server's echo, the
 //   user `message` event, arrives: see `isEchoOf` for how an echo is recognised.
 
@@ -90,16 +92,18 @@ export type ChatInputEvent =
   | { type: 'COMPOSITION_END' }
   | { type: 'KEY_ENTER'; shiftKey: boolean; isComposing: boolean; at: string }
   | { type: 'SUBMIT'; at: string }
+  /** Sends `text` instead of the box's text, which stays as it is (a suggestion's prompt). */
+  | { type: 'SUBMIT_TEXT'; text: string; at: string }
   | { type: 'EVENT_RECEIVED'; event: Event }
   /** The socket refused the message. */
   | { type: 'SEND_FAILED'; id: string }
   | { type: 'CREDITS_CHANGED'; balance: number | null }
   | { type: 'BUSY_CHANGED'; busy: boolean };
 
-/** The message a send creates: the next id, the trimmed text, the time of the key press or click. */
-const sent = ({ context, event }: { context: ChatInputContext; event: { at: string } }): PendingMessage => ({
+/** The message a send creates: the next id, the trimmed text (the event's own, else the box's), the time of the key press or click. */
+const sent = ({ context, event }: { context: ChatInputContext; event: { at: string; text?: string } }): PendingMessage => ({
   id: `${context.idPrefix}-${context.sent + 1}`,
-  content: context.text.trim(),
+  content: (event.text ?? context.text).trim(),
   timestamp: event.at,
 });
 
@@ -113,7 +117,8 @@ export const chatInputMachine = setup({
     /** Toast 'Failed to send message. Please try again.' */
     announceSendFailure: notProvidedAction('announceSendFailure'),
     setText: assign((_, text: string) => ({ text })),
-    addPending: assign(({ context }, message: PendingMessage) => ({ pending: [...context.pending, message], sent: context.sent + 1, text: '', notice: null })),
+    addPending: assign(({ context }, message: PendingMessage) => ({ pending: [...context.pending, message], sent: context.sent + 1, notice: null })),
+    clearText: assign({ text: '' }),
     settleEcho: assign(({ context }, event: Event) => ({ pending: settleEcho(context.pending, event) })),
     dropPending: assign(({ context }, id: string) => ({ pending: context.pending.filter((message) => message.id !== id) })),
     setBalance: assign(({ context }, balance: number | null) => ({ balance, notice: insufficientCredits(balance) ? context.notice : null })),
@@ -123,7 +128,9 @@ export const chatInputMachine = setup({
   guards: {
     /** Enter without Shift and outside a composition, or the send button; with text. */
     wantsToSend: ({ context, event }) =>
-      context.text.trim() !== '' && (event.type === 'SUBMIT' || (event.type === 'KEY_ENTER' && enterKeyIntent(event) === 'send')),
+      event.type === 'SUBMIT_TEXT'
+        ? event.text.trim() !== ''
+        : context.text.trim() !== '' && (event.type === 'SUBMIT' || (event.type === 'KEY_ENTER' && enterKeyIntent(event) === 'send')),
     lacksCredits: ({ context }) => insufficientCredits(context.balance),
     isBusy: ({ context }) => context.busy,
     echoesPending: ({ context }, event: Event) => context.pending.some((message) => isEchoOf(event, message)),
@@ -147,9 +154,13 @@ export const chatInputMachine = setup({
         // Shift+Enter: the text area adds the newline itself.
         KEY_ENTER: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
-          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: sent }, { type: 'addPending', params: sent }] },
+          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: sent }, { type: 'addPending', params: sent }, 'clearText'] },
         ],
         SUBMIT: [
+          { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
+          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: sent }, { type: 'addPending', params: sent }, 'clearText'] },
+        ],
+        SUBMIT_TEXT: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
           { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: sent }, { type: 'addPending', params: sent }] },
         ],

@@ -23,6 +23,8 @@ const events: (ChatInputEvent | AnyEventObject)[] = [
   { type: 'KEY_ENTER', shiftKey: true, isComposing: false, at: AT },
   { type: 'KEY_ENTER', shiftKey: false, isComposing: true, at: AT },
   { type: 'SUBMIT', at: AT },
+  { type: 'SUBMIT_TEXT', text: ' Please push the changes ', at: AT },
+  { type: 'SUBMIT_TEXT', text: ' ', at: AT },
   { type: 'EVENT_RECEIVED', event: echo({ args: { content: 'Add a dark mode', client_id: 'p-1' } }) },
   { type: 'EVENT_RECEIVED', event: echo({ args: { content: 'Add a dark mode' } }) },
   { type: 'EVENT_RECEIVED', event: echo({ source: 'agent', args: { content: 'Add a dark mode' } }) },
@@ -37,7 +39,7 @@ function boundedPaths(input: { idPrefix: string }): StatePath<AnyMachineSnapshot
   const key = (snapshot: AnyMachineSnapshot) => JSON.stringify({ value: snapshot.value, context: snapshot.context });
   return getShortestPaths(chatInputMachine, {
     events: (snapshot) =>
-      events.filter((candidate) => snapshot.can(candidate as ChatInputEvent) && (snapshot.context.sent < 1 || !['KEY_ENTER', 'SUBMIT'].includes(candidate.type))) as ChatInputEvent[],
+      events.filter((candidate) => snapshot.can(candidate as ChatInputEvent) && (snapshot.context.sent < 1 || !['KEY_ENTER', 'SUBMIT', 'SUBMIT_TEXT'].includes(candidate.type))) as ChatInputEvent[],
     input,
     serializeEvent,
     serializeState: (snapshot, step, previous) => (previous && step ? `${key(previous)} --${serializeEvent(step)}--> ${key(snapshot)}` : key(snapshot)),
@@ -47,9 +49,12 @@ function boundedPaths(input: { idPrefix: string }): StatePath<AnyMachineSnapshot
 const fakes: FakeSideEffects = { promises: [], callbacks: {}, actions: ['sendMessage', 'announceInsufficientCredits', 'announceSendFailure'] };
 
 function expectSideEffects({ event, before, after, effects }: StepRecord) {
-  if (event.type === 'KEY_ENTER' || event.type === 'SUBMIT') {
-    const blank = before.context.text.trim() === '';
-    const wantsSend = event.type === 'SUBMIT' || enterKeyIntent(event as unknown as { shiftKey: boolean; isComposing: boolean }) === 'send';
+  if (event.type === 'KEY_ENTER' || event.type === 'SUBMIT' || event.type === 'SUBMIT_TEXT') {
+    // A suggestion sends its own text and leaves the draft; the box sends its text and empties it.
+    const ownText = (event as { text?: string }).text;
+    const text: string = ownText ?? before.context.text;
+    const blank = text.trim() === '';
+    const wantsSend = event.type !== 'KEY_ENTER' || enterKeyIntent(event as unknown as { shiftKey: boolean; isComposing: boolean }) === 'send';
     const lacksCredits = before.context.balance !== null && before.context.balance < 0.1;
     if (!wantsSend || blank || before.matches('composing')) {
       expect(effects).toEqual([]);
@@ -61,9 +66,9 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
       expect(effects).toEqual([]);
     } else {
       expect(effects).toEqual(['sendMessage']);
-      const sent: PendingMessage = { id: `p-${before.context.sent + 1}`, content: before.context.text.trim(), timestamp: AT };
+      const sent: PendingMessage = { id: `p-${before.context.sent + 1}`, content: text.trim(), timestamp: AT };
       expect(after.context.pending).toEqual([...before.context.pending, sent]);
-      expect(after.context.text).toBe('');
+      expect(after.context.text).toBe(ownText === undefined ? '' : before.context.text);
     }
   } else if (event.type === 'SEND_FAILED') {
     expect(effects).toEqual(['announceSendFailure']);

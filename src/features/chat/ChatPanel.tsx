@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectAwaitingConfirmation, selectSuggestionsShown, selectTyping } from '../../../machines/agent.ts';
-import { selectPending, selectText } from '../../../machines/chat-input.ts';
+import { selectPending } from '../../../machines/chat-input.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { Button, toast } from '../../ui/index.ts';
@@ -31,10 +31,7 @@ function Suggestions({ actors, conversation }: { actors: ChatActors; conversatio
   if (!shown || !hasGitTarget(conversation)) return null;
   const suggest = (kind: SuggestionKind) => {
     const prompt = suggestionPrompt(kind, conversation);
-    const draft = selectText(actors.chatInput.getSnapshot());
-    actors.chatInput.send({ type: 'TEXT_CHANGED', text: t(prompt.key, prompt.params) });
-    actors.chatInput.send({ type: 'SUBMIT', at: new Date().toISOString() });
-    actors.chatInput.send({ type: 'TEXT_CHANGED', text: draft });
+    actors.chatInput.send({ type: 'SUBMIT_TEXT', text: t(prompt.key, prompt.params), at: new Date().toISOString() });
   };
   return (
     <div className={styles.suggestions} role="group" aria-label={t('suggestions.label')}>
