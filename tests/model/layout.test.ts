@@ -1,22 +1,8 @@
 import { Model, type IJsonModel } from 'flexlayout-react';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
-import {
-  layoutMachine,
-  maximisedComponent,
-  openComponents,
-  openTab,
-  poppedOutComponents,
-  presetLayout,
-  PRESETS,
-  selectCanSave,
-  selectLayoutChoices,
-  tabOf,
-  tabSetsOf,
-  toggleMaximised,
-  type LayoutEvent,
-  type SavedLayout,
-} from '../../machines/layout.ts';
+import { layoutMachine, selectCanSave, selectLayoutChoices, type LayoutEvent, type SavedLayout } from '../../machines/layout.ts';
+import { maximisedComponent, openComponents, openTab, poppedOutComponents, presetLayout, PRESETS, tabOf, tabSetsOf, toggleMaximised } from '../../machines/layout-json.ts';
 import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
 
 const refusal = (status: number, message: string) => Object.assign(new Error(message), { status });

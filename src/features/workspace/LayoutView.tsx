@@ -3,7 +3,8 @@ import { Actions, Layout, Model, TabNode, type Action, type ModelLayout } from '
 import 'flexlayout-react/style/light.css';
 import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { openComponents, selectLayoutModel } from '../../../machines/layout.ts';
+import { selectLayoutModel } from '../../../machines/layout.ts';
+import { openComponents } from '../../../machines/layout-json.ts';
 import { followColorScheme } from '../../app/color-scheme.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { Spinner } from '../../ui/index.ts';

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import { useTranslation } from 'react-i18next';
 import type { ConversationChange } from '../../../machines/conversation-change.ts';
 import { selectCanRestart, selectCanStart, selectCanStop } from '../../../machines/conversation.ts';
-import { savedLayoutName, selectLayoutChoices, type PresetName } from '../../../machines/layout.ts';
+import { selectLayoutChoices } from '../../../machines/layout.ts';
+import { savedLayoutName, type PresetName } from '../../../machines/layout-json.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { hasGitTarget, suggestionPrompt } from '../../rules/git-suggestions.ts';
 import {

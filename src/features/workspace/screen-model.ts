@@ -1,5 +1,5 @@
 import { Actions, DockLocation, Model, TabNode, TabSetNode } from 'flexlayout-react';
-import type { TabComponent } from '../../../machines/layout.ts';
+import { type TabComponent } from '../../../machines/layout-json.ts';
 import { isWorkspaceTab } from './tab-registry.ts';
 
 /**

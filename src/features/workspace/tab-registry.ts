@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { TabComponent } from '../../../machines/layout.ts';
+import { type TabComponent } from '../../../machines/layout-json.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
