@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import type { TabViews } from '../features/workspace/index.ts';
 
 /** The workspace's tabs but the chat (the route's loader brings it), each loaded when it is first shown. */
-export const WORKSPACE_TABS: Omit<TabViews, 'chat'> = {
+export const LAZY_TAB_VIEWS: Omit<TabViews, 'chat'> = {
   app: lazy(() => import('../features/tabs/app/index.ts').then((module) => ({ default: module.AppTab }))),
   vscode: lazy(() => import('../features/tabs/vscode/index.ts').then((module) => ({ default: module.VscodeTab }))),
   terminal: lazy(() => import('../features/tabs/terminal/index.ts').then((module) => ({ default: module.TerminalTab }))),

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { WorkspacePage } from '../../features/workspace/index.ts';
 import { workspaceSearch } from '../-workspace-search.ts';
-import { WORKSPACE_TABS } from '../-workspace-tabs.ts';
+import { LAZY_TAB_VIEWS } from '../-workspace-tabs.ts';
 
 export const Route = createFileRoute('/_sidebar/experiment/conversations/$conversationId')({
   validateSearch: workspaceSearch,
@@ -23,7 +23,7 @@ function ExperimentWorkspace() {
   const { temp_message } = Route.useSearch();
   const navigate = Route.useNavigate();
   const { ChatPanel } = Route.useLoaderData();
-  const views = useMemo(() => ({ ...WORKSPACE_TABS, chat: ChatPanel }), [ChatPanel]);
+  const views = useMemo(() => ({ ...LAZY_TAB_VIEWS, chat: ChatPanel }), [ChatPanel]);
   return (
     <WorkspacePage
       key={conversationId}
