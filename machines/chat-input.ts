@@ -11,8 +11,9 @@ import type { Event } from '../openapi/types.ts';
 // - Nothing is sent while the agent is busy (LOADING, RUNNING, AWAITING_USER_CONFIRMATION) or a
 //   file upload runs; with a balance below $0.1 sending is blocked with 'Insufficient credits.
 //   Please add more credits to continue chatting.'
+// - Images picked or dropped wait in the box and go with the next message the box sends.
 // - A suggestion (SUBMIT_TEXT) sends its own text under the same rules and leaves the user's
-//   draft in the box.
+//   draft (and its images) in the box.
 // - A sent message is shown at once (optimistic) and stays pending until the server's echo, the
 //   user `message` event, arrives: see `isEchoOf` for how an echo is recognised.
 
@@ -24,6 +25,18 @@ export interface PendingMessage {
   content: string;
   /** When it was sent (ISO 8601). */
   timestamp: string;
+}
+
+/** An image waiting for the next message, as a data URL. */
+export interface AttachedImage {
+  name: string;
+  url: string;
+}
+
+/** What goes over the socket for one send: the message and the images that go with it. */
+export interface OutgoingMessage {
+  message: PendingMessage;
+  images: readonly AttachedImage[];
 }
 
 /** How much earlier than the sending time an echo's server timestamp may be (clocks differ). */
@@ -70,6 +83,7 @@ export type ChatInputNotice = 'insufficientCredits';
 
 export interface ChatInputContext {
   text: string;
+  images: AttachedImage[];
   pending: PendingMessage[];
   /** Dollars; null when there are no credits (oss mode). */
   balance: number | null;
@@ -88,6 +102,8 @@ export interface ChatInputInput {
 
 export type ChatInputEvent =
   | { type: 'TEXT_CHANGED'; text: string }
+  | { type: 'IMAGES_ATTACHED'; images: readonly AttachedImage[] }
+  | { type: 'IMAGE_REMOVED'; url: string }
   | { type: 'COMPOSITION_START' }
   | { type: 'COMPOSITION_END' }
   | { type: 'KEY_ENTER'; shiftKey: boolean; isComposing: boolean; at: string }
@@ -106,19 +122,26 @@ const sent = ({ context, event }: { context: ChatInputContext; event: { at: stri
   content: (event.text ?? context.text).trim(),
   timestamp: event.at,
 });
+/** The box's message goes with the box's images; a suggestion's goes alone. */
+const outgoing = (args: { context: ChatInputContext; event: { at: string; text?: string } }): OutgoingMessage => ({
+  message: sent(args),
+  images: args.event.text === undefined ? args.context.images : [],
+});
 
 export const chatInputMachine = setup({
   types: { context: {} as ChatInputContext, events: {} as ChatInputEvent, input: {} as ChatInputInput },
   actions: {
     /** Sends the message action (with the message's id and timestamp) over the socket. */
-    sendMessage: notProvidedAction<PendingMessage>('sendMessage'),
+    sendMessage: notProvidedAction<OutgoingMessage>('sendMessage'),
     /** Toast 'Insufficient credits. Please add more credits to continue chatting.' */
     announceInsufficientCredits: notProvidedAction('announceInsufficientCredits'),
     /** Toast 'Failed to send message. Please try again.' */
     announceSendFailure: notProvidedAction('announceSendFailure'),
     setText: assign((_, text: string) => ({ text })),
     addPending: assign(({ context }, message: PendingMessage) => ({ pending: [...context.pending, message], sent: context.sent + 1, notice: null })),
-    clearText: assign({ text: '' }),
+    clearBox: assign({ text: '', images: [] }),
+    attachImages: assign(({ context }, images: readonly AttachedImage[]) => ({ images: [...context.images, ...images] })),
+    removeImage: assign(({ context }, url: string) => ({ images: context.images.filter((image) => image.url !== url) })),
     settleEcho: assign(({ context }, event: Event) => ({ pending: settleEcho(context.pending, event) })),
     dropPending: assign(({ context }, id: string) => ({ pending: context.pending.filter((message) => message.id !== id) })),
     setBalance: assign(({ context }, balance: number | null) => ({ balance, notice: insufficientCredits(balance) ? context.notice : null })),
@@ -138,10 +161,12 @@ export const chatInputMachine = setup({
   },
 }).createMachine({
   id: 'chatInput',
-  context: ({ input }) => ({ text: '', pending: [], balance: null, busy: false, sent: 0, idPrefix: input.idPrefix, notice: null }),
+  context: ({ input }) => ({ text: '', images: [], pending: [], balance: null, busy: false, sent: 0, idPrefix: input.idPrefix, notice: null }),
   initial: 'editing',
   on: {
     TEXT_CHANGED: { actions: { type: 'setText', params: ({ event }) => event.text } },
+    IMAGES_ATTACHED: { actions: { type: 'attachImages', params: ({ event }) => event.images } },
+    IMAGE_REMOVED: { actions: { type: 'removeImage', params: ({ event }) => event.url } },
     EVENT_RECEIVED: { guard: { type: 'echoesPending', params: ({ event }) => event.event }, actions: { type: 'settleEcho', params: ({ event }) => event.event } },
     SEND_FAILED: { guard: { type: 'isPending', params: ({ event }) => event.id }, actions: [{ type: 'dropPending', params: ({ event }) => event.id }, 'announceSendFailure'] },
     CREDITS_CHANGED: { actions: { type: 'setBalance', params: ({ event }) => event.balance } },
@@ -154,15 +179,15 @@ export const chatInputMachine = setup({
         // Shift+Enter: the text area adds the newline itself.
         KEY_ENTER: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
-          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: sent }, { type: 'addPending', params: sent }, 'clearText'] },
+          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }, 'clearBox'] },
         ],
         SUBMIT: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
-          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: sent }, { type: 'addPending', params: sent }, 'clearText'] },
+          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }, 'clearBox'] },
         ],
         SUBMIT_TEXT: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
-          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: sent }, { type: 'addPending', params: sent }] },
+          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }] },
         ],
       },
     },
@@ -174,6 +199,7 @@ export const chatInputMachine = setup({
 type ChatInputSnapshot = SnapshotFrom<typeof chatInputMachine>;
 
 export const selectText = (snapshot: ChatInputSnapshot) => snapshot.context.text;
+export const selectImages = (snapshot: ChatInputSnapshot) => snapshot.context.images;
 export const selectPending = (snapshot: ChatInputSnapshot) => snapshot.context.pending;
 export const selectHasPending = (snapshot: ChatInputSnapshot) => snapshot.context.pending.length > 0;
 export const selectCanSend = (snapshot: ChatInputSnapshot) =>

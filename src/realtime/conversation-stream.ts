@@ -65,6 +65,7 @@ function frameOf(data: unknown): ServerFrame | null {
  */
 export function createConversationStream(options: ConversationStreamOptions): LiveConversationStream {
   const pageSize = options.pageSize ?? HISTORY_PAGE_SIZE;
+  // The events are a store, not machine context: thousands of them, appended one by one and read by selectors (the connection's flow is the machine's).
   const listeners = new Set<() => void>();
   let events: readonly Event[] = [];
   let hasOlder = false;

@@ -6,6 +6,7 @@ import type { ExternalToast, Toaster as SonnerToaster } from 'sonner';
 const loadSonner = () => import('sonner');
 const LazyToaster = lazy(() => loadSonner().then((sonner) => ({ default: sonner.Toaster })));
 
+// Not a machine: one flag that only ever turns on, read by the Toaster through useSyncExternalStore.
 let wanted = false;
 const listeners = new Set<() => void>();
 

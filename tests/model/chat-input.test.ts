@@ -6,6 +6,7 @@ import { Coverage, describePath, runPath, serializeEvent, withoutPrefixPaths, ty
 import type { Event } from '../../openapi/types.ts';
 
 const AT = '2026-03-01T10:00:00.000Z';
+const IMAGE = { name: 'shot.png', url: 'data:image/png;base64,iVBORw0KGgo=' };
 const echo = (fields: Partial<Event> & { args?: Event['args'] }): Event => ({
   id: 10,
   source: 'user',
@@ -17,6 +18,8 @@ const echo = (fields: Partial<Event> & { args?: Event['args'] }): Event => ({
 const events: (ChatInputEvent | AnyEventObject)[] = [
   { type: 'TEXT_CHANGED', text: ' Add a dark mode ' },
   { type: 'TEXT_CHANGED', text: '  \n ' },
+  { type: 'IMAGES_ATTACHED', images: [IMAGE] },
+  { type: 'IMAGE_REMOVED', url: IMAGE.url },
   { type: 'COMPOSITION_START' },
   { type: 'COMPOSITION_END' },
   { type: 'KEY_ENTER', shiftKey: false, isComposing: false, at: AT },
@@ -39,7 +42,12 @@ function boundedPaths(input: { idPrefix: string }): StatePath<AnyMachineSnapshot
   const key = (snapshot: AnyMachineSnapshot) => JSON.stringify({ value: snapshot.value, context: snapshot.context });
   return getShortestPaths(chatInputMachine, {
     events: (snapshot) =>
-      events.filter((candidate) => snapshot.can(candidate as ChatInputEvent) && (snapshot.context.sent < 1 || !['KEY_ENTER', 'SUBMIT', 'SUBMIT_TEXT'].includes(candidate.type))) as ChatInputEvent[],
+      events.filter(
+        (candidate) =>
+          snapshot.can(candidate as ChatInputEvent) &&
+          (snapshot.context.sent < 1 || !['KEY_ENTER', 'SUBMIT', 'SUBMIT_TEXT'].includes(candidate.type)) &&
+          (snapshot.context.images.length < 1 || candidate.type !== 'IMAGES_ATTACHED'),
+      ) as ChatInputEvent[],
     input,
     serializeEvent,
     serializeState: (snapshot, step, previous) => (previous && step ? `${key(previous)} --${serializeEvent(step)}--> ${key(snapshot)}` : key(snapshot)),
@@ -48,7 +56,7 @@ function boundedPaths(input: { idPrefix: string }): StatePath<AnyMachineSnapshot
 
 const fakes: FakeSideEffects = { promises: [], callbacks: {}, actions: ['sendMessage', 'announceInsufficientCredits', 'announceSendFailure'] };
 
-function expectSideEffects({ event, before, after, effects }: StepRecord) {
+function expectSideEffects({ event, before, after, effects, effectParams }: StepRecord) {
   if (event.type === 'KEY_ENTER' || event.type === 'SUBMIT' || event.type === 'SUBMIT_TEXT') {
     // A suggestion sends its own text and leaves the draft; the box sends its text and empties it.
     const ownText = (event as { text?: string }).text;
@@ -68,7 +76,10 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
       expect(effects).toEqual(['sendMessage']);
       const sent: PendingMessage = { id: `p-${before.context.sent + 1}`, content: text.trim(), timestamp: AT };
       expect(after.context.pending).toEqual([...before.context.pending, sent]);
+      // The box's images go with its message and leave the box with its text; a suggestion leaves both.
+      expect(effectParams).toEqual([{ message: sent, images: ownText === undefined ? before.context.images : [] }]);
       expect(after.context.text).toBe(ownText === undefined ? '' : before.context.text);
+      expect(after.context.images).toEqual(ownText === undefined ? [] : before.context.images);
     }
   } else if (event.type === 'SEND_FAILED') {
     expect(effects).toEqual(['announceSendFailure']);
@@ -76,6 +87,8 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
   } else {
     expect(effects).toEqual([]);
   }
+  if (event.type === 'IMAGES_ATTACHED') expect(after.context.images).toEqual([...before.context.images, IMAGE]);
+  if (event.type === 'IMAGE_REMOVED') expect(after.context.images).toEqual([]);
   if (event.type === 'EVENT_RECEIVED') {
     expect(after.context.pending).toEqual(settleEcho(before.context.pending, (event as unknown as { event: Event }).event));
     expect(after.context.pending.length).toBe(before.context.pending.length - 1);

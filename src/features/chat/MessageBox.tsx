@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectSendDisabled, selectShowStop } from '../../../machines/agent.ts';
-import { enterKeyIntent, selectCanSend, selectInsufficientCredits, selectText } from '../../../machines/chat-input.ts';
+import { enterKeyIntent, selectCanSend, selectImages, selectInsufficientCredits, selectText } from '../../../machines/chat-input.ts';
 import { selectIsUploading, selectProgress, selectUploadError } from '../../../machines/upload.ts';
 import { Button } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
@@ -42,8 +42,9 @@ function UploadStatus({ upload }: { upload: ChatActors['upload'] }) {
 export function MessageBox({ actors }: { actors: ChatActors }) {
   const { t } = useTranslation('chat');
   const { t: tw } = useTranslation('workspace');
-  const { agent, chatInput, upload, balance, images, removeImage } = actors;
+  const { agent, chatInput, upload, balance } = actors;
   const text = useSelector(chatInput, selectText);
+  const images = useSelector(chatInput, selectImages);
   const canSend = useSelector(chatInput, selectCanSend);
   const insufficient = useSelector(chatInput, selectInsufficientCredits);
   const sendDisabled = useSelector(agent, selectSendDisabled);
@@ -61,7 +62,7 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
       {images.length > 0 && (
         <div className={styles.images}>
           {images.map((image) => (
-            <Button key={image.url} size="sm" tone="secondary" onClick={() => removeImage(image.url)} aria-label={t('actions.removeImage', { name: image.name })}>
+            <Button key={image.url} size="sm" tone="secondary" onClick={() => chatInput.send({ type: 'IMAGE_REMOVED', url: image.url })} aria-label={t('actions.removeImage', { name: image.name })}>
               <img src={image.url} alt="" className={styles.thumbnail} />
             </Button>
           ))}

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import { toast } from '../../ui/index.ts';
 import { agentMachine, selectSendDisabled } from '../../../machines/agent.ts';
-import { chatInputMachine, selectHasPending, type PendingMessage } from '../../../machines/chat-input.ts';
+import { chatInputMachine, selectHasPending, type AttachedImage, type PendingMessage } from '../../../machines/chat-input.ts';
 import { selectIsUploading, uploadMachine, type FileLike } from '../../../machines/upload.ts';
 import { currentUserQuery } from '../../api/queries.ts';
 import { useClientConfig } from '../../app/hooks.ts';
@@ -20,12 +20,6 @@ import type { ClientAction, Conversation } from '../../../openapi/types.ts';
 /** Makes optimistic message ids unique across visits of the same conversation. */
 const PAGE_LOAD_ID = Date.now().toString(36);
 
-/** Images picked or dropped go with the next message, as data URLs. */
-export interface AttachedImage {
-  name: string;
-  url: string;
-}
-
 const readAsDataUrl = (file: FileLike) =>
   new Promise<AttachedImage>((resolve, reject) => {
     const reader = new FileReader();
@@ -33,23 +27,6 @@ const readAsDataUrl = (file: FileLike) =>
     reader.addEventListener('error', () => reject(reader.error ?? new Error(file.name)));
     reader.readAsDataURL(file as File);
   });
-
-/** The images waiting for the next message: read by the send action, shown by the message box. */
-function createAttachedImages() {
-  let images: readonly AttachedImage[] = [];
-  const listeners = new Set<() => void>();
-  return {
-    get: () => images,
-    update: (change: (current: readonly AttachedImage[]) => readonly AttachedImage[]) => {
-      images = change(images);
-      for (const listener of listeners) listener();
-    },
-    subscribe: (listener: () => void) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
 
 /** The `message` action for a sent message; the client id is echoed back for de-duplication. */
 export function messageAction(message: PendingMessage, images: readonly AttachedImage[]): ClientAction {
@@ -66,11 +43,6 @@ function useBalance(): number | null {
 }
 
 export function useChatActors(stream: ConversationStream, conversation: Conversation) {
-  // The images are read when a message is sent (in the machine's action) and shown in the box.
-  const [attached] = useState(createAttachedImages);
-  const images = useSyncExternalStore(attached.subscribe, attached.get);
-  const setImages = attached.update;
-
   const agent = useActorRef(
     agentMachine.provide({
       actions: {
@@ -84,10 +56,7 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
   const chatInput = useActorRef(
     chatInputMachine.provide({
       actions: {
-        sendMessage: (_, message) => {
-          stream.send(messageAction(message, attached.get()));
-          setImages(() => []);
-        },
+        sendMessage: (_, { message, images }) => stream.send(messageAction(message, images)),
         announceInsufficientCredits: () => {
           toast.error(i18next.t('workspace:chat.insufficientCredits'));
         },
@@ -103,7 +72,7 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
       actors: { uploadFiles: uploadFilesActor({ conversationId: conversation.conversation_id, readToken: tokenStore.read }) },
       actions: {
         attachImages: (_, files) => {
-          void Promise.all(files.map(readAsDataUrl)).then((read) => setImages((current) => [...current, ...read]));
+          void Promise.all(files.map(readAsDataUrl)).then((images) => chatInput.send({ type: 'IMAGES_ATTACHED', images }));
         },
         announceSkipped: (_, skipped) => {
           toast.error(i18next.t('workspace:upload.skipped', { name: skipped.name, reason: skipped.reason }));
@@ -156,8 +125,7 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
   const busy = useSelector(agent, selectSendDisabled);
   useEffect(() => chatInput.send({ type: 'BUSY_CHANGED', busy }), [busy, chatInput]);
 
-  const removeImage = (url: string) => setImages((current) => current.filter((image) => image.url !== url));
-  return { agent, chatInput, upload, balance, images, removeImage };
+  return { agent, chatInput, upload, balance };
 }
 
 export type ChatActors = ReturnType<typeof useChatActors>;

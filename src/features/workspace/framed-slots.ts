@@ -18,6 +18,7 @@ export function slotRect(tile: DOMRectReadOnly, area: DOMRectReadOnly): SlotRect
  * The framed tabs' tile positions. Each tile (inside the moving flexlayout tree) reports its box;
  * the tab itself is drawn in a layer that never moves, over that box, so its frame keeps its page.
  */
+// Not a machine: it mirrors the tiles' DOM boxes, measured on every resize, with no flow of its own.
 export function createSlotStore() {
   const rects = new Map<WorkspaceTab, SlotRect>();
   const listeners = new Set<() => void>();

@@ -9,6 +9,7 @@ import { isWorkspaceTab } from './tab-registry.ts';
  */
 export function createScreenModel() {
   let shown: Model | null = null;
+  // Not in the layout machine: these name nodes and windows of flexlayout's live Model (which the machine never sees), for the commands that act on it.
   /** The tab set each popped-out tab came from, to dock it back there. */
   const origins = new Map<string, string>();
   /** Popouts whose window did open: a popout closed without opening was blocked by the browser. */
