@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConversationChange } from '../../../machines/conversation-change.ts';
 import { selectCanRestart, selectCanStart, selectCanStop } from '../../../machines/conversation.ts';
 import { selectLayoutChoices } from '../../../machines/layout.ts';
-import { savedLayoutName, type PresetName } from '../../../machines/layout-json.ts';
+import { savedLayoutName } from '../../../machines/layout-json.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { hasGitTarget, suggestionPrompt } from '../../rules/git-suggestions.ts';
 import {
@@ -21,13 +21,10 @@ import {
 } from '../../ui/index.ts';
 import { FeaturesDialog } from './FeaturesDialog.tsx';
 import type { ScreenModel } from './screen-model.ts';
-import { WINDOW_ITEMS } from './tab-registry.ts';
+import { actionForShortcut, actionsOf, type MenuName, type WorkspaceAction, type WorkspaceCommands, type WorkspaceFacts } from './workspace-actions.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import * as styles from './workspace.css.ts';
 import type { Conversation } from '../../../openapi/types.ts';
-
-/** The Layout menu's presets (the spec's; 'default' is what Reset returns to only when chosen elsewhere). */
-const MENU_PRESETS: readonly PresetName[] = ['pm', 'developer', 'user'];
 
 interface MenuBarProps {
   conversation: ConversationActor;
@@ -101,16 +98,39 @@ function ConversationTitle({ conversationId, title, change }: { conversationId: 
   );
 }
 
+/** The items of one menu (or group) of the action table. */
+function ActionItems({ actions, facts, commands }: { actions: readonly WorkspaceAction[]; facts: WorkspaceFacts; commands: WorkspaceCommands }) {
+  const { t } = useTranslation('workspace');
+  return actions.map((action) => {
+    const enabled = action.enabled(facts);
+    const note = !enabled && action.disabledNote ? t(action.disabledNote as 'menu.pushNeedsRepository') : null;
+    const label = t(action.label as 'menu.start');
+    return (
+      <NotedItem
+        key={action.id}
+        label={action.shortcut ? `${label} (${action.shortcut})` : label}
+        note={note}
+        disabled={!enabled}
+        onSelect={() => action.perform(commands)}
+      />
+    );
+  });
+}
+
 /**
  * The title and the spec's menus: File (push, deployments), Window (the tabs, the App submenu),
  * Layout (presets, saved layouts, reset, maximise, pop-out), Runtime, and Feature (its dialog).
+ * Each item is an action of the table in workspace-actions.ts, and so is each keyboard shortcut.
  */
 export function WorkspaceMenuBar({ conversation, record, stream, layout, screen, change }: MenuBarProps) {
   const { t } = useTranslation(['workspace', 'chat']);
   const choices = useSelector(layout, selectLayoutChoices);
-  const canStop = useSelector(conversation, selectCanStop);
-  const canStart = useSelector(conversation, selectCanStart);
-  const canRestart = useSelector(conversation, selectCanRestart);
+  const facts: WorkspaceFacts = {
+    canStop: useSelector(conversation, selectCanStop),
+    canStart: useSelector(conversation, selectCanStart),
+    canRestart: useSelector(conversation, selectCanRestart),
+    canPush: hasGitTarget(record),
+  };
   const savedNames = choices.flatMap((choice) => {
     const name = savedLayoutName(choice);
     return name === null ? [] : [name];
@@ -119,13 +139,39 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
     const component = screen.activeComponent();
     if (component) layout.send({ type, component });
   };
-  const canPush = hasGitTarget(record);
-  // The chat's push-to-branch suggestion, sent as the user's message.
-  const push = () => {
-    const prompt = suggestionPrompt('push', record);
-    stream.send({ action: 'message', args: { content: t(`chat:${prompt.key}`, prompt.params), image_urls: [], timestamp: new Date().toISOString() } });
-    toast.success(t('menu.pushSent'));
+  const commands: WorkspaceCommands = {
+    openTab: (component) => layout.send({ type: 'OPEN_TAB', component }),
+    selectLayout: (id) => layout.send({ type: 'SELECT', layout: id }),
+    openSaveDialog: () => layout.send({ type: 'OPEN_SAVE_DIALOG' }),
+    resetLayout: () => layout.send({ type: 'RESET' }),
+    toggleMaximise: () => withActive('TOGGLE_MAXIMISE'),
+    popOut: () => withActive('POP_OUT'),
+    start: () => conversation.send({ type: 'START' }),
+    stop: () => change({ kind: 'stop', conversationId: record.conversation_id }),
+    restart: () => conversation.send({ type: 'RESTART' }),
+    // The chat's push-to-branch suggestion, sent as the user's message.
+    push: () => {
+      const prompt = suggestionPrompt('push', record);
+      stream.send({ action: 'message', args: { content: t(`chat:${prompt.key}`, prompt.params), image_urls: [], timestamp: new Date().toISOString() } });
+      toast.success(t('menu.pushSent'));
+    },
   };
+  // Shortcuts read the facts and commands of the latest render.
+  const latest = useRef({ facts, commands });
+  useEffect(() => {
+    latest.current = { facts, commands };
+  });
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      const action = actionForShortcut(event, latest.current.facts);
+      if (!action) return;
+      event.preventDefault();
+      action.perform(latest.current.commands);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
   const [featuresOpen, setFeaturesOpen] = useState(false);
   // New Feature: the chat's message box takes focus once the dialog (and its focus trap) is gone.
   const focusChatNext = useRef(false);
@@ -140,61 +186,35 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
     setFeaturesOpen(false);
     layout.send({ type: 'OPEN_TAB', component: 'chat' });
   };
+  const items = (menu: MenuName, group?: 'last') => (
+    <ActionItems actions={actionsOf(menu).filter((action) => (group ? action.group === group : action.group !== 'last'))} facts={facts} commands={commands} />
+  );
 
   return (
     <nav className={styles.menuBar} aria-label={t('menu.bar')}>
       <div className={styles.title}>
         <ConversationTitle conversationId={record.conversation_id} title={record.title} change={change} />
       </div>
-      <Menu label={t('menu.file')}>
-        <NotedItem label={t('menu.pushToRepository')} note={canPush ? null : t('menu.pushNeedsRepository')} disabled={!canPush} onSelect={push} />
-        <NotedItem label={t('menu.deployments')} note={t('menu.deploymentsUnavailable')} disabled />
-      </Menu>
+      <Menu label={t('menu.file')}>{items('file')}</Menu>
       <Menu label={t('menu.window')}>
-        {WINDOW_ITEMS.map(({ item, tab }) => (
-          <DropdownMenuItem key={item} onSelect={() => layout.send({ type: 'OPEN_TAB', component: tab })}>
-            {item === 'served' ? t('menu.served') : t(`tabs.${item}`)}
-          </DropdownMenuItem>
-        ))}
+        {items('window')}
         <DropdownMenuSub>
           <DropdownMenuSubTrigger>{t('menu.app')}</DropdownMenuSubTrigger>
-          <DropdownMenuSubContent>
-            {/* Staging and production are deployments, which only the DevOps agent makes. */}
-            <NotedItem label={t('menu.staging')} note={t('menu.appDeploymentUnavailable')} disabled />
-            <NotedItem label={t('menu.production')} note={t('menu.appDeploymentUnavailable')} disabled />
-            <DropdownMenuItem onSelect={() => layout.send({ type: 'OPEN_TAB', component: 'app' })}>{t('menu.development')}</DropdownMenuItem>
-          </DropdownMenuSubContent>
+          <DropdownMenuSubContent>{items('app')}</DropdownMenuSubContent>
         </DropdownMenuSub>
       </Menu>
       <Menu label={t('menu.layout')}>
-        {MENU_PRESETS.map((preset) => (
-          <DropdownMenuItem key={preset} onSelect={() => layout.send({ type: 'SELECT', layout: preset })}>
-            {t(`layout.presets.${preset}`)}
-          </DropdownMenuItem>
-        ))}
+        {items('layout')}
         {savedNames.length > 0 ? <DropdownMenuSeparator /> : null}
         {savedNames.map((name) => (
-          <DropdownMenuItem key={name} onSelect={() => layout.send({ type: 'SELECT', layout: `saved:${name}` })}>
+          <DropdownMenuItem key={name} onSelect={() => commands.selectLayout(`saved:${name}`)}>
             {t('layout.saved', { name })}
           </DropdownMenuItem>
         ))}
         <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => layout.send({ type: 'OPEN_SAVE_DIALOG' })}>{t('layout.saveCurrent')}</DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => layout.send({ type: 'RESET' })}>{t('layout.reset')}</DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => withActive('TOGGLE_MAXIMISE')}>{t('layout.maximise')}</DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => withActive('POP_OUT')}>{t('layout.popOut')}</DropdownMenuItem>
+        {items('layout', 'last')}
       </Menu>
-      <Menu label={t('menu.runtime')}>
-        <DropdownMenuItem disabled={!canStart} onSelect={() => conversation.send({ type: 'START' })}>
-          {t('menu.start')}
-        </DropdownMenuItem>
-        <DropdownMenuItem disabled={!canStop} onSelect={() => change({ kind: 'stop', conversationId: record.conversation_id })}>
-          {t('menu.stop')}
-        </DropdownMenuItem>
-        <DropdownMenuItem disabled={!canRestart} onSelect={() => conversation.send({ type: 'RESTART' })}>
-          {t('menu.restart')}
-        </DropdownMenuItem>
-      </Menu>
+      <Menu label={t('menu.runtime')}>{items('runtime')}</Menu>
       <Button tone="ghost" size="sm" aria-haspopup="dialog" onClick={() => setFeaturesOpen(true)}>
         {t('menu.feature')}
       </Button>

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { actionForShortcut, actionsOf, shortcutOf, WORKSPACE_ACTIONS, type WorkspaceFacts } from './workspace-actions.ts';
+
+const facts = (over: Partial<WorkspaceFacts> = {}): WorkspaceFacts => ({ canStart: false, canStop: true, canRestart: true, canPush: false, ...over });
+const enabledIds = (given: WorkspaceFacts) => WORKSPACE_ACTIONS.filter((action) => action.enabled(given)).map((action) => action.id);
+const key = (code: string, modifiers: Partial<Record<'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey', boolean>> = {}) => ({
+  code,
+  altKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  ...modifiers,
+});
+
+describe('workspace actions', () => {
+  it('have one id each, and every disabled-for-now action says why', () => {
+    const ids = WORKSPACE_ACTIONS.map((action) => action.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const neverEnabled = WORKSPACE_ACTIONS.filter((action) => !action.enabled(facts({ canStart: true, canPush: true })));
+    expect(neverEnabled.map((action) => action.id)).toEqual(['deployments', 'app-staging', 'app-production']);
+    for (const action of neverEnabled) expect(action.disabledNote).toBeTruthy();
+  });
+
+  it('enable Start only for a stopped conversation, Stop and Restart as the conversation machine says, Push with a repository', () => {
+    expect(enabledIds(facts())).not.toContain('start');
+    expect(enabledIds(facts({ canStart: true, canStop: false }))).toEqual(expect.arrayContaining(['start']));
+    expect(enabledIds(facts({ canStart: true, canStop: false }))).not.toContain('stop');
+    expect(enabledIds(facts({ canRestart: false }))).not.toContain('restart');
+    expect(enabledIds(facts())).not.toContain('push');
+    expect(enabledIds(facts({ canPush: true }))).toContain('push');
+  });
+
+  it('list the Window menu in the spec order, the web app as Served', () => {
+    expect(actionsOf('window').map((action) => action.label)).toEqual(['tabs.chat', 'tabs.vscode', 'tabs.terminal', 'tabs.jupyter', 'tabs.browser', 'menu.served', 'tabs.changes']);
+  });
+
+  it('find an enabled action by its shortcut, whatever the keyboard layout calls the key', () => {
+    expect(shortcutOf(key('KeyM', { altKey: true, shiftKey: true }))).toBe('Alt+Shift+M');
+    expect(actionForShortcut(key('KeyM', { altKey: true, shiftKey: true }), facts())?.id).toBe('maximise');
+    expect(actionForShortcut(key('KeyM', { altKey: true }), facts())).toBeNull();
+    expect(actionForShortcut(key('KeyM'), facts())).toBeNull();
+  });
+});

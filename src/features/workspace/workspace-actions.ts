@@ -1,0 +1,109 @@
+import type { PresetName } from '../../../machines/layout-json.ts';
+import type { WorkspaceTab } from './tab-registry.ts';
+import { WINDOW_ITEMS } from './tab-registry.ts';
+
+// Every command of the workspace's menus as one object (as excalidraw's actions): its label,
+// when it is enabled, what it does, and its keyboard shortcut if it has one. The menu bar
+// renders these; a shortcut or a command palette entry is the same object.
+
+/** What the commands' rules read: facts selected from the machines and the record. */
+export interface WorkspaceFacts {
+  canStart: boolean;
+  canStop: boolean;
+  canRestart: boolean;
+  /** The conversation has a git provider and a repository to push to. */
+  canPush: boolean;
+}
+
+/** What the commands act on: events for the machines and the few effects the view owns. */
+export interface WorkspaceCommands {
+  openTab(tab: WorkspaceTab): void;
+  selectLayout(layout: PresetName | `saved:${string}`): void;
+  openSaveDialog(): void;
+  resetLayout(): void;
+  /** Acts on the tab the user is in. */
+  toggleMaximise(): void;
+  popOut(): void;
+  start(): void;
+  stop(): void;
+  restart(): void;
+  push(): void;
+}
+
+export type MenuName = 'file' | 'window' | 'app' | 'layout' | 'runtime';
+
+export interface WorkspaceAction {
+  id: string;
+  menu: MenuName;
+  /** An i18n key of the `workspace` namespace. */
+  label: string;
+  /** Shown under the label while the action is disabled: why. */
+  disabledNote?: string;
+  enabled(facts: WorkspaceFacts): boolean;
+  perform(commands: WorkspaceCommands): void;
+  /** `Alt+Shift+M`-style: modifiers, then the key as KeyboardEvent.code names it without 'Key'. */
+  shortcut?: string;
+  /** The menu's group: groups are drawn apart (the Layout menu's saved layouts come between its two). */
+  group?: 'first' | 'last';
+}
+
+const always = () => true;
+const never = () => false;
+
+/** The Layout menu's presets (the spec's; 'default' is what Reset returns to only when chosen elsewhere). */
+const MENU_PRESETS: readonly PresetName[] = ['pm', 'developer', 'user'];
+
+export const WORKSPACE_ACTIONS: readonly WorkspaceAction[] = [
+  {
+    id: 'push',
+    menu: 'file',
+    label: 'menu.pushToRepository',
+    disabledNote: 'menu.pushNeedsRepository',
+    enabled: (facts) => facts.canPush,
+    perform: (commands) => commands.push(),
+  },
+  // Deployments, staging and production are made by the DevOps agent, which does not exist yet.
+  { id: 'deployments', menu: 'file', label: 'menu.deployments', disabledNote: 'menu.deploymentsUnavailable', enabled: never, perform: () => {} },
+  ...WINDOW_ITEMS.map(
+    ({ item, tab }): WorkspaceAction => ({
+      id: `open-${item}`,
+      menu: 'window',
+      label: item === 'served' ? 'menu.served' : `tabs.${item}`,
+      enabled: always,
+      perform: (commands) => commands.openTab(tab),
+    }),
+  ),
+  { id: 'app-staging', menu: 'app', label: 'menu.staging', disabledNote: 'menu.appDeploymentUnavailable', enabled: never, perform: () => {} },
+  { id: 'app-production', menu: 'app', label: 'menu.production', disabledNote: 'menu.appDeploymentUnavailable', enabled: never, perform: () => {} },
+  { id: 'app-development', menu: 'app', label: 'menu.development', enabled: always, perform: (commands) => commands.openTab('app') },
+  ...MENU_PRESETS.map(
+    (preset): WorkspaceAction => ({
+      id: `layout-${preset}`,
+      menu: 'layout',
+      label: `layout.presets.${preset}`,
+      enabled: always,
+      perform: (commands) => commands.selectLayout(preset),
+    }),
+  ),
+  { id: 'save-layout', menu: 'layout', label: 'layout.saveCurrent', enabled: always, perform: (commands) => commands.openSaveDialog() , group: 'last' },
+  { id: 'reset-layout', menu: 'layout', label: 'layout.reset', enabled: always, perform: (commands) => commands.resetLayout() , group: 'last' },
+  { id: 'maximise', menu: 'layout', label: 'layout.maximise', enabled: always, perform: (commands) => commands.toggleMaximise(), shortcut: 'Alt+Shift+M' , group: 'last' },
+  { id: 'pop-out', menu: 'layout', label: 'layout.popOut', enabled: always, perform: (commands) => commands.popOut() , group: 'last' },
+  { id: 'start', menu: 'runtime', label: 'menu.start', enabled: (facts) => facts.canStart, perform: (commands) => commands.start() },
+  { id: 'stop', menu: 'runtime', label: 'menu.stop', enabled: (facts) => facts.canStop, perform: (commands) => commands.stop() },
+  { id: 'restart', menu: 'runtime', label: 'menu.restart', enabled: (facts) => facts.canRestart, perform: (commands) => commands.restart() },
+];
+
+export const actionsOf = (menu: MenuName) => WORKSPACE_ACTIONS.filter((action) => action.menu === menu);
+
+/** The shortcut a key press makes, in the actions' notation (`Alt+Shift+M`). */
+export function shortcutOf(event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'code'>): string {
+  const key = event.code.replace(/^Key|^Digit/, '');
+  return [event.ctrlKey && 'Ctrl', event.metaKey && 'Meta', event.altKey && 'Alt', event.shiftKey && 'Shift', key].filter(Boolean).join('+');
+}
+
+/** The enabled action a key press asks for, if any. */
+export function actionForShortcut(event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'code'>, facts: WorkspaceFacts): WorkspaceAction | null {
+  const pressed = shortcutOf(event);
+  return WORKSPACE_ACTIONS.find((action) => action.shortcut === pressed && action.enabled(facts)) ?? null;
+}
