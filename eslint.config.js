@@ -5,7 +5,18 @@ import tseslint from 'typescript-eslint';
 import { importBoundaries } from './scripts/eslint-import-boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', '.data', '.tmp', 'coverage', 'openapi/schema.d.ts', 'src/routeTree.gen.ts', 'server/db/migrations'] },
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      '.data',
+      '.tmp',
+      'coverage',
+      'openapi/schema.d.ts',
+      'src/routeTree.gen.ts',
+      'server/db/migrations',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,7 +6,12 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   // The router plugin must run before react() so it can split route code.
   plugins: [
-    tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/routeTree.gen.ts' }),
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: 'src/routes',
+      generatedRouteTree: 'src/routeTree.gen.ts',
+    }),
     react(),
     vanillaExtractPlugin(),
   ],
@@ -23,7 +28,11 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'vendor', tags: ['$initial'], test: /node_modules[\\/]/ },
-            { name: 'app', tags: ['$initial'], test: (id) => !/node_modules[\\/]|index\.html|src[\\/]main\.tsx$/.test(id) },
+            {
+              name: 'app',
+              tags: ['$initial'],
+              test: (id) => !/node_modules[\\/]|index\.html|src[\\/]main\.tsx$/.test(id),
+            },
           ],
         },
       },

@@ -8,14 +8,23 @@ export default defineConfig({
     projects: [
       {
         // A statechart's model-based tests (`*.model.test.ts`) beside a server machine run with the model project.
-        test: { name: 'unit', environment: 'node', include: ['server/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.model.test.ts'] },
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, '**/*.model.test.ts'],
+        },
       },
       {
         plugins: [react(), vanillaExtractPlugin()],
         test: { name: 'web', environment: 'happy-dom', include: ['src/**/*.test.{ts,tsx}', 'locales/**/*.test.ts'] },
       },
       {
-        test: { name: 'model', environment: 'node', include: ['tests/model/**/*.test.ts', 'server/**/*.model.test.ts'] },
+        test: {
+          name: 'model',
+          environment: 'node',
+          include: ['tests/model/**/*.test.ts', 'server/**/*.model.test.ts'],
+        },
       },
       {
         test: {
@@ -23,7 +32,9 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
           // *.postgres.test.ts need a PostgreSQL server (several nodes on one database): the PostgreSQL pass runs them.
-          exclude: process.env.DATABASE_URL ? configDefaults.exclude : [...configDefaults.exclude, 'tests/**/*.postgres.test.ts'],
+          exclude: process.env.DATABASE_URL
+            ? configDefaults.exclude
+            : [...configDefaults.exclude, 'tests/**/*.postgres.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -20,8 +20,14 @@ interface StepCost {
  */
 const RUNS = 5;
 
-async function startFakeModel(kind: 'think' | 'shell', steps: number): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const child = fork(path.join(import.meta.dirname, 'fake-model-process.ts'), [kind, String(steps)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+async function startFakeModel(
+  kind: 'think' | 'shell',
+  steps: number,
+): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const child = fork(path.join(import.meta.dirname, 'fake-model-process.ts'), [kind, String(steps)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   return { baseUrl: line.toString().trim(), child };
 }
@@ -37,7 +43,16 @@ function processCpuMs(pid: number): number {
 async function medianOf(run: () => Promise<StepCost>): Promise<StepCost> {
   const runs: StepCost[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await run());
-  return { wallMs: quantile(runs.map((cost) => cost.wallMs), 0.5), cpuMs: quantile(runs.map((cost) => cost.cpuMs), 0.5) };
+  return {
+    wallMs: quantile(
+      runs.map((cost) => cost.wallMs),
+      0.5,
+    ),
+    cpuMs: quantile(
+      runs.map((cost) => cost.cpuMs),
+      0.5,
+    ),
+  };
 }
 
 /**
@@ -52,10 +67,20 @@ async function serverStep(server: RunningServer, steps: number): Promise<StepCos
   let socket: SocketClient | null = null;
   let id = '';
   try {
-    await fetch(`${server.url}/api/settings`, { method: 'POST', headers: json, body: JSON.stringify({ llm_model: 'openai/fake-model', llm_base_url: model.baseUrl, llm_api_key: 'fake-key' }) });
-    ({ conversation_id: id } = (await (await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: json, body: '{}' })).json()) as { conversation_id: string });
+    await fetch(`${server.url}/api/settings`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ llm_model: 'openai/fake-model', llm_base_url: model.baseUrl, llm_api_key: 'fake-key' }),
+    });
+    ({ conversation_id: id } = (await (
+      await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: json, body: '{}' })
+    ).json()) as { conversation_id: string });
     socket = await SocketClient.open(server.url, { conversation_id: id });
-    await socket.waitFor((s) => s.events.some(isAgentState('AWAITING_USER_INPUT')), 'the agent to wait for input', 60_000);
+    await socket.waitFor(
+      (s) => s.events.some(isAgentState('AWAITING_USER_INPUT')),
+      'the agent to wait for input',
+      60_000,
+    );
     const pid = server.pid() ?? 0;
     const cpu = processCpuMs(pid);
     const started = performance.now();
@@ -80,7 +105,9 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
   const scenarios = new ScenarioFactory();
   async function perStep(kind: 'think' | 'shell', steps: number): Promise<StepCost> {
     const model = await startFakeModel(kind, steps);
-    const scenario = await scenarios.start({ settings: { maxIterations: steps + 1, llm: testSettings({ baseUrl: model.baseUrl }).llm } });
+    const scenario = await scenarios.start({
+      settings: { maxIterations: steps + 1, llm: testSettings({ baseUrl: model.baseUrl }).llm },
+    });
     try {
       await scenario.store.waitForState('AWAITING_USER_INPUT');
       const started = performance.now();
@@ -88,7 +115,10 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
       scenario.say('Go');
       await scenario.store.waitForState('FINISHED', { timeoutMs: 120_000 });
       const used = process.cpuUsage(cpu);
-      return { wallMs: (performance.now() - started) / (steps + 1), cpuMs: (used.user + used.system) / 1000 / (steps + 1) };
+      return {
+        wallMs: (performance.now() - started) / (steps + 1),
+        cpuMs: (used.user + used.system) / 1000 / (steps + 1),
+      };
     } finally {
       await scenario.close();
       model.child.disconnect();
@@ -115,8 +145,18 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
       await serverStep(server, steps);
       const cost = await medianOf(() => serverStep(server, steps));
       const serverName = `agent step through the server process (oss, ${server.database.databaseUrl ? 'PostgreSQL' : 'PGlite'}, one socket watching), median of ${RUNS} runs`;
-      rows.push({ name: serverName, metric: `${steps}-step think task, server CPU per step`, value: round(cost.cpuMs), unit: 'ms' });
-      rows.push({ name: serverName, metric: `${steps}-step think task, wall time per step`, value: round(cost.wallMs), unit: 'ms' });
+      rows.push({
+        name: serverName,
+        metric: `${steps}-step think task, server CPU per step`,
+        value: round(cost.cpuMs),
+        unit: 'ms',
+      });
+      rows.push({
+        name: serverName,
+        metric: `${steps}-step think task, wall time per step`,
+        value: round(cost.wallMs),
+        unit: 'ms',
+      });
     } finally {
       await server.destroy();
     }

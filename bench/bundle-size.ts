@@ -18,7 +18,11 @@ function staticClosure(manifest: Manifest, keys: string[]): { js: number; css: n
   };
   keys.forEach(visit);
   const files = [...seen].flatMap((k) => [manifest[k]?.file ?? '', ...(manifest[k]?.css ?? [])]);
-  const gz = (ext: string) => [...new Set(files.filter((f) => f.endsWith(ext)))].reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(dist, f))).length, 0);
+  const gz = (ext: string) =>
+    [...new Set(files.filter((f) => f.endsWith(ext)))].reduce(
+      (sum, f) => sum + gzipSync(fs.readFileSync(path.join(dist, f))).length,
+      0,
+    );
   return { js: gz('.js'), css: gz('.css') };
 }
 
@@ -33,16 +37,45 @@ export function benchBundles(): BenchResult[] {
     return found;
   };
   // The first render waits for i18n, which loads every namespace of the browser's language (here English) as a chunk.
-  const firstLoad = ['index.html', ...NAMESPACES.map((namespace) => key(`locales/${FALLBACK_LANGUAGE}/${namespace}.json`))];
+  const firstLoad = [
+    'index.html',
+    ...NAMESPACES.map((namespace) => key(`locales/${FALLBACK_LANGUAGE}/${namespace}.json`)),
+  ];
   const entry = staticClosure(manifest, firstLoad);
   // The workspace route renders inside the sidebar layout, whose component is split off too.
-  const workspaceRoute = [...firstLoad, key('src/routes/_sidebar.tsx?tsr-split=component'), key('experiment.conversations.$conversationId.tsx?tsr-split=component')];
+  const workspaceRoute = [
+    ...firstLoad,
+    key('src/routes/_sidebar.tsx?tsr-split=component'),
+    key('experiment.conversations.$conversationId.tsx?tsr-split=component'),
+  ];
   const workspace = staticClosure(manifest, workspaceRoute);
   const withChat = staticClosure(manifest, [...workspaceRoute, key('src/features/chat/index.ts')]);
   return [
-    { name: 'Entry (first load of any route, lazy routes excluded)', metric: 'JavaScript gzip', value: kB(entry.js), unit: 'kB' },
-    { name: 'Entry (first load of any route, lazy routes excluded)', metric: 'CSS gzip', value: kB(entry.css), unit: 'kB' },
-    { name: 'Workspace route (entry + route, tabs lazy)', metric: 'JavaScript gzip', value: kB(workspace.js), unit: 'kB', target: '≤ 260 kB' },
-    { name: 'Workspace route with the chat panel (pm layout)', metric: 'JavaScript gzip', value: kB(withChat.js), unit: 'kB', target: '≤ 260 kB' },
+    {
+      name: 'Entry (first load of any route, lazy routes excluded)',
+      metric: 'JavaScript gzip',
+      value: kB(entry.js),
+      unit: 'kB',
+    },
+    {
+      name: 'Entry (first load of any route, lazy routes excluded)',
+      metric: 'CSS gzip',
+      value: kB(entry.css),
+      unit: 'kB',
+    },
+    {
+      name: 'Workspace route (entry + route, tabs lazy)',
+      metric: 'JavaScript gzip',
+      value: kB(workspace.js),
+      unit: 'kB',
+      target: '≤ 260 kB',
+    },
+    {
+      name: 'Workspace route with the chat panel (pm layout)',
+      metric: 'JavaScript gzip',
+      value: kB(withChat.js),
+      unit: 'kB',
+      target: '≤ 260 kB',
+    },
   ];
 }

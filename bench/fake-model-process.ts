@@ -9,7 +9,9 @@ import { FakeLlm, reply, withTools } from '../tests/support/fake-llm/index.ts';
 const [kind, steps] = [process.argv[2], Number(process.argv[3])];
 let n = 0;
 const step = () =>
-  kind === 'shell' ? reply.toolCall('execute_bash', { command: `true ${++n}` }, { when: withTools }) : reply.toolCall('think', { thought: `step ${++n}` }, { when: withTools });
+  kind === 'shell'
+    ? reply.toolCall('execute_bash', { command: `true ${++n}` }, { when: withTools })
+    : reply.toolCall('think', { thought: `step ${++n}` }, { when: withTools });
 const llm = new FakeLlm();
 const baseUrl = await llm.start();
 llm.enqueue(titleReply, ...Array.from({ length: steps }, step), finishReply);

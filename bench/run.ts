@@ -22,19 +22,25 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
 // `npm run bench -- NAME...`: runs only those and prints them (RESULTS.md keeps the full run).
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !(name in benchmarks));
-if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
+if (unknown.length > 0)
+  throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
 // Every benchmark measures the production build (the browser tests build a development one)
 // and starts servers on copies of the migrated PGlite template.
-const build = spawnSync(process.execPath, [path.join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
-  cwd: path.join(import.meta.dirname, '..'),
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production' },
-});
+const build = spawnSync(
+  process.execPath,
+  [path.join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+  {
+    cwd: path.join(import.meta.dirname, '..'),
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  },
+);
 if (build.status !== 0) throw new Error('vite build failed');
 await prepareTestDatabase();
 
 const results: BenchResult[] = [];
-for (const [name, run] of Object.entries(benchmarks)) if (chosen.length === 0 || chosen.includes(name)) results.push(...(await run()));
+for (const [name, run] of Object.entries(benchmarks))
+  if (chosen.length === 0 || chosen.includes(name)) results.push(...(await run()));
 
 const rows = results.map((r) => `| ${r.name} | ${r.metric} | ${r.value} ${r.unit} | ${r.target ?? '—'} |`);
 const table = ['| benchmark | metric | result | target |', '|---|---|---|---|', ...rows].join('\n');

@@ -35,46 +35,69 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
       body: JSON.stringify({ replay_json: JSON.stringify(trajectory()) }),
     });
     const { conversation_id: id } = (await created.json()) as { conversation_id: string };
-    await waitFor(async () => (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { status: string }, (c) => c.status === 'RUNNING', 300_000, 'the replay');
+    await waitFor(
+      async () => (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { status: string },
+      (c) => c.status === 'RUNNING',
+      300_000,
+      'the replay',
+    );
     const page = await browser.newPage();
     // Time each socket frame's arrival, when a row with a given text enters the DOM, and the
     // first animation frame in which the newest message is inside the chat's visible area and
     // the message box is shown: measured in the page, so the driver's polling adds nothing.
-    await page.addInitScript((newest) => {
-      const w = window as unknown as { __frames: number[]; __rows: Map<string, number>; __interactive: number | null };
-      w.__frames = [];
-      w.__rows = new Map();
-      w.__interactive = null;
-      const Native = window.WebSocket;
-      window.WebSocket = class extends Native {
-        constructor(...args: ConstructorParameters<typeof WebSocket>) {
-          super(...args);
-          this.addEventListener('message', () => w.__frames.push(performance.now()));
-        }
-      };
-      new MutationObserver((mutations) => {
-        const now = performance.now();
-        for (const m of mutations)
-          for (const node of m.addedNodes) {
-            const match = /append-(\d+)/.exec(node.textContent ?? '');
-            if (match?.[1] && !w.__rows.has(match[1])) w.__rows.set(match[1], now);
+    await page.addInitScript(
+      (newest) => {
+        const w = window as unknown as {
+          __frames: number[];
+          __rows: Map<string, number>;
+          __interactive: number | null;
+        };
+        w.__frames = [];
+        w.__rows = new Map();
+        w.__interactive = null;
+        const Native = window.WebSocket;
+        window.WebSocket = class extends Native {
+          constructor(...args: ConstructorParameters<typeof WebSocket>) {
+            super(...args);
+            this.addEventListener('message', () => w.__frames.push(performance.now()));
           }
-      }).observe(document, { childList: true, subtree: true });
-      // Functions are assigned to members, never named: tsx would wrap a named one in a helper the page lacks.
-      const probe = {} as { visible: (box: DOMRect | undefined, area: DOMRect) => boolean; check: () => void };
-      probe.visible = (box, area) => box !== undefined && box.width > 0 && box.height > 0 && box.bottom > area.top && box.top < area.bottom;
-      probe.check = () => {
-        const log = document.querySelector('[role=log]');
-        const row = [...(log?.querySelectorAll('[data-index]') ?? [])].find((element) => element.textContent?.includes(newest));
-        const box = log?.closest('section')?.querySelector('textarea');
-        if (log && probe.visible(row?.getBoundingClientRect(), log.getBoundingClientRect()) && probe.visible(box?.getBoundingClientRect(), document.documentElement.getBoundingClientRect()))
-          w.__interactive = performance.now();
-        else requestAnimationFrame(probe.check);
-      };
-      requestAnimationFrame(probe.check);
-    }, `history message ${HISTORY - 1}`);
+        };
+        new MutationObserver((mutations) => {
+          const now = performance.now();
+          for (const m of mutations)
+            for (const node of m.addedNodes) {
+              const match = /append-(\d+)/.exec(node.textContent ?? '');
+              if (match?.[1] && !w.__rows.has(match[1])) w.__rows.set(match[1], now);
+            }
+        }).observe(document, { childList: true, subtree: true });
+        // Functions are assigned to members, never named: tsx would wrap a named one in a helper the page lacks.
+        const probe = {} as { visible: (box: DOMRect | undefined, area: DOMRect) => boolean; check: () => void };
+        probe.visible = (box, area) =>
+          box !== undefined && box.width > 0 && box.height > 0 && box.bottom > area.top && box.top < area.bottom;
+        probe.check = () => {
+          const log = document.querySelector('[role=log]');
+          const row = [...(log?.querySelectorAll('[data-index]') ?? [])].find((element) =>
+            element.textContent?.includes(newest),
+          );
+          const box = log?.closest('section')?.querySelector('textarea');
+          if (
+            log &&
+            probe.visible(row?.getBoundingClientRect(), log.getBoundingClientRect()) &&
+            probe.visible(box?.getBoundingClientRect(), document.documentElement.getBoundingClientRect())
+          )
+            w.__interactive = performance.now();
+          else requestAnimationFrame(probe.check);
+        };
+        requestAnimationFrame(probe.check);
+      },
+      `history message ${HISTORY - 1}`,
+    );
     await page.goto(`${server.url}/experiment/conversations/${id}`);
-    const ready = await page.waitForFunction(() => (window as unknown as { __interactive: number | null }).__interactive, null, { timeout: 60_000 });
+    const ready = await page.waitForFunction(
+      () => (window as unknown as { __interactive: number | null }).__interactive,
+      null,
+      { timeout: 60_000 },
+    );
     const interactive = (await ready.jsonValue()) as number;
 
     const socket = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: 1_000_000_000 });
@@ -98,9 +121,27 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
     await socket.close();
     const name = `workspace with ${HISTORY.toLocaleString('en')} events in Chromium (oss, PGlite)`;
     return [
-      { name, metric: 'navigation to newest message shown and input ready', value: Math.round(interactive), unit: 'ms', target: '≤ 1000 ms' },
-      { name, metric: 'append one event: frame → row in DOM, median', value: round(quantile(costs, 0.5)), unit: 'ms', target: '≤ 16 ms' },
-      { name, metric: 'append one event: frame → row in DOM, p95', value: round(quantile(costs, 0.95)), unit: 'ms', target: '≤ 16 ms' },
+      {
+        name,
+        metric: 'navigation to newest message shown and input ready',
+        value: Math.round(interactive),
+        unit: 'ms',
+        target: '≤ 1000 ms',
+      },
+      {
+        name,
+        metric: 'append one event: frame → row in DOM, median',
+        value: round(quantile(costs, 0.5)),
+        unit: 'ms',
+        target: '≤ 16 ms',
+      },
+      {
+        name,
+        metric: 'append one event: frame → row in DOM, p95',
+        value: round(quantile(costs, 0.95)),
+        unit: 'ms',
+        target: '≤ 16 ms',
+      },
     ];
   } finally {
     await browser.close();

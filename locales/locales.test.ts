@@ -24,7 +24,9 @@ function read(language: string, namespace: string): Messages {
 function flatten(messages: Messages, prefix = ''): Map<string, unknown> {
   return new Map(
     Object.entries(messages).flatMap(([key, value]) =>
-      typeof value === 'object' && value !== null ? [...flatten(value, `${prefix}${key}.`)] : [[`${prefix}${key}`, value] as const],
+      typeof value === 'object' && value !== null
+        ? [...flatten(value, `${prefix}${key}.`)]
+        : [[`${prefix}${key}`, value] as const],
     ),
   );
 }
@@ -51,16 +53,24 @@ describe('locales', () => {
   });
 
   describe.each(otherLanguages)('%s', (language) => {
-    it.each(sourceNamespaces)('%s has every key of en, non-empty, with the same placeholders, and no extra key', (namespace) => {
-      const source = flatten(read(SOURCE, namespace));
-      const translated = flatten(read(language, namespace));
-      for (const [key, sourceText] of source) {
-        const text = translated.get(key);
-        expect(typeof text === 'string' && text.trim() !== '', `${language}/${namespace}: ${key} is missing or empty`).toBe(true);
-        expect(placeholders(String(text)), `${language}/${namespace}: ${key} placeholders`).toEqual(placeholders(String(sourceText)));
-      }
-      const extra = [...translated.keys()].filter((key) => !source.has(key));
-      expect(extra, `${language}/${namespace}: keys that en does not have`).toEqual([]);
-    });
+    it.each(sourceNamespaces)(
+      '%s has every key of en, non-empty, with the same placeholders, and no extra key',
+      (namespace) => {
+        const source = flatten(read(SOURCE, namespace));
+        const translated = flatten(read(language, namespace));
+        for (const [key, sourceText] of source) {
+          const text = translated.get(key);
+          expect(
+            typeof text === 'string' && text.trim() !== '',
+            `${language}/${namespace}: ${key} is missing or empty`,
+          ).toBe(true);
+          expect(placeholders(String(text)), `${language}/${namespace}: ${key} placeholders`).toEqual(
+            placeholders(String(sourceText)),
+          );
+        }
+        const extra = [...translated.keys()].filter((key) => !source.has(key));
+        expect(extra, `${language}/${namespace}: keys that en does not have`).toEqual([]);
+      },
+    );
   });
 });

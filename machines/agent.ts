@@ -55,13 +55,21 @@ export function reportsMaximumIterations(event: Event): boolean {
   // A state change is followed as it is; only other events (errors, status updates) ask for PAUSED.
   if (reportedAgentState(event) !== null) return false;
   if (event.extras?.error_id === MAX_ITERATIONS_ERROR_ID) return true;
-  const texts = [event.extras?.reason, event.observation === 'error' || event.status_update === true ? (event.message ?? event.content) : undefined];
+  const texts = [
+    event.extras?.reason,
+    event.observation === 'error' || event.status_update === true ? (event.message ?? event.content) : undefined,
+  ];
   return texts.some((text) => typeof text === 'string' && MAX_ITERATIONS_TEXT.test(text));
 }
 
 /** Whether the agent has acted: it sent an action (a message, a command, an edit...) of its own. */
 export function isAgentAction(event: Event): boolean {
-  return event.source === 'agent' && event.action !== undefined && event.action !== 'change_agent_state' && event.action !== 'system';
+  return (
+    event.source === 'agent' &&
+    event.action !== undefined &&
+    event.action !== 'change_agent_state' &&
+    event.action !== 'system'
+  );
 }
 
 export type AgentMessage = 'unknownError';
@@ -97,16 +105,39 @@ export type AgentEvent =
   | { type: 'CONNECTION_CHANGED'; connection: ConnectionStatus }
   | { type: 'CONVERSATION_STATUS_CHANGED'; status: ConversationStatus | null };
 
-const reportsState = (state: AgentState) => ({ type: 'reports' as const, params: ({ event }: { event: { event: Event } }) => ({ event: event.event, state }) });
+const reportsState = (state: AgentState) => ({
+  type: 'reports' as const,
+  params: ({ event }: { event: { event: Event } }) => ({ event: event.event, state }),
+});
 
-const stateTransition = (state: AgentState) => ({ guard: reportsState(state), target: `.${state}`, actions: ['forgetError' as const] });
+const stateTransition = (state: AgentState) => ({
+  guard: reportsState(state),
+  target: `.${state}`,
+  actions: ['forgetError' as const],
+});
 
-const rememberError = { type: 'rememberError' as const, params: ({ event }: { event: { event: Event } }) => event.event };
+const rememberError = {
+  type: 'rememberError' as const,
+  params: ({ event }: { event: { event: Event } }) => event.event,
+};
 const errorTransitions = [
   {
-    guard: { type: 'reportsLive' as const, params: ({ event }: { event: { event: Event; live: boolean } }) => ({ event: event.event, state: 'ERROR' as const, live: event.live }) },
+    guard: {
+      type: 'reportsLive' as const,
+      params: ({ event }: { event: { event: Event; live: boolean } }) => ({
+        event: event.event,
+        state: 'ERROR' as const,
+        live: event.live,
+      }),
+    },
     target: '.ERROR',
-    actions: [rememberError, { type: 'announceError' as const, params: ({ event }: { event: { event: Event } }) => agentErrorMessage(event.event) }],
+    actions: [
+      rememberError,
+      {
+        type: 'announceError' as const,
+        params: ({ event }: { event: { event: Event } }) => agentErrorMessage(event.event),
+      },
+    ],
   },
   // An error in the history the chat opens with is shown in the chat, not announced again.
   { guard: reportsState('ERROR'), target: '.ERROR', actions: [rememberError] },
@@ -130,13 +161,22 @@ export const agentMachine = setup({
   },
   guards: {
     reports: (_, { event, state }: { event: Event; state: AgentState }) => reportedAgentState(event) === state,
-    reportsLive: (_, { event, state, live }: { event: Event; state: AgentState; live: boolean }) => live && reportedAgentState(event) === state,
+    reportsLive: (_, { event, state, live }: { event: Event; state: AgentState; live: boolean }) =>
+      live && reportedAgentState(event) === state,
     reportsMaximumIterations: (_, event: Event) => reportsMaximumIterations(event),
     isAgentAction: (_, event: Event) => isAgentAction(event),
   },
 }).createMachine({
   id: 'agent',
-  context: { errorMessage: null, hasActed: false, balance: null, uploading: false, optimisticPending: false, connection: 'DISCONNECTED', conversationStatus: null },
+  context: {
+    errorMessage: null,
+    hasActed: false,
+    balance: null,
+    uploading: false,
+    optimisticPending: false,
+    connection: 'DISCONNECTED',
+    conversationStatus: null,
+  },
   initial: 'LOADING',
   on: {
     EVENT_RECEIVED: [
@@ -191,11 +231,20 @@ export const hasInsufficientCredits = (balance: number | null) => balance !== nu
 
 /** Send is disabled while LOADING, RUNNING or AWAITING_USER_CONFIRMATION, with critical credits, or while uploading. */
 export function sendDisabled(state: AgentState, facts: Pick<AgentContext, 'balance' | 'uploading'>): boolean {
-  return state === 'LOADING' || state === 'RUNNING' || state === 'AWAITING_USER_CONFIRMATION' || hasInsufficientCredits(facts.balance) || facts.uploading;
+  return (
+    state === 'LOADING' ||
+    state === 'RUNNING' ||
+    state === 'AWAITING_USER_CONFIRMATION' ||
+    hasInsufficientCredits(facts.balance) ||
+    facts.uploading
+  );
 }
 
 /** Suggestion buttons: only in AWAITING_USER_INPUT or FINISHED, once the agent has acted, with no optimistic message pending. */
-export function suggestionsShown(state: AgentState, facts: Pick<AgentContext, 'hasActed' | 'optimisticPending'>): boolean {
+export function suggestionsShown(
+  state: AgentState,
+  facts: Pick<AgentContext, 'hasActed' | 'optimisticPending'>,
+): boolean {
   return (state === 'AWAITING_USER_INPUT' || state === 'FINISHED') && facts.hasActed && !facts.optimisticPending;
 }
 
@@ -206,8 +255,12 @@ export type DotColour = 'red' | 'yellow' | 'orange' | 'blue' | 'green';
  * (conversation STARTING or socket connecting), loading (LOADING, and INIT and ERROR with it),
  * paused, rejected, rate limited. Orange: awaiting confirmation. Blue: awaiting input. Green otherwise.
  */
-export function statusDotColour(state: AgentState, facts: Pick<AgentContext, 'connection' | 'conversationStatus'>): DotColour {
-  if (facts.connection === 'DISCONNECTED' || facts.conversationStatus === 'STOPPED' || state === 'STOPPED') return 'red';
+export function statusDotColour(
+  state: AgentState,
+  facts: Pick<AgentContext, 'connection' | 'conversationStatus'>,
+): DotColour {
+  if (facts.connection === 'DISCONNECTED' || facts.conversationStatus === 'STOPPED' || state === 'STOPPED')
+    return 'red';
   if (facts.conversationStatus === 'STARTING' || facts.connection === 'CONNECTING') return 'yellow';
   if (isLoadingGroup(state) || state === 'PAUSED' || state === 'REJECTED' || state === 'RATE_LIMITED') return 'yellow';
   if (state === 'AWAITING_USER_CONFIRMATION') return 'orange';
@@ -223,7 +276,8 @@ export const selectSendDisabled = (snapshot: AgentSnapshot) => sendDisabled(agen
 export const selectInsufficientCredits = (snapshot: AgentSnapshot) => hasInsufficientCredits(snapshot.context.balance);
 export const selectShowStop = (snapshot: AgentSnapshot) => snapshot.matches('RUNNING');
 export const selectAwaitingConfirmation = (snapshot: AgentSnapshot) => snapshot.matches('AWAITING_USER_CONFIRMATION');
-export const selectSuggestionsShown = (snapshot: AgentSnapshot) => suggestionsShown(agentStateOf(snapshot), snapshot.context);
+export const selectSuggestionsShown = (snapshot: AgentSnapshot) =>
+  suggestionsShown(agentStateOf(snapshot), snapshot.context);
 export const selectDotColour = (snapshot: AgentSnapshot) => statusDotColour(agentStateOf(snapshot), snapshot.context);
 export const selectTyping = (snapshot: AgentSnapshot) => snapshot.matches('RUNNING');
 export const selectErrorMessage = (snapshot: AgentSnapshot) => snapshot.context.errorMessage;

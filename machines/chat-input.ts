@@ -17,7 +17,6 @@ import type { Event } from '../openapi/types.ts';
 // - A sent message is shown at once (optimistic) and stays pending until the server's echo, the
 //   user `message` event, arrives: see `isEchoOf` for how an echo is recognised.
 
-
 /** A user message shown before its echo arrived. */
 export interface PendingMessage {
   /** Client-side id, sent as the action's `id`; the server echoes it as args.client_id. */
@@ -117,7 +116,13 @@ export type ChatInputEvent =
   | { type: 'BUSY_CHANGED'; busy: boolean };
 
 /** The message a send creates: the next id, the trimmed text (the event's own, else the box's), the time of the key press or click. */
-const sent = ({ context, event }: { context: ChatInputContext; event: { at: string; text?: string } }): PendingMessage => ({
+const sent = ({
+  context,
+  event,
+}: {
+  context: ChatInputContext;
+  event: { at: string; text?: string };
+}): PendingMessage => ({
   id: `${context.idPrefix}-${context.sent + 1}`,
   content: (event.text ?? context.text).trim(),
   timestamp: event.at,
@@ -138,13 +143,26 @@ export const chatInputMachine = setup({
     /** Toast 'Failed to send message. Please try again.' */
     announceSendFailure: notProvidedAction('announceSendFailure'),
     setText: assign((_, text: string) => ({ text })),
-    addPending: assign(({ context }, message: PendingMessage) => ({ pending: [...context.pending, message], sent: context.sent + 1, notice: null })),
+    addPending: assign(({ context }, message: PendingMessage) => ({
+      pending: [...context.pending, message],
+      sent: context.sent + 1,
+      notice: null,
+    })),
     clearBox: assign({ text: '', images: [] }),
-    attachImages: assign(({ context }, images: readonly AttachedImage[]) => ({ images: [...context.images, ...images] })),
-    removeImage: assign(({ context }, url: string) => ({ images: context.images.filter((image) => image.url !== url) })),
+    attachImages: assign(({ context }, images: readonly AttachedImage[]) => ({
+      images: [...context.images, ...images],
+    })),
+    removeImage: assign(({ context }, url: string) => ({
+      images: context.images.filter((image) => image.url !== url),
+    })),
     settleEcho: assign(({ context }, event: Event) => ({ pending: settleEcho(context.pending, event) })),
-    dropPending: assign(({ context }, id: string) => ({ pending: context.pending.filter((message) => message.id !== id) })),
-    setBalance: assign(({ context }, balance: number | null) => ({ balance, notice: insufficientCredits(balance) ? context.notice : null })),
+    dropPending: assign(({ context }, id: string) => ({
+      pending: context.pending.filter((message) => message.id !== id),
+    })),
+    setBalance: assign(({ context }, balance: number | null) => ({
+      balance,
+      notice: insufficientCredits(balance) ? context.notice : null,
+    })),
     setBusy: assign((_, busy: boolean) => ({ busy })),
     blockForCredits: assign({ notice: 'insufficientCredits' as const }),
   },
@@ -153,7 +171,8 @@ export const chatInputMachine = setup({
     wantsToSend: ({ context, event }) =>
       event.type === 'SUBMIT_TEXT'
         ? event.text.trim() !== ''
-        : context.text.trim() !== '' && (event.type === 'SUBMIT' || (event.type === 'KEY_ENTER' && enterKeyIntent(event) === 'send')),
+        : context.text.trim() !== '' &&
+          (event.type === 'SUBMIT' || (event.type === 'KEY_ENTER' && enterKeyIntent(event) === 'send')),
     lacksCredits: ({ context }) => insufficientCredits(context.balance),
     isBusy: ({ context }) => context.busy,
     echoesPending: ({ context }, event: Event) => context.pending.some((message) => isEchoOf(event, message)),
@@ -161,14 +180,29 @@ export const chatInputMachine = setup({
   },
 }).createMachine({
   id: 'chatInput',
-  context: ({ input }) => ({ text: '', images: [], pending: [], balance: null, busy: false, sent: 0, idPrefix: input.idPrefix, notice: null }),
+  context: ({ input }) => ({
+    text: '',
+    images: [],
+    pending: [],
+    balance: null,
+    busy: false,
+    sent: 0,
+    idPrefix: input.idPrefix,
+    notice: null,
+  }),
   initial: 'editing',
   on: {
     TEXT_CHANGED: { actions: { type: 'setText', params: ({ event }) => event.text } },
     IMAGES_ATTACHED: { actions: { type: 'attachImages', params: ({ event }) => event.images } },
     IMAGE_REMOVED: { actions: { type: 'removeImage', params: ({ event }) => event.url } },
-    EVENT_RECEIVED: { guard: { type: 'echoesPending', params: ({ event }) => event.event }, actions: { type: 'settleEcho', params: ({ event }) => event.event } },
-    SEND_FAILED: { guard: { type: 'isPending', params: ({ event }) => event.id }, actions: [{ type: 'dropPending', params: ({ event }) => event.id }, 'announceSendFailure'] },
+    EVENT_RECEIVED: {
+      guard: { type: 'echoesPending', params: ({ event }) => event.event },
+      actions: { type: 'settleEcho', params: ({ event }) => event.event },
+    },
+    SEND_FAILED: {
+      guard: { type: 'isPending', params: ({ event }) => event.id },
+      actions: [{ type: 'dropPending', params: ({ event }) => event.id }, 'announceSendFailure'],
+    },
     CREDITS_CHANGED: { actions: { type: 'setBalance', params: ({ event }) => event.balance } },
     BUSY_CHANGED: { actions: { type: 'setBusy', params: ({ event }) => event.busy } },
   },
@@ -179,15 +213,27 @@ export const chatInputMachine = setup({
         // Shift+Enter: the text area adds the newline itself.
         KEY_ENTER: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
-          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }, 'clearBox'] },
+          {
+            guard: and(['wantsToSend', not('isBusy')]),
+            actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }, 'clearBox'],
+          },
         ],
         SUBMIT: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
-          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }, 'clearBox'] },
+          {
+            guard: and(['wantsToSend', not('isBusy')]),
+            actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }, 'clearBox'],
+          },
         ],
         SUBMIT_TEXT: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
-          { guard: and(['wantsToSend', not('isBusy')]), actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }] },
+          {
+            guard: and(['wantsToSend', not('isBusy')]),
+            actions: [
+              { type: 'sendMessage', params: outgoing },
+              { type: 'addPending', params: sent },
+            ],
+          },
         ],
       },
     },

@@ -83,9 +83,13 @@ export type SocketReport =
   /** The attempt failed before the socket opened. */
   | { type: 'SOCKET_FAILED' };
 
-export type ConnectionEvent = { type: 'CONNECT' } | { type: 'DISCONNECT' } | { type: 'SEND'; action: ClientAction } | SocketReport;
+export type ConnectionEvent =
+  { type: 'CONNECT' } | { type: 'DISCONNECT' } | { type: 'SEND'; action: ClientAction } | SocketReport;
 
-const tempMessageAction = (content: string): ClientAction => ({ action: 'message', args: { content, image_urls: [], file_urls: [] } });
+const tempMessageAction = (content: string): ClientAction => ({
+  action: 'message',
+  args: { content, image_urls: [], file_urls: [] },
+});
 
 export const connectionMachine = setup({
   types: { context: {} as ConnectionContext, events: {} as ConnectionEvent, input: {} as ConnectionInput },
@@ -125,7 +129,13 @@ export const connectionMachine = setup({
   },
 }).createMachine({
   id: 'connection',
-  context: ({ input }) => ({ latestEventId: input.latestEventId ?? -1, attempts: 0, outbox: [], tempMessage: input.tempMessage ?? null, notice: null }),
+  context: ({ input }) => ({
+    latestEventId: input.latestEventId ?? -1,
+    attempts: 0,
+    outbox: [],
+    tempMessage: input.tempMessage ?? null,
+    notice: null,
+  }),
   initial: 'idle',
   states: {
     idle: {
@@ -135,31 +145,59 @@ export const connectionMachine = setup({
       },
     },
     open: {
-      invoke: { id: 'socket', src: 'socket', input: ({ context }): SocketInput => ({ latestEventId: context.latestEventId }) },
+      invoke: {
+        id: 'socket',
+        src: 'socket',
+        input: ({ context }): SocketInput => ({ latestEventId: context.latestEventId }),
+      },
       initial: 'connecting',
       on: {
-        SOCKET_EVENT: { guard: { type: 'isNewEvent', params: ({ event }) => event.event }, actions: [{ type: 'trackEvent', params: ({ event }) => event.event }, { type: 'receive', params: ({ event }) => event.event }] },
+        SOCKET_EVENT: {
+          guard: { type: 'isNewEvent', params: ({ event }) => event.event },
+          actions: [
+            { type: 'trackEvent', params: ({ event }) => event.event },
+            { type: 'receive', params: ({ event }) => event.event },
+          ],
+        },
         SOCKET_ERROR_FRAME: [
           { guard: { type: 'isSessionExpiry', params: ({ event }) => event.frame }, target: 'sessionExpired' },
           {
             guard: { type: 'isShown', params: ({ event }) => event.frame.message },
             actions: [
               { type: 'showNotice', params: ({ event }) => socketErrorNotice(event.frame.message) },
-              { type: 'announceError', params: ({ event }) => socketErrorNotice(event.frame.message) ?? messageNotice('unknownSocketError') },
+              {
+                type: 'announceError',
+                params: ({ event }) => socketErrorNotice(event.frame.message) ?? messageNotice('unknownSocketError'),
+              },
             ],
           },
         ],
         SOCKET_CLOSED: [
           { guard: { type: 'isAuthenticationFailure', params: ({ event }) => event.reason }, target: 'sessionExpired' },
-          { guard: { type: 'isQuietClose', params: ({ event }) => event.reason }, target: 'waiting', actions: 'failedAttempt' },
-          { target: 'waiting', actions: ['failedAttempt', { type: 'showNotice', params: ({ event }) => socketErrorNotice(event.reason) }] },
+          {
+            guard: { type: 'isQuietClose', params: ({ event }) => event.reason },
+            target: 'waiting',
+            actions: 'failedAttempt',
+          },
+          {
+            target: 'waiting',
+            actions: ['failedAttempt', { type: 'showNotice', params: ({ event }) => socketErrorNotice(event.reason) }],
+          },
         ],
-        SOCKET_FAILED: { target: 'waiting', actions: ['failedAttempt', { type: 'showNotice', params: messageNotice('connectionLost') }] },
+        SOCKET_FAILED: {
+          target: 'waiting',
+          actions: ['failedAttempt', { type: 'showNotice', params: messageNotice('connectionLost') }],
+        },
         DISCONNECT: { target: 'idle' },
       },
       states: {
         connecting: {
-          after: { connectTimeout: { target: '#connection.waiting', actions: ['failedAttempt', { type: 'showNotice', params: messageNotice('connectionLost') }] } },
+          after: {
+            connectTimeout: {
+              target: '#connection.waiting',
+              actions: ['failedAttempt', { type: 'showNotice', params: messageNotice('connectionLost') }],
+            },
+          },
           on: {
             SOCKET_OPENED: {
               target: 'connected',
@@ -210,4 +248,5 @@ export function connectionStatus(snapshot: ConnectionSnapshot): ConnectionStatus
 export const selectConnectionStatus = connectionStatus;
 export const selectConnectionNotice = (snapshot: ConnectionSnapshot) => snapshot.context.notice;
 export const selectLatestEventId = (snapshot: ConnectionSnapshot) => snapshot.context.latestEventId;
-export const selectSessionExpired = (snapshot: ConnectionSnapshot) => snapshot.matches('sessionExpired') || snapshot.matches('reloading');
+export const selectSessionExpired = (snapshot: ConnectionSnapshot) =>
+  snapshot.matches('sessionExpired') || snapshot.matches('reloading');

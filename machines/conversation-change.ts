@@ -28,10 +28,13 @@ export function renamedTitle(current: string, raw: string): string | null {
 }
 
 /** What reaches the server: a rename with its trimmed title. */
-export type ServerChange = Exclude<ConversationChange, { kind: 'rename' }> | { kind: 'rename'; conversationId: string; title: string };
+export type ServerChange =
+  Exclude<ConversationChange, { kind: 'rename' }> | { kind: 'rename'; conversationId: string; title: string };
 
 const failureOf = (change: ConversationChange, error: unknown): ChangeFailure =>
-  isServerRejection(error) && error.message !== '' ? serverNotice(error.message) : messageNotice(`${change.kind}Failed`);
+  isServerRejection(error) && error.message !== ''
+    ? serverNotice(error.message)
+    : messageNotice(`${change.kind}Failed`);
 
 export const conversationChangeMachine = setup({
   types: { context: {} as { change: ConversationChange }, input: {} as ConversationChange },
@@ -46,7 +49,8 @@ export const conversationChangeMachine = setup({
     announceFailure: notProvidedAction<ChangeFailure>('announceFailure'),
   },
   guards: {
-    isCancelled: ({ context }) => context.change.kind === 'rename' && renamedTitle(context.change.current, context.change.title) === null,
+    isCancelled: ({ context }) =>
+      context.change.kind === 'rename' && renamedTitle(context.change.current, context.change.title) === null,
     leaves: ({ context }) => context.change.kind !== 'rename',
   },
 }).createMachine({
@@ -57,7 +61,14 @@ export const conversationChangeMachine = setup({
     deciding: {
       always: [
         { guard: 'isCancelled', target: 'cancelled' },
-        { guard: 'leaves', target: 'changing', actions: { type: 'leaveIfOpen', params: ({ context }) => ({ conversationId: context.change.conversationId }) } },
+        {
+          guard: 'leaves',
+          target: 'changing',
+          actions: {
+            type: 'leaveIfOpen',
+            params: ({ context }) => ({ conversationId: context.change.conversationId }),
+          },
+        },
         { target: 'changing' },
       ],
     },
@@ -67,12 +78,25 @@ export const conversationChangeMachine = setup({
         src: 'change',
         input: ({ context }): ServerChange => {
           const { change } = context;
-          return change.kind === 'rename' ? { kind: 'rename', conversationId: change.conversationId, title: renamedTitle(change.current, change.title) ?? '' } : change;
+          return change.kind === 'rename'
+            ? {
+                kind: 'rename',
+                conversationId: change.conversationId,
+                title: renamedTitle(change.current, change.title) ?? '',
+              }
+            : change;
         },
-        onDone: { target: 'changed', actions: { type: 'announceDone', params: ({ context }) => ({ kind: context.change.kind }) } },
+        onDone: {
+          target: 'changed',
+          actions: { type: 'announceDone', params: ({ context }) => ({ kind: context.change.kind }) },
+        },
         onError: {
           target: 'refused',
-          actions: { type: 'announceFailure', params: ({ context, event }: { context: { change: ConversationChange }; event: ErrorActorEvent }) => failureOf(context.change, event.error) },
+          actions: {
+            type: 'announceFailure',
+            params: ({ context, event }: { context: { change: ConversationChange }; event: ErrorActorEvent }) =>
+              failureOf(context.change, event.error),
+          },
         },
       },
     },

@@ -83,7 +83,12 @@ export const conversationMachine = setup({
   delays: { pollWhileStarting: POLL_WHILE_STARTING_MS, poll: POLL_MS, restartWait: RESTART_WAIT_MS },
 }).createMachine({
   id: 'conversation',
-  context: ({ input }) => ({ conversationId: input.conversationId, conversation: null, failure: null, socketConnected: false }),
+  context: ({ input }) => ({
+    conversationId: input.conversationId,
+    conversation: null,
+    failure: null,
+    socketConnected: false,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -93,18 +98,27 @@ export const conversationMachine = setup({
         input: ({ context }) => ({ conversationId: context.conversationId }),
         onDone: [
           // Opened STOPPED: started automatically.
-          { guard: { type: 'isStopped', params: ({ event }) => event.output }, target: 'starting', actions: { type: 'keep', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'isStopped', params: ({ event }) => event.output },
+            target: 'starting',
+            actions: { type: 'keep', params: ({ event }) => event.output },
+          },
           { target: 'ready', actions: { type: 'keep', params: ({ event }) => event.output } },
         ],
         onError: [
           { guard: { type: 'isNotAuthenticated', params: errorOf }, target: 'left', actions: 'goToDashboard' },
-          { target: 'unavailable', actions: { type: 'rememberFailure', params: ({ event }) => failure(event.error, 'loadFailed') } },
+          {
+            target: 'unavailable',
+            actions: { type: 'rememberFailure', params: ({ event }) => failure(event.error, 'loadFailed') },
+          },
         ],
       },
     },
     unavailable: { on: { RETRY: { target: 'loading' } } },
     starting: {
-      on: { SOCKET_CONNECTED_CHANGED: { actions: { type: 'setSocketConnected', params: ({ event }) => event.connected } } },
+      on: {
+        SOCKET_CONNECTED_CHANGED: { actions: { type: 'setSocketConnected', params: ({ event }) => event.connected } },
+      },
       invoke: {
         id: 'startConversation',
         src: 'startConversation',
@@ -121,7 +135,9 @@ export const conversationMachine = setup({
     },
     ready: {
       // The socket opens only once the record is known, so only these states hear about it.
-      on: { SOCKET_CONNECTED_CHANGED: { actions: { type: 'setSocketConnected', params: ({ event }) => event.connected } } },
+      on: {
+        SOCKET_CONNECTED_CHANGED: { actions: { type: 'setSocketConnected', params: ({ event }) => event.connected } },
+      },
       initial: 'idle',
       states: {
         idle: {
@@ -130,7 +146,11 @@ export const conversationMachine = setup({
             poll: { target: 'polling' },
           },
           on: {
-            START: { guard: { type: 'isStopped', params: ({ context }) => context.conversation }, target: '#conversation.starting', actions: 'forgetFailure' },
+            START: {
+              guard: { type: 'isStopped', params: ({ context }) => context.conversation },
+              target: '#conversation.starting',
+              actions: 'forgetFailure',
+            },
             RESTART: { target: 'restarting' },
             REFRESH: { guard: 'isSocketDisconnected', target: 'restarting' },
           },
@@ -141,7 +161,14 @@ export const conversationMachine = setup({
             src: 'fetchConversation',
             input: ({ context }) => ({ conversationId: context.conversationId }),
             onDone: { target: 'idle', actions: { type: 'keep', params: ({ event }) => event.output } },
-            onError: [{ guard: { type: 'isNotAuthenticated', params: errorOf }, target: '#conversation.left', actions: 'goToDashboard' }, { target: 'idle' }],
+            onError: [
+              {
+                guard: { type: 'isNotAuthenticated', params: errorOf },
+                target: '#conversation.left',
+                actions: 'goToDashboard',
+              },
+              { target: 'idle' },
+            ],
           },
         },
         /** Stop, wait 1 s, start. */
@@ -154,7 +181,10 @@ export const conversationMachine = setup({
                 src: 'stopConversation',
                 input: ({ context }) => ({ conversationId: context.conversationId }),
                 onDone: { target: 'waiting', actions: { type: 'keep', params: ({ event }) => event.output } },
-                onError: { target: '#conversation.ready.idle', actions: { type: 'announceFailure', params: ({ event }) => failure(event.error, 'stopFailed') } },
+                onError: {
+                  target: '#conversation.ready.idle',
+                  actions: { type: 'announceFailure', params: ({ event }) => failure(event.error, 'stopFailed') },
+                },
               },
             },
             waiting: { after: { restartWait: { target: 'starting' } } },
@@ -163,7 +193,10 @@ export const conversationMachine = setup({
                 id: 'startConversation',
                 src: 'startConversation',
                 input: ({ context }) => ({ conversationId: context.conversationId }),
-                onDone: { target: '#conversation.ready.idle', actions: { type: 'keep', params: ({ event }) => event.output } },
+                onDone: {
+                  target: '#conversation.ready.idle',
+                  actions: { type: 'keep', params: ({ event }) => event.output },
+                },
                 onError: {
                   target: '#conversation.ready.idle',
                   actions: [
@@ -188,10 +221,14 @@ export const selectConversation = (snapshot: ConversationSnapshot) => snapshot.c
 export const selectCanConnect = (snapshot: ConversationSnapshot) => canConnect(snapshot.context.conversation);
 export const selectIsLoading = (snapshot: ConversationSnapshot) => snapshot.matches('loading');
 export const selectIsStarting = (snapshot: ConversationSnapshot) =>
-  snapshot.matches('starting') || snapshot.matches({ ready: 'restarting' }) || snapshot.context.conversation?.status === 'STARTING';
+  snapshot.matches('starting') ||
+  snapshot.matches({ ready: 'restarting' }) ||
+  snapshot.context.conversation?.status === 'STARTING';
 export const selectIsUnavailable = (snapshot: ConversationSnapshot) => snapshot.matches('unavailable');
 export const selectFailure = (snapshot: ConversationSnapshot) => snapshot.context.failure;
 /** The Runtime menu: Start for a stopped conversation, Stop unless it is stopped, Restart whenever nothing else is under way. */
-export const selectCanStart = (snapshot: ConversationSnapshot) => snapshot.matches({ ready: 'idle' }) && snapshot.context.conversation?.status === 'STOPPED';
-export const selectCanStop = (snapshot: ConversationSnapshot) => snapshot.matches({ ready: 'idle' }) && snapshot.context.conversation?.status !== 'STOPPED';
+export const selectCanStart = (snapshot: ConversationSnapshot) =>
+  snapshot.matches({ ready: 'idle' }) && snapshot.context.conversation?.status === 'STOPPED';
+export const selectCanStop = (snapshot: ConversationSnapshot) =>
+  snapshot.matches({ ready: 'idle' }) && snapshot.context.conversation?.status !== 'STOPPED';
 export const selectCanRestart = (snapshot: ConversationSnapshot) => snapshot.matches({ ready: 'idle' });

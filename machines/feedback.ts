@@ -18,7 +18,13 @@ export const REASON_COUNTDOWN_SECONDS = 10;
 export const LOW_RATING_MAX = 3;
 
 /** i18n keys (workspace namespace) of the reasons offered for a low rating; the reason sent is the key's last part. */
-export const LOW_RATING_REASONS = ['didNotFollowInstructions', 'wrongAnswer', 'tooSlow', 'brokeSomething', 'other'] as const;
+export const LOW_RATING_REASONS = [
+  'didNotFollowInstructions',
+  'wrongAnswer',
+  'tooSlow',
+  'brokeSomething',
+  'other',
+] as const;
 export type LowRatingReason = (typeof LOW_RATING_REASONS)[number];
 
 /** Whether the event at `index` (0-based, oldest first) of `count` events may be rated: only the last 10 can. */
@@ -46,7 +52,11 @@ export interface FeedbackInput {
   ratable: boolean;
 }
 
-export type FeedbackEvent = { type: 'RATE'; rating: number } | { type: 'CHOOSE_REASON'; reason: LowRatingReason } | { type: 'RETRY' } | { type: 'RATABLE_CHANGED'; ratable: boolean };
+export type FeedbackEvent =
+  | { type: 'RATE'; rating: number }
+  | { type: 'CHOOSE_REASON'; reason: LowRatingReason }
+  | { type: 'RETRY' }
+  | { type: 'RATABLE_CHANGED'; ratable: boolean };
 
 export const feedbackMachine = setup({
   types: { context: {} as FeedbackContext, events: {} as FeedbackEvent, input: {} as FeedbackInput },
@@ -72,7 +82,14 @@ export const feedbackMachine = setup({
   delays: { countdownTick: 1_000 },
 }).createMachine({
   id: 'feedback',
-  context: ({ input }) => ({ conversationId: input.conversationId, eventId: input.eventId, ratable: input.ratable, rating: null, reason: null, countdown: REASON_COUNTDOWN_SECONDS }),
+  context: ({ input }) => ({
+    conversationId: input.conversationId,
+    eventId: input.eventId,
+    ratable: input.ratable,
+    rating: null,
+    reason: null,
+    countdown: REASON_COUNTDOWN_SECONDS,
+  }),
   initial: 'checking',
   states: {
     checking: {
@@ -81,7 +98,11 @@ export const feedbackMachine = setup({
         src: 'checkFeedback',
         input: ({ context }) => ({ conversationId: context.conversationId, eventId: context.eventId }),
         onDone: [
-          { guard: { type: 'alreadyRated', params: ({ event }) => event.output }, target: 'submitted', actions: { type: 'rememberExisting', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'alreadyRated', params: ({ event }) => event.output },
+            target: 'submitted',
+            actions: { type: 'rememberExisting', params: ({ event }) => event.output },
+          },
           { target: 'unrated' },
         ],
         // A failed check means "not rated".
@@ -94,8 +115,16 @@ export const feedbackMachine = setup({
         // Newer events arrived: this one may have left the last 10 (a rating already begun goes on).
         RATABLE_CHANGED: { actions: { type: 'setRatable', params: ({ event }) => event.ratable } },
         RATE: [
-          { guard: { type: 'canRateHigh', params: ({ event }) => event.rating }, target: 'submitting', actions: { type: 'rate', params: ({ event }) => event.rating } },
-          { guard: { type: 'canRateLow', params: ({ event }) => event.rating }, target: 'choosingReason', actions: { type: 'rate', params: ({ event }) => event.rating } },
+          {
+            guard: { type: 'canRateHigh', params: ({ event }) => event.rating },
+            target: 'submitting',
+            actions: { type: 'rate', params: ({ event }) => event.rating },
+          },
+          {
+            guard: { type: 'canRateLow', params: ({ event }) => event.rating },
+            target: 'choosingReason',
+            actions: { type: 'rate', params: ({ event }) => event.rating },
+          },
         ],
       },
     },
@@ -110,8 +139,17 @@ export const feedbackMachine = setup({
         CHOOSE_REASON: { target: 'submitting', actions: { type: 'chooseReason', params: ({ event }) => event.reason } },
         // Changing the rating: a high one is submitted at once, a low one starts the countdown again.
         RATE: [
-          { guard: { type: 'canRateHigh', params: ({ event }) => event.rating }, target: 'submitting', actions: { type: 'rate', params: ({ event }) => event.rating } },
-          { guard: { type: 'canRateLow', params: ({ event }) => event.rating }, target: 'choosingReason', reenter: true, actions: { type: 'rate', params: ({ event }) => event.rating } },
+          {
+            guard: { type: 'canRateHigh', params: ({ event }) => event.rating },
+            target: 'submitting',
+            actions: { type: 'rate', params: ({ event }) => event.rating },
+          },
+          {
+            guard: { type: 'canRateLow', params: ({ event }) => event.rating },
+            target: 'choosingReason',
+            reenter: true,
+            actions: { type: 'rate', params: ({ event }) => event.rating },
+          },
         ],
       },
     },
@@ -139,7 +177,8 @@ export const feedbackMachine = setup({
 type FeedbackSnapshot = SnapshotFrom<typeof feedbackMachine>;
 
 export const selectRating = (snapshot: FeedbackSnapshot) => snapshot.context.rating;
-export const selectStarsLocked = (snapshot: FeedbackSnapshot) => !snapshot.context.ratable || !(snapshot.matches('unrated') || snapshot.matches('choosingReason'));
+export const selectStarsLocked = (snapshot: FeedbackSnapshot) =>
+  !snapshot.context.ratable || !(snapshot.matches('unrated') || snapshot.matches('choosingReason'));
 export const selectShowThanks = (snapshot: FeedbackSnapshot) => snapshot.matches('submitted');
 export const selectChoosingReason = (snapshot: FeedbackSnapshot) => snapshot.matches('choosingReason');
 export const selectCountdown = (snapshot: FeedbackSnapshot) => snapshot.context.countdown;

@@ -9,7 +9,16 @@ import type { IJsonModel, IJsonRowNode, IJsonTabNode, IJsonTabSetNode } from 'fl
 // Tab names are i18n keys of the `workspace` namespace (tabs.chat, ...): the view translates
 // them when it renders a tab button.
 
-export const TAB_COMPONENTS = ['chat', 'app', 'vscode', 'terminal', 'jupyter', 'browser', 'changes', 'devops-agent'] as const;
+export const TAB_COMPONENTS = [
+  'chat',
+  'app',
+  'vscode',
+  'terminal',
+  'jupyter',
+  'browser',
+  'changes',
+  'devops-agent',
+] as const;
 export type TabComponent = (typeof TAB_COMPONENTS)[number];
 
 export const PRESETS = ['default', 'pm', 'user', 'developer'] as const;
@@ -49,7 +58,10 @@ function model(children: IJsonTabSetNode[]): IJsonModel {
 }
 
 /** The spec's presets: default (chat only), pm (chat 35 | web app + browser 65), user (web app only), developer (chat + DevOps agent 30 | web app, VS Code, browser 70). */
-export function presetLayout(name: PresetName, options: LayoutOptions = { devopsAgent: DEVOPS_AGENT_AVAILABLE }): IJsonModel {
+export function presetLayout(
+  name: PresetName,
+  options: LayoutOptions = { devopsAgent: DEVOPS_AGENT_AVAILABLE },
+): IJsonModel {
   switch (name) {
     case 'default':
       return model([tabSet('main', 50, ['chat'])]);
@@ -58,7 +70,10 @@ export function presetLayout(name: PresetName, options: LayoutOptions = { devops
     case 'user':
       return model([tabSet('main', 100, ['app'])]);
     case 'developer':
-      return model([tabSet('left', 30, options.devopsAgent ? ['chat', 'devops-agent'] : ['chat']), tabSet('right', 70, ['app', 'vscode', 'browser'])]);
+      return model([
+        tabSet('left', 30, options.devopsAgent ? ['chat', 'devops-agent'] : ['chat']),
+        tabSet('right', 70, ['app', 'vscode', 'browser']),
+      ]);
   }
 }
 
@@ -81,16 +96,19 @@ function isTabSet(node: JsonNode): node is IJsonTabSetNode {
   return node.type === 'tabset';
 }
 
-const tabSetsBelow = (node: JsonNode): IJsonTabSetNode[] => (isTabSet(node) ? [node] : (node.children ?? []).flatMap(tabSetsBelow));
+const tabSetsBelow = (node: JsonNode): IJsonTabSetNode[] =>
+  isTabSet(node) ? [node] : (node.children ?? []).flatMap(tabSetsBelow);
 
 /** Every tab set of the model's layout (popouts aside), depth first from the left. */
 export function tabSetsOf(layout: IJsonModel): IJsonTabSetNode[] {
   return tabSetsBelow(layout.layout);
 }
 
-const isTab = (child: NonNullable<IJsonTabSetNode['children']>[number]): child is IJsonTabNode => child.type === undefined || child.type === 'tab';
+const isTab = (child: NonNullable<IJsonTabSetNode['children']>[number]): child is IJsonTabNode =>
+  child.type === undefined || child.type === 'tab';
 
-const componentsOf = (sets: IJsonTabSetNode[]) => sets.flatMap((set) => (set.children ?? []).filter(isTab).map((tab) => tab.component ?? ''));
+const componentsOf = (sets: IJsonTabSetNode[]) =>
+  sets.flatMap((set) => (set.children ?? []).filter(isTab).map((tab) => tab.component ?? ''));
 
 /** The components of the open tabs of the layout itself (not popped out), from the left. */
 export function openComponents(layout: IJsonModel): string[] {
@@ -104,7 +122,8 @@ export function poppedOutComponents(layout: IJsonModel): string[] {
 
 /** A copy of the model with `update` applied to every tab set (others unchanged). */
 function mapTabSets(layout: IJsonModel, update: (set: IJsonTabSetNode) => IJsonTabSetNode): IJsonModel {
-  const walk = (node: JsonNode): JsonNode => (isTabSet(node) ? update(node) : { ...node, children: (node.children ?? []).map(walk) as IJsonRowNode['children'] });
+  const walk = (node: JsonNode): JsonNode =>
+    isTabSet(node) ? update(node) : { ...node, children: (node.children ?? []).map(walk) as IJsonRowNode['children'] };
   return { ...layout, layout: walk(layout.layout) as IJsonRowNode };
 }
 
@@ -113,7 +132,9 @@ function mapTabSets(layout: IJsonModel, update: (set: IJsonTabSetNode) => IJsonT
  * the right, in a new tab set at the end of the root row. The model given is not changed.
  */
 export function openTab(layout: IJsonModel, component: TabComponent): IJsonModel {
-  const holder = tabSetsOf(layout).find((set) => (set.children ?? []).some((child) => isTab(child) && child.component === component));
+  const holder = tabSetsOf(layout).find((set) =>
+    (set.children ?? []).some((child) => isTab(child) && child.component === component),
+  );
   if (holder) {
     return mapTabSets(layout, (set) => {
       const { active: _active, ...rest } = set;
@@ -133,10 +154,14 @@ export function openTab(layout: IJsonModel, component: TabComponent): IJsonModel
 
 /** Maximises the tab set holding the component's tab, or restores it when it is the maximised one; at most one is maximised. */
 export function toggleMaximised(layout: IJsonModel, component: TabComponent): IJsonModel {
-  const holder = tabSetsOf(layout).find((set) => (set.children ?? []).some((child) => isTab(child) && child.component === component));
+  const holder = tabSetsOf(layout).find((set) =>
+    (set.children ?? []).some((child) => isTab(child) && child.component === component),
+  );
   if (!holder) return layout;
   const maximise = holder.maximized !== true;
-  return mapTabSets(layout, ({ maximized: _maximized, ...rest }) => (rest.id === holder.id && maximise ? { ...rest, maximized: true } : rest));
+  return mapTabSets(layout, ({ maximized: _maximized, ...rest }) =>
+    rest.id === holder.id && maximise ? { ...rest, maximized: true } : rest,
+  );
 }
 
 /** The component whose tab set is maximised, if any (its selected tab). */

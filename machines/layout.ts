@@ -33,7 +33,9 @@ export type LayoutMessage = 'saveLayoutFailed';
 export type LayoutFailure = Notice<LayoutMessage>;
 
 function saveFailure(error: unknown): LayoutFailure {
-  return isServerRejection(error) && error.message !== '' ? serverNotice(error.message) : messageNotice('saveLayoutFailed');
+  return isServerRejection(error) && error.message !== ''
+    ? serverNotice(error.message)
+    : messageNotice('saveLayoutFailed');
 }
 
 export interface LayoutContext {
@@ -93,13 +95,21 @@ export const layoutMachine = setup({
     announcePopoutBlocked: notProvidedAction('announcePopoutBlocked'),
     select: assign(({ context }, id: LayoutId) => ({ selected: id, layout: layoutFor(context, id) ?? context.layout })),
     openTab: assign(({ context }, component: TabComponent) => ({ layout: openTab(context.layout, component) })),
-    toggleMaximised: assign(({ context }, component: TabComponent) => ({ layout: toggleMaximised(context.layout, component) })),
-    reset: assign(({ context }) => ({ layout: layoutFor(context, context.selected) ?? presetLayout(INITIAL_LAYOUT, context) })),
+    toggleMaximised: assign(({ context }, component: TabComponent) => ({
+      layout: toggleMaximised(context.layout, component),
+    })),
+    reset: assign(({ context }) => ({
+      layout: layoutFor(context, context.selected) ?? presetLayout(INITIAL_LAYOUT, context),
+    })),
     replaceModel: assign((_, layout: IJsonModel) => ({ layout })),
     rememberSaved: assign(({ context }, layouts: SavedLayout[]) => ({
       saved: { ...Object.fromEntries(layouts.map((entry) => [entry.name, entry.layout])), ...context.saved },
     })),
-    keepSaved: assign(({ context }, { name, layout }: SavedLayout) => ({ saved: { ...context.saved, [name]: layout }, selected: savedLayoutId(name), draftName: '' })),
+    keepSaved: assign(({ context }, { name, layout }: SavedLayout) => ({
+      saved: { ...context.saved, [name]: layout },
+      selected: savedLayoutId(name),
+      draftName: '',
+    })),
     changeName: assign((_, name: string) => ({ draftName: name })),
     forgetDraft: assign({ draftName: '', failure: null }),
     rememberFailure: assign((_, error: unknown) => ({ failure: saveFailure(error) })),
@@ -116,18 +126,39 @@ export const layoutMachine = setup({
   type: 'parallel',
   context: ({ input }) => {
     const devopsAgent = input.devopsAgent ?? DEVOPS_AGENT_AVAILABLE;
-    return { selected: INITIAL_LAYOUT, layout: presetLayout(INITIAL_LAYOUT, { devopsAgent }), saved: {}, draftName: '', failure: null, devopsAgent };
+    return {
+      selected: INITIAL_LAYOUT,
+      layout: presetLayout(INITIAL_LAYOUT, { devopsAgent }),
+      saved: {},
+      draftName: '',
+      failure: null,
+      devopsAgent,
+    };
   },
   on: {
-    SELECT: { guard: { type: 'isKnownLayout', params: ({ event }) => event.layout }, actions: { type: 'select', params: ({ event }) => event.layout } },
+    SELECT: {
+      guard: { type: 'isKnownLayout', params: ({ event }) => event.layout },
+      actions: { type: 'select', params: ({ event }) => event.layout },
+    },
     OPEN_TAB: [
-      { guard: { type: 'isPoppedOut', params: ({ event }) => event.component }, actions: { type: 'focusPopout', params: ({ event }) => ({ component: event.component }) } },
+      {
+        guard: { type: 'isPoppedOut', params: ({ event }) => event.component },
+        actions: { type: 'focusPopout', params: ({ event }) => ({ component: event.component }) },
+      },
       { actions: { type: 'openTab', params: ({ event }) => event.component } },
     ],
-    TOGGLE_MAXIMISE: { guard: { type: 'isOpen', params: ({ event }) => event.component }, actions: { type: 'toggleMaximised', params: ({ event }) => event.component } },
-    POP_OUT: { guard: { type: 'isOpen', params: ({ event }) => event.component }, actions: { type: 'popOut', params: ({ event }) => ({ component: event.component }) } },
+    TOGGLE_MAXIMISE: {
+      guard: { type: 'isOpen', params: ({ event }) => event.component },
+      actions: { type: 'toggleMaximised', params: ({ event }) => event.component },
+    },
+    POP_OUT: {
+      guard: { type: 'isOpen', params: ({ event }) => event.component },
+      actions: { type: 'popOut', params: ({ event }) => ({ component: event.component }) },
+    },
     POPOUT_CLOSED: { actions: { type: 'dockPopout', params: ({ event }) => ({ layoutId: event.layoutId }) } },
-    POPOUT_BLOCKED: { actions: [{ type: 'dockPopout', params: ({ event }) => ({ layoutId: event.layoutId }) }, 'announcePopoutBlocked'] },
+    POPOUT_BLOCKED: {
+      actions: [{ type: 'dockPopout', params: ({ event }) => ({ layoutId: event.layoutId }) }, 'announcePopoutBlocked'],
+    },
     RESET: { actions: 'reset' },
     MODEL_CHANGED: { actions: { type: 'replaceModel', params: ({ event }) => event.layout } },
   },
@@ -167,7 +198,10 @@ export const layoutMachine = setup({
             src: 'saveLayout',
             input: ({ context }) => ({ name: layoutName(context.draftName) ?? '', layout: context.layout }),
             onDone: { target: 'closed', actions: { type: 'keepSaved', params: ({ event }) => event.output } },
-            onError: { target: 'editing', actions: { type: 'rememberFailure', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
+            onError: {
+              target: 'editing',
+              actions: { type: 'rememberFailure', params: ({ event }: { event: ErrorActorEvent }) => event.error },
+            },
           },
         },
       },
@@ -187,7 +221,8 @@ export const selectLayoutChoices = (snapshot: LayoutSnapshot): LayoutId[] => [
 export const selectLayoutModel = (snapshot: LayoutSnapshot) => snapshot.context.layout;
 export const selectSelectedLayout = (snapshot: LayoutSnapshot) => snapshot.context.selected;
 export const selectSaveDialogOpen = (snapshot: LayoutSnapshot) => !snapshot.matches({ saveDialog: 'closed' });
-export const selectCanSave = (snapshot: LayoutSnapshot) => snapshot.matches({ saveDialog: 'editing' }) && layoutName(snapshot.context.draftName) !== null;
+export const selectCanSave = (snapshot: LayoutSnapshot) =>
+  snapshot.matches({ saveDialog: 'editing' }) && layoutName(snapshot.context.draftName) !== null;
 export const selectIsSaving = (snapshot: LayoutSnapshot) => snapshot.matches({ saveDialog: 'saving' });
 export const selectSaveFailure = (snapshot: LayoutSnapshot) => snapshot.context.failure;
 export const selectMaximised = (snapshot: LayoutSnapshot) => maximisedComponent(snapshot.context.layout);

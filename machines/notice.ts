@@ -17,4 +17,7 @@ export type Notice<TMessage extends string> = { kind: 'server'; text: string } |
 
 export const serverNotice = (text: string): Notice<never> => ({ kind: 'server', text });
 
-export const messageNotice = <TMessage extends string>(message: TMessage): Notice<TMessage> => ({ kind: 'message', message });
+export const messageNotice = <TMessage extends string>(message: TMessage): Notice<TMessage> => ({
+  kind: 'message',
+  message,
+});

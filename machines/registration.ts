@@ -121,13 +121,19 @@ export const registrationMachine = setup({
           is_personal: context.isPersonal,
         }),
         onDone: [
-          { guard: { type: 'personalEmailDetected', params: ({ event }) => event.output }, target: 'confirmingPersonalEmail' },
+          {
+            guard: { type: 'personalEmailDetected', params: ({ event }) => event.output },
+            target: 'confirmingPersonalEmail',
+          },
           { guard: { type: 'accountCreated', params: ({ event }) => event.output }, target: 'signingIn' },
           { target: 'editing', actions: { type: 'rememberFailure', params: messageNotice('registrationFailed') } },
         ],
         onError: {
           target: 'editing',
-          actions: { type: 'rememberFailure', params: ({ event }: { event: ErrorActorEvent }) => registrationFailure(event.error) },
+          actions: {
+            type: 'rememberFailure',
+            params: ({ event }: { event: ErrorActorEvent }) => registrationFailure(event.error),
+          },
         },
       },
     },
@@ -161,5 +167,6 @@ type RegistrationSnapshot = SnapshotFrom<typeof registrationMachine>;
 export const selectIsEditing = (snapshot: RegistrationSnapshot) => snapshot.matches('editing');
 export const selectIsBusy = (snapshot: RegistrationSnapshot) =>
   snapshot.matches('registering') || snapshot.matches('signingIn') || snapshot.matches('signedIn');
-export const selectIsConfirmingPersonalEmail = (snapshot: RegistrationSnapshot) => snapshot.matches('confirmingPersonalEmail');
+export const selectIsConfirmingPersonalEmail = (snapshot: RegistrationSnapshot) =>
+  snapshot.matches('confirmingPersonalEmail');
 export const selectSignInFailed = (snapshot: RegistrationSnapshot) => snapshot.matches('signInFailed');

@@ -104,7 +104,11 @@ export const sessionMachine = setup({
                 target: 'authenticated',
                 actions: { type: 'rememberMode', params: ({ event }) => event.output },
               },
-              { guard: 'startedWithToken', target: 'authenticated', actions: { type: 'rememberMode', params: ({ event }) => event.output } },
+              {
+                guard: 'startedWithToken',
+                target: 'authenticated',
+                actions: { type: 'rememberMode', params: ({ event }) => event.output },
+              },
               { target: 'signedOut', actions: { type: 'rememberMode', params: ({ event }) => event.output } },
             ],
             onError: { target: 'unavailable' },
@@ -116,7 +120,10 @@ export const sessionMachine = setup({
         signedOut: {
           on: {
             LOG_IN: { target: 'signingIn' },
-            SIGNED_IN: { target: 'authenticated', actions: { type: 'storeToken', params: ({ event }) => event.obtained } },
+            SIGNED_IN: {
+              target: 'authenticated',
+              actions: { type: 'storeToken', params: ({ event }) => event.obtained },
+            },
           },
         },
         signingIn: {
@@ -130,11 +137,19 @@ export const sessionMachine = setup({
             },
             onDone: {
               target: 'authenticated',
-              actions: [{ type: 'storeToken', params: ({ event }) => event.output }, raise({ type: 'CLOSE_DIALOG' }), 'showDashboard'],
+              actions: [
+                { type: 'storeToken', params: ({ event }) => event.output },
+                raise({ type: 'CLOSE_DIALOG' }),
+                'showDashboard',
+              ],
             },
             onError: [
               // Switching account failed: the current user stays signed in.
-              { guard: 'hasUser', target: 'authenticated.ready', actions: { type: 'rememberLoginFailure', params: errorOf } },
+              {
+                guard: 'hasUser',
+                target: 'authenticated.ready',
+                actions: { type: 'rememberLoginFailure', params: errorOf },
+              },
               { target: 'signedOut', actions: { type: 'rememberLoginFailure', params: errorOf } },
             ],
           },
@@ -156,7 +171,10 @@ export const sessionMachine = setup({
                 USER_LOADED: { target: 'ready', actions: { type: 'rememberUser', params: ({ event }) => event.user } },
                 USER_FAILED: [
                   { guard: 'isOssMode', target: '#session.account.unavailable' },
-                  { target: '#session.account.signedOut', actions: ['clearToken', 'forgetUser', 'announceUserLoadFailure'] },
+                  {
+                    target: '#session.account.signedOut',
+                    actions: ['clearToken', 'forgetUser', 'announceUserLoadFailure'],
+                  },
                 ],
               },
             },

@@ -23,7 +23,10 @@ export type SignInEvent =
   | { type: 'SUBMIT' };
 
 function signInErrors({ email, password }: SignInContext): SignInErrors {
-  return presentErrors({ email: emailError(email), password: isBlank(password) ? ('passwordRequired' as const) : undefined });
+  return presentErrors({
+    email: emailError(email),
+    password: isBlank(password) ? ('passwordRequired' as const) : undefined,
+  });
 }
 
 export const signInMachine = setup({
@@ -54,7 +57,11 @@ export const signInMachine = setup({
             guard: 'formIsValid',
             actions: {
               type: 'submitCredentials',
-              params: ({ context }) => ({ email: context.email.trim(), password: context.password, rememberMe: context.rememberMe }),
+              params: ({ context }) => ({
+                email: context.email.trim(),
+                password: context.password,
+                rememberMe: context.rememberMe,
+              }),
             },
           },
           { actions: 'showErrors' },

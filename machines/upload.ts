@@ -21,8 +21,33 @@ const MB = 1024 * 1024;
 
 export const ARCHIVE_EXTENSIONS = ['zip', 'tar', 'tar.gz', 'rar', '7z'] as const;
 export const TEXT_EXTENSIONS = [
-  'js', 'ts', 'tsx', 'jsx', 'py', 'java', 'cpp', 'c', 'cs', 'php', 'rb', 'go', 'rs', 'swift', 'kt', 'dart', 'vue',
-  'html', 'css', 'scss', 'sass', 'json', 'xml', 'yaml', 'yml', 'md', 'txt',
+  'js',
+  'ts',
+  'tsx',
+  'jsx',
+  'py',
+  'java',
+  'cpp',
+  'c',
+  'cs',
+  'php',
+  'rb',
+  'go',
+  'rs',
+  'swift',
+  'kt',
+  'dart',
+  'vue',
+  'html',
+  'css',
+  'scss',
+  'sass',
+  'json',
+  'xml',
+  'yaml',
+  'yml',
+  'md',
+  'txt',
 ] as const;
 export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'svg'] as const;
 
@@ -34,10 +59,13 @@ export interface FileLike {
 }
 
 const lowerName = (file: FileLike) => file.name.toLowerCase();
-const hasExtension = (file: FileLike, extensions: readonly string[]) => extensions.some((extension) => lowerName(file).endsWith(`.${extension}`));
+const hasExtension = (file: FileLike, extensions: readonly string[]) =>
+  extensions.some((extension) => lowerName(file).endsWith(`.${extension}`));
 
-export const isImage = (file: FileLike) => (file.type ?? '').startsWith('image/') || hasExtension(file, IMAGE_EXTENSIONS);
-export const isAcceptedFile = (file: FileLike) => hasExtension(file, ARCHIVE_EXTENSIONS) || hasExtension(file, TEXT_EXTENSIONS);
+export const isImage = (file: FileLike) =>
+  (file.type ?? '').startsWith('image/') || hasExtension(file, IMAGE_EXTENSIONS);
+export const isAcceptedFile = (file: FileLike) =>
+  hasExtension(file, ARCHIVE_EXTENSIONS) || hasExtension(file, TEXT_EXTENSIONS);
 
 /** An i18n key of the workspace namespace (upload.*) with its values; shown as 'Error: ' + the text. */
 export type UploadError =
@@ -46,7 +74,8 @@ export type UploadError =
   | { key: 'upload.totalTooLarge'; params: { size: string } }
   | { key: 'upload.unsupportedType'; params: { names: string } };
 
-export type FileValidation<TFile extends FileLike> = { ok: true; files: TFile[]; images: TFile[] } | { ok: false; error: UploadError };
+export type FileValidation<TFile extends FileLike> =
+  { ok: true; files: TFile[]; images: TFile[] } | { ok: false; error: UploadError };
 
 /** Total size in MB as the message says it: two decimals. */
 export const megabytes = (bytes: number) => (bytes / MB).toFixed(2);
@@ -55,11 +84,20 @@ export const megabytes = (bytes: number) => (bytes / MB).toFixed(2);
 export function validateFiles<TFile extends FileLike>(files: readonly TFile[]): FileValidation<TFile> {
   if (files.length === 0) return { ok: false, error: { key: 'upload.noFiles' } };
   const tooLarge = files.filter((file) => file.size > MAX_FILE_BYTES);
-  if (tooLarge.length > 0) return { ok: false, error: { key: 'upload.fileTooLarge', params: { names: tooLarge.map((file) => file.name).join(', ') } } };
+  if (tooLarge.length > 0)
+    return {
+      ok: false,
+      error: { key: 'upload.fileTooLarge', params: { names: tooLarge.map((file) => file.name).join(', ') } },
+    };
   const total = files.reduce((sum, file) => sum + file.size, 0);
-  if (total > MAX_TOTAL_BYTES) return { ok: false, error: { key: 'upload.totalTooLarge', params: { size: megabytes(total) } } };
+  if (total > MAX_TOTAL_BYTES)
+    return { ok: false, error: { key: 'upload.totalTooLarge', params: { size: megabytes(total) } } };
   const unsupported = files.filter((file) => !isImage(file) && !isAcceptedFile(file));
-  if (unsupported.length > 0) return { ok: false, error: { key: 'upload.unsupportedType', params: { names: unsupported.map((file) => file.name).join(', ') } } };
+  if (unsupported.length > 0)
+    return {
+      ok: false,
+      error: { key: 'upload.unsupportedType', params: { names: unsupported.map((file) => file.name).join(', ') } },
+    };
   return { ok: true, files: files.filter((file) => !isImage(file)), images: files.filter(isImage) };
 }
 
@@ -68,7 +106,10 @@ export interface UploadProgress {
   total: number;
 }
 
-export type UploadReport = { type: 'UPLOAD_PROGRESS'; progress: UploadProgress } | { type: 'UPLOAD_DONE'; result: UploadResult } | { type: 'UPLOAD_FAILED' };
+export type UploadReport =
+  | { type: 'UPLOAD_PROGRESS'; progress: UploadProgress }
+  | { type: 'UPLOAD_DONE'; result: UploadResult }
+  | { type: 'UPLOAD_FAILED' };
 
 export interface UploadRequest {
   files: FileLike[];
@@ -95,8 +136,10 @@ export type UploadEvent =
 
 const insufficientCredits = (balance: number | null) => balance !== null && balance < CRITICAL_BALANCE;
 
-const filesOf = (event: UploadEvent): FileLike[] => (event.type === 'SELECT_FILES' || event.type === 'DROP_FILES' ? event.files : []);
-const messageOf = (event: UploadEvent): string | null => (event.type === 'SELECT_FILES' ? (event.message ?? null) : null);
+const filesOf = (event: UploadEvent): FileLike[] =>
+  event.type === 'SELECT_FILES' || event.type === 'DROP_FILES' ? event.files : [];
+const messageOf = (event: UploadEvent): string | null =>
+  event.type === 'SELECT_FILES' ? (event.message ?? null) : null;
 
 /**
  * A picked or dropped set: invalid → the error; only images → they go to the message; otherwise
@@ -104,11 +147,18 @@ const messageOf = (event: UploadEvent): string | null => (event.type === 'SELECT
  */
 const takeFiles = [
   { guard: and(['mayTake', 'isInvalid']), target: 'invalid', actions: 'reject' },
-  { guard: and(['mayTake', 'onlyImages']), target: 'idle', actions: ['forget', { type: 'attachImages', params: ({ event }: { event: UploadEvent }) => filesOf(event) }] },
+  {
+    guard: and(['mayTake', 'onlyImages']),
+    target: 'idle',
+    actions: ['forget', { type: 'attachImages', params: ({ event }: { event: UploadEvent }) => filesOf(event) }],
+  },
   {
     guard: and(['mayTake', 'hasImages']),
     target: 'uploading',
-    actions: [{ type: 'attachImages', params: ({ event }: { event: UploadEvent }) => filesOf(event).filter(isImage) }, 'accept'],
+    actions: [
+      { type: 'attachImages', params: ({ event }: { event: UploadEvent }) => filesOf(event).filter(isImage) },
+      'accept',
+    ],
   },
   { guard: 'mayTake', target: 'uploading', actions: 'accept' },
 ] as const;
@@ -130,7 +180,13 @@ export const uploadMachine = setup({
     announceUploaded: notProvidedAction<UploadResult>('announceUploaded'),
     /** Toast 'File upload failed. Please try again.' */
     announceFailure: notProvidedAction('announceFailure'),
-    accept: assign(({ event }) => ({ files: filesOf(event).filter((file) => !isImage(file)), message: messageOf(event), error: null, progress: null, result: null })),
+    accept: assign(({ event }) => ({
+      files: filesOf(event).filter((file) => !isImage(file)),
+      message: messageOf(event),
+      error: null,
+      progress: null,
+      result: null,
+    })),
     reject: assign(({ event }) => {
       const checked = validateFiles(filesOf(event));
       return { error: checked.ok ? null : checked.error, files: [], result: null };
@@ -162,7 +218,11 @@ export const uploadMachine = setup({
       on: { SELECT_FILES: takeFiles, DROP_FILES: takeFiles, DISMISS: { target: 'idle', actions: 'forget' } },
     },
     uploading: {
-      invoke: { id: 'uploadFiles', src: 'uploadFiles', input: ({ context }): UploadRequest => ({ files: context.files, message: context.message }) },
+      invoke: {
+        id: 'uploadFiles',
+        src: 'uploadFiles',
+        input: ({ context }): UploadRequest => ({ files: context.files, message: context.message }),
+      },
       on: {
         UPLOAD_PROGRESS: { actions: { type: 'setProgress', params: ({ event }) => event.progress } },
         UPLOAD_DONE: {

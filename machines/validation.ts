@@ -18,7 +18,10 @@ export function presentErrors<TErrors extends Record<string, string | undefined>
 }
 
 /** The errors object with the edited field's error removed. */
-export function withoutError<TField extends string, TError>(errors: Partial<Record<TField, TError>>, field: TField): Partial<Record<TField, TError>> {
+export function withoutError<TField extends string, TError>(
+  errors: Partial<Record<TField, TError>>,
+  field: TField,
+): Partial<Record<TField, TError>> {
   const remaining = { ...errors };
   delete remaining[field];
   return remaining;

@@ -9,16 +9,39 @@ const root = path.resolve(import.meta.dirname, '..');
 /** Layer of a repository-relative path, and the unit inside it (feature or module name). */
 function place(rel) {
   const parts = rel.split('/');
-  if (parts[0] === 'src' && parts[1] === 'features') return { layer: 'feature', unit: parts[2], rest: parts.slice(3).join('/') };
+  if (parts[0] === 'src' && parts[1] === 'features')
+    return { layer: 'feature', unit: parts[2], rest: parts.slice(3).join('/') };
   if (parts[0] === 'src') return { layer: `src/${parts[1]}` };
   if (parts[0] === 'machines') return { layer: 'machines' };
-  if (parts[0] === 'server' && parts[1] === 'modules') return { layer: 'module', unit: parts[2], rest: parts.slice(3).join('/') };
+  if (parts[0] === 'server' && parts[1] === 'modules')
+    return { layer: 'module', unit: parts[2], rest: parts.slice(3).join('/') };
   if (parts[0] === 'server') return { layer: `server/${parts[1]}` };
   return { layer: parts[0] };
 }
 
-const serverLayers = ['server/http', 'module', 'server/agent', 'server/runtime', 'server/realtime', 'server/shared', 'server/db', 'server/cli', 'server/main.ts', 'server/config.ts'];
-const srcLayers = ['src/root', 'src/routes', 'feature', 'src/ui', 'src/api', 'src/app', 'src/realtime', 'src/rules', 'src/styles'];
+const serverLayers = [
+  'server/http',
+  'module',
+  'server/agent',
+  'server/runtime',
+  'server/realtime',
+  'server/shared',
+  'server/db',
+  'server/cli',
+  'server/main.ts',
+  'server/config.ts',
+];
+const srcLayers = [
+  'src/root',
+  'src/routes',
+  'feature',
+  'src/ui',
+  'src/api',
+  'src/app',
+  'src/realtime',
+  'src/rules',
+  'src/styles',
+];
 /** Below the modules: the engines they drive, which must not know the modules or the HTTP edge. */
 const engine = ['module', 'server/http', 'server/cli', 'server/main.ts'];
 
@@ -50,15 +73,28 @@ export const importBoundaries = {
     function check(node) {
       const spec = node.source && node.source.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const toRel = path.relative(root, path.resolve(path.dirname(context.filename), spec)).split(path.sep).join('/');
+      const toRel = path
+        .relative(root, path.resolve(path.dirname(context.filename), spec))
+        .split(path.sep)
+        .join('/');
       const to = place(toRel);
       const isPublic = to.rest === '' || /^index(\.tsx?)?$/.test(to.rest ?? '');
       let why;
-      if ((from.layer === 'feature' || from.layer === 'module') && to.layer === from.layer && to.unit !== from.unit && !isPublic)
+      if (
+        (from.layer === 'feature' || from.layer === 'module') &&
+        to.layer === from.layer &&
+        to.unit !== from.unit &&
+        !isPublic
+      )
         why = `another ${to.layer}'s internals; import its index`;
       else if ((forbidden[from.layer] ?? []).includes(to.layer)) why = 'dependencies point the other way';
       if (why) context.report({ node, messageId: 'crossing', data: { from: fromRel, to: toRel, why } });
     }
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };

@@ -7,7 +7,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const skipped = new Set(['node_modules', '.git', 'dist', '.data', '.tmp', 'coverage', 'tests', 'bench', 'locales', 'public', 'migrations']);
+const skipped = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  '.data',
+  '.tmp',
+  'coverage',
+  'tests',
+  'bench',
+  'locales',
+  'public',
+  'migrations',
+]);
 const isSource = (name) => /\.(ts|tsx|mjs|js)$/.test(name) && !/\.test\.tsx?$|\.d\.ts$/.test(name);
 
 function sourceFiles(dir) {
@@ -22,7 +34,9 @@ function sourceFiles(dir) {
 function importsOf(file) {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
   const found = [];
-  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+  for (const match of text.matchAll(
+    /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g,
+  )) {
     const target = path.join(path.dirname(file), match[1] ?? match[2]);
     found.push(target.split(path.sep).join('/'));
   }
@@ -106,7 +120,9 @@ for (const view of views) {
     }
   }
   const component = components(graph);
-  const back = [...graph].flatMap(([from, tos]) => [...tos].filter((to) => component.get(from) === component.get(to)).map((to) => `${from} → ${to}`));
+  const back = [...graph].flatMap(([from, tos]) =>
+    [...tos].filter((to) => component.get(from) === component.get(to)).map((to) => `${from} → ${to}`),
+  );
   const arrows = [...graph.values()].reduce((sum, tos) => sum + tos.size, 0);
   const shape = back.length ? 'a circle' : `${levels(graph)} levels`;
   console.log(`${view.name}: ${graph.size} rooms, ${arrows} arrows, ${shape}, ${back.length} running back up`);

@@ -25,7 +25,13 @@ function step(name, command, args, env = process.env) {
 
 function vitest(name, projects, env) {
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-vitest-')), 'report.json');
-  const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  const args = [
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ];
   const ok = step(name, bin('vitest'), args, env);
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));

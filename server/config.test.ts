@@ -10,7 +10,9 @@ describe('SANDBOX_HOST_PORTS', () => {
   it('refuses anything but port numbers, naming the variable', () => {
     for (const value of ['80a', '0', '70000', '8080;rm']) {
       expect(() => parseConfig({ SANDBOX_HOST_PORTS: value })).toThrow(ConfigError);
-      expect(() => parseConfig({ SANDBOX_HOST_PORTS: value })).toThrow(/SANDBOX_HOST_PORTS must be comma-separated port numbers/);
+      expect(() => parseConfig({ SANDBOX_HOST_PORTS: value })).toThrow(
+        /SANDBOX_HOST_PORTS must be comma-separated port numbers/,
+      );
     }
   });
 });

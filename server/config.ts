@@ -7,7 +7,9 @@ const flag = z
   .transform((v) => v === 'true' || v === '1');
 
 const url = (name: string) =>
-  z.string().refine((v) => URL.canParse(v), { message: `${name} must be an absolute URL such as http://localhost:3000` });
+  z
+    .string()
+    .refine((v) => URL.canParse(v), { message: `${name} must be an absolute URL such as http://localhost:3000` });
 
 /** Every setting the server reads, with its default. Documented in README.md § Configuration. */
 const environment = z.object({
@@ -17,12 +19,16 @@ const environment = z.object({
   DATABASE_URL: z
     .string()
     .optional()
-    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), { message: 'DATABASE_URL must start with postgres:// or postgresql://' }),
+    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), {
+      message: 'DATABASE_URL must start with postgres:// or postgresql://',
+    }),
   APP_MODE: z.enum(['saas', 'oss'], { message: 'APP_MODE must be "saas" or "oss"' }).default('saas'),
   PUBLIC_URL: url('PUBLIC_URL').optional(),
   AFFILIATE_API_URL: z.union([z.literal(''), url('AFFILIATE_API_URL')]).default(''),
   VSCODE_URL: url('VSCODE_URL').optional(),
-  SUPPORT_EMAIL: z.email({ message: 'SUPPORT_EMAIL must be an email address' }).default('support@localhost.localdomain'),
+  SUPPORT_EMAIL: z
+    .email({ message: 'SUPPORT_EMAIL must be an email address' })
+    .default('support@localhost.localdomain'),
   BUILD_NUMBER: z.string().default('3'),
   FEATURE_HIDE_LLM_SETTINGS: flag,
   FEATURE_HIDE_MICROAGENT_MANAGEMENT: flag,
@@ -39,17 +45,28 @@ const environment = z.object({
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-  SECRET_KEY: z.string().min(32, { message: 'SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)' }).optional(),
+  SECRET_KEY: z
+    .string()
+    .min(32, { message: 'SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)' })
+    .optional(),
   MAX_RUNNING_CONVERSATIONS_PER_USER: z.coerce.number().int().min(1).default(5),
   NODE_URL: url('NODE_URL').optional(),
   CONVERSATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   SANDBOX_HOST_PORTS: z
     .string()
     .default('')
-    .refine((v) => v.split(',').every((p) => !p.trim() || (/^\d+$/.test(p.trim()) && Number(p) >= 1 && Number(p) <= 65535)), {
-      message: 'SANDBOX_HOST_PORTS must be comma-separated port numbers such as 3001,8080',
-    })
-    .transform((v) => v.split(',').filter((p) => p.trim()).map(Number)),
+    .refine(
+      (v) => v.split(',').every((p) => !p.trim() || (/^\d+$/.test(p.trim()) && Number(p) >= 1 && Number(p) <= 65535)),
+      {
+        message: 'SANDBOX_HOST_PORTS must be comma-separated port numbers such as 3001,8080',
+      },
+    )
+    .transform((v) =>
+      v
+        .split(',')
+        .filter((p) => p.trim())
+        .map(Number),
+    ),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -58,7 +75,9 @@ export class ConfigError extends Error {}
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = environment.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  const parsed = environment.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  );
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -75,17 +94,27 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     vscodeUrl: e.VSCODE_URL ?? null,
     supportEmail: e.SUPPORT_EMAIL,
     buildNumber: e.BUILD_NUMBER,
-    featureFlags: { HIDE_LLM_SETTINGS: e.FEATURE_HIDE_LLM_SETTINGS, HIDE_MICROAGENT_MANAGEMENT: e.FEATURE_HIDE_MICROAGENT_MANAGEMENT },
+    featureFlags: {
+      HIDE_LLM_SETTINGS: e.FEATURE_HIDE_LLM_SETTINGS,
+      HIDE_MICROAGENT_MANAGEMENT: e.FEATURE_HIDE_MICROAGENT_MANAGEMENT,
+    },
     llm: { provider: e.LLM_PROVIDER, model: e.LLM_MODEL, apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL },
     smtpUrl: e.SMTP_URL,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    authRateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL, windowMs: e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    authRateLimit: {
+      perIp: e.AUTH_RATE_LIMIT_PER_IP,
+      perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL,
+      windowMs: e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000,
+    },
     secretKey: e.SECRET_KEY,
     maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
     conversationLeaseMs: e.CONVERSATION_LEASE_SECONDS * 1000,
     sandboxHostPorts: e.SANDBOX_HOST_PORTS,
     // Listening on every interface: other nodes on this machine reach it on the loopback address.
-    nodeUrl: (e.NODE_URL ?? `http://${['0.0.0.0', '::'].includes(e.HOST) ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    nodeUrl: (e.NODE_URL ?? `http://${['0.0.0.0', '::'].includes(e.HOST) ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(
+      /\/$/,
+      '',
+    ),
   };
 }

@@ -21,7 +21,17 @@ function newestSource(): number {
     if (stat.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
     else newest = Math.max(newest, stat.mtimeMs);
   };
-  for (const p of ['src', 'locales', 'machines', 'public', 'index.html', 'vite.config.ts', 'openapi/schema.d.ts', 'package-lock.json']) visit(path.join(root, p));
+  for (const p of [
+    'src',
+    'locales',
+    'machines',
+    'public',
+    'index.html',
+    'vite.config.ts',
+    'openapi/schema.d.ts',
+    'package-lock.json',
+  ])
+    visit(path.join(root, p));
   return newest;
 }
 
@@ -29,7 +39,10 @@ function buildIfNeeded() {
   const built = fs.statSync(path.join(webRoot, 'index.html'), { throwIfNoEntry: false });
   if (built && built.mtimeMs >= newestSource()) return;
   console.log(JSON.stringify({ level: 30, msg: 'building the web app (vite build)' }));
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error('vite build failed');
 }
 

@@ -49,8 +49,16 @@ export class ActionRunner {
       const tool = this.tools().get(call.toolName);
       const parsed = this.parse(call, tool);
       const input = argumentsObject(call.input);
-      const risk = tool && tool.actionKind !== 'call_tool_mcp' ? assessRisk(call.toolName, input) : modelRisk(input.security_risk);
-      this.plans.set(call.toolCallId, { call, thought: index === 0 ? response.text : '', responseId, tool, parsed, risk });
+      const risk =
+        tool && tool.actionKind !== 'call_tool_mcp' ? assessRisk(call.toolName, input) : modelRisk(input.security_risk);
+      this.plans.set(call.toolCallId, {
+        call,
+        thought: index === 0 ? response.text : '',
+        responseId,
+        tool,
+        parsed,
+        risk,
+      });
       return {
         id: call.toolCallId,
         needsConfirmation: parsed.ok && requiresConfirmation(this.host.settings, call.toolName, risk),
@@ -60,8 +68,13 @@ export class ActionRunner {
   }
 
   private parse(call: ModelToolCall, tool: AgentTool | undefined): ToolCallPlan['parsed'] {
-    if (call.invalidReason !== null && tool) return { ok: false, reason: `The arguments of ${call.toolName} are not valid JSON: ${call.invalidReason}` };
-    if (!tool) return { ok: false, reason: `There is no tool named ${call.toolName}. The tools are: ${this.tools().names.join(', ')}.` };
+    if (call.invalidReason !== null && tool)
+      return { ok: false, reason: `The arguments of ${call.toolName} are not valid JSON: ${call.invalidReason}` };
+    if (!tool)
+      return {
+        ok: false,
+        reason: `There is no tool named ${call.toolName}. The tools are: ${this.tools().names.join(', ')}.`,
+      };
     try {
       return { ok: true, input: tool.parse(call.input) };
     } catch (error) {
@@ -79,7 +92,12 @@ export class ActionRunner {
   private description(plan: ToolCallPlan): ActionDescription {
     if (plan.parsed.ok && plan.tool) return plan.tool.describe(plan.parsed.input);
     const input = argumentsObject(plan.call.input);
-    if (!plan.tool) return { action: 'call_tool_mcp', message: `Calling unknown tool ${plan.call.toolName}`, args: { name: plan.call.toolName, arguments: input } };
+    if (!plan.tool)
+      return {
+        action: 'call_tool_mcp',
+        message: `Calling unknown tool ${plan.call.toolName}`,
+        args: { name: plan.call.toolName, arguments: input },
+      };
     return { action: plan.tool.actionKind, message: `Invalid call of ${plan.call.toolName}`, args: { ...input } };
   }
 
@@ -111,7 +129,11 @@ export class ActionRunner {
    * never run, and an observation says so at once.
    */
   async announce(actionId: string, awaitingConfirmation: boolean, signal: AbortSignal): Promise<number> {
-    const confirmation = awaitingConfirmation ? 'awaiting_confirmation' : this.host.settings.confirmationMode ? 'confirmed' : null;
+    const confirmation = awaitingConfirmation
+      ? 'awaiting_confirmation'
+      : this.host.settings.confirmationMode
+        ? 'confirmed'
+        : null;
     const event = await this.log.emit(this.actionEvent(this.planOf(actionId), confirmation));
     if (signal.aborted) this.abandon(event.id);
     return event.id;
@@ -120,7 +142,14 @@ export class ActionRunner {
   /** Answers an announced action that will not run (the agent was paused or stopped first). */
   abandon(actionEventId: number): void {
     void this.log
-      .emit({ source: 'agent', observation: 'error', cause: actionEventId, content: NOT_RUN, message: NOT_RUN, extras: {} })
+      .emit({
+        source: 'agent',
+        observation: 'error',
+        cause: actionEventId,
+        content: NOT_RUN,
+        message: NOT_RUN,
+        extras: {},
+      })
       .catch(() => undefined);
   }
 
@@ -131,7 +160,14 @@ export class ActionRunner {
 
   reject(actionEventId: number): void {
     void this.log
-      .emit({ source: 'agent', observation: 'user_rejected', cause: actionEventId, content: 'The user rejected this action.', message: 'Action rejected', extras: {} })
+      .emit({
+        source: 'agent',
+        observation: 'user_rejected',
+        cause: actionEventId,
+        content: 'The user rejected this action.',
+        message: 'Action rejected',
+        extras: {},
+      })
       .catch(() => undefined);
   }
 
@@ -140,16 +176,33 @@ export class ActionRunner {
     const plan = this.planOf(actionId);
     let outcome: ToolOutcome;
     if (!plan.parsed.ok || !plan.tool?.run) {
-      outcome = { observation: 'error', content: plan.parsed.ok ? `${plan.call.toolName} cannot be run.` : plan.parsed.reason, extras: {}, error: true };
+      outcome = {
+        observation: 'error',
+        content: plan.parsed.ok ? `${plan.call.toolName} cannot be run.` : plan.parsed.reason,
+        extras: {},
+        error: true,
+      };
     } else {
       try {
         outcome = await plan.tool.run(plan.parsed.input, { runtime: this.host.runtime, signal });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        outcome = { observation: 'error', content: signal.aborted ? `Interrupted: ${reason}` : `ERROR: ${reason}`, extras: {}, error: true };
+        outcome = {
+          observation: 'error',
+          content: signal.aborted ? `Interrupted: ${reason}` : `ERROR: ${reason}`,
+          extras: {},
+          error: true,
+        };
       }
     }
-    await this.log.emit({ source: 'agent', observation: outcome.observation, cause: actionEventId, content: outcome.content, message: outcome.message ?? '', extras: outcome.extras });
+    await this.log.emit({
+      source: 'agent',
+      observation: outcome.observation,
+      cause: actionEventId,
+      content: outcome.content,
+      message: outcome.message ?? '',
+      extras: outcome.extras,
+    });
     return {
       action: fingerprint(`${plan.call.toolName} ${JSON.stringify(plan.call.input)}`),
       observation: fingerprint(outcome.content),

@@ -91,12 +91,20 @@ export function maxIterationsReason(maxIterations: number): string {
 }
 
 function isModelFailure(error: unknown): error is ModelFailure {
-  return typeof error === 'object' && error !== null && typeof (error as ModelFailure).retryable === 'boolean' && typeof (error as ModelFailure).reason === 'string';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as ModelFailure).retryable === 'boolean' &&
+    typeof (error as ModelFailure).reason === 'string'
+  );
 }
 
 function problemOf(error: unknown): Problem {
   if (isModelFailure(error)) return { reason: error.reason, errorId: error.errorId };
-  return { reason: error instanceof Error ? error.message : String(error), errorId: 'AGENT_ERROR$ERROR_ACTION_NOT_EXECUTED' };
+  return {
+    reason: error instanceof Error ? error.message : String(error),
+    errorId: 'AGENT_ERROR$ERROR_ACTION_NOT_EXECUTED',
+  };
 }
 
 export const agentControllerMachine = setup({
@@ -115,7 +123,9 @@ export const agentControllerMachine = setup({
     /** One model call with the history (condensed when needed); rejects with a ModelFailure. */
     callModel: notProvidedPromise<ModelStep>('callModel'),
     /** Emits the action event of a planned action (before it runs); resolves with the event id. */
-    announceAction: notProvidedPromise<{ eventId: number }, { actionId: string; awaitingConfirmation: boolean }>('announceAction'),
+    announceAction: notProvidedPromise<{ eventId: number }, { actionId: string; awaitingConfirmation: boolean }>(
+      'announceAction',
+    ),
     /** Runs the action and emits its observation (also when interrupted); resolves with what the stuck detector needs. */
     runAction: notProvidedPromise<StepSignature, { actionId: string; eventId: number }>('runAction'),
   },
@@ -130,11 +140,21 @@ export const agentControllerMachine = setup({
     rejectAction: notProvidedAction('rejectAction'),
     /** Emits an observation saying the awaiting action will not run (the user stopped the agent instead of deciding). */
     abandonAction: notProvidedAction('abandonAction'),
-    startTask: assign({ iterations: 0, retries: 0, pending: [], currentEventId: null, recentSteps: [], problem: null, startWhenLoaded: false }),
+    startTask: assign({
+      iterations: 0,
+      retries: 0,
+      pending: [],
+      currentEventId: null,
+      recentSteps: [],
+      problem: null,
+      startWhenLoaded: false,
+    }),
     dropPlannedActions: assign({ pending: [], currentEventId: null }),
     forgetProblem: assign({ problem: null }),
     finishCurrentAction: assign(({ context }) => ({ pending: context.pending.slice(1), currentEventId: null })),
-    recordStep: assign(({ context }, step: StepSignature) => ({ recentSteps: [...context.recentSteps, step].slice(-STEPS_TO_KEEP) })),
+    recordStep: assign(({ context }, step: StepSignature) => ({
+      recentSteps: [...context.recentSteps, step].slice(-STEPS_TO_KEEP),
+    })),
   },
   guards: {
     startWhenLoaded: ({ context }) => context.startWhenLoaded,
@@ -169,7 +189,10 @@ export const agentControllerMachine = setup({
       invoke: {
         id: 'prepare',
         src: 'prepare',
-        onDone: [{ guard: 'startWhenLoaded', target: 'running', actions: 'startTask' }, { target: 'awaitingUserInput' }],
+        onDone: [
+          { guard: 'startWhenLoaded', target: 'running', actions: 'startTask' },
+          { target: 'awaitingUserInput' },
+        ],
         onError: { target: 'error', actions: assign({ problem: ({ event }) => problemOf(event.error) }) },
       },
       on: {
@@ -197,16 +220,29 @@ export const agentControllerMachine = setup({
               {
                 guard: 'stuck',
                 target: '#agentController.error',
-                actions: assign({ problem: ({ context }) => ({ reason: stuckReason(context.recentSteps) ?? '', errorId: 'AGENT_ERROR$STUCK_IN_LOOP' }) }),
+                actions: assign({
+                  problem: ({ context }) => ({
+                    reason: stuckReason(context.recentSteps) ?? '',
+                    errorId: 'AGENT_ERROR$STUCK_IN_LOOP',
+                  }),
+                }),
               },
               {
                 guard: 'iterationLimitReached',
                 target: '#agentController.paused',
-                actions: assign({ problem: ({ context }) => ({ reason: maxIterationsReason(context.maxIterations), errorId: 'AGENT_ERROR$MAX_ITERATIONS' }) }),
+                actions: assign({
+                  problem: ({ context }) => ({
+                    reason: maxIterationsReason(context.maxIterations),
+                    errorId: 'AGENT_ERROR$MAX_ITERATIONS',
+                  }),
+                }),
               },
               { target: 'checkingLimits' },
             ],
-            onError: { target: '#agentController.error', actions: assign({ problem: ({ event }) => problemOf(event.error) }) },
+            onError: {
+              target: '#agentController.error',
+              actions: assign({ problem: ({ event }) => problemOf(event.error) }),
+            },
           },
         },
         checkingLimits: {
@@ -221,7 +257,10 @@ export const agentControllerMachine = setup({
               },
               { target: 'thinking' },
             ],
-            onError: { target: '#agentController.error', actions: assign({ problem: ({ event }) => problemOf(event.error) }) },
+            onError: {
+              target: '#agentController.error',
+              actions: assign({ problem: ({ event }) => problemOf(event.error) }),
+            },
           },
         },
         thinking: {
@@ -232,7 +271,11 @@ export const agentControllerMachine = setup({
               {
                 guard: ({ event }) => event.output.actions.length > 0,
                 target: 'acting',
-                actions: assign(({ context, event }) => ({ pending: event.output.actions, iterations: context.iterations + 1, retries: 0 })),
+                actions: assign(({ context, event }) => ({
+                  pending: event.output.actions,
+                  iterations: context.iterations + 1,
+                  retries: 0,
+                })),
               },
               {
                 target: '#agentController.awaitingUserInput',
@@ -244,7 +287,10 @@ export const agentControllerMachine = setup({
             ],
             onError: [
               {
-                guard: ({ context, event }) => isModelFailure(event.error) && event.error.retryable && context.retries < context.retryPolicy.maxRetries,
+                guard: ({ context, event }) =>
+                  isModelFailure(event.error) &&
+                  event.error.retryable &&
+                  context.retries < context.retryPolicy.maxRetries,
                 target: '#agentController.rateLimited',
                 actions: assign(({ context, event }) => {
                   const failure = event.error as ModelFailure;
@@ -266,7 +312,10 @@ export const agentControllerMachine = setup({
               invoke: {
                 id: 'announceAction',
                 src: 'announceAction',
-                input: ({ context }) => ({ actionId: context.pending[0]?.id ?? '', awaitingConfirmation: context.pending[0]?.needsConfirmation ?? false }),
+                input: ({ context }) => ({
+                  actionId: context.pending[0]?.id ?? '',
+                  awaitingConfirmation: context.pending[0]?.needsConfirmation ?? false,
+                }),
                 onDone: [
                   { guard: 'nextFinishes', target: '#agentController.finished', actions: 'dropPlannedActions' },
                   {
@@ -276,14 +325,20 @@ export const agentControllerMachine = setup({
                   },
                   { target: 'executing', actions: assign({ currentEventId: ({ event }) => event.output.eventId }) },
                 ],
-                onError: { target: '#agentController.error', actions: assign({ problem: ({ event }) => problemOf(event.error) }) },
+                onError: {
+                  target: '#agentController.error',
+                  actions: assign({ problem: ({ event }) => problemOf(event.error) }),
+                },
               },
             },
             executing: {
               invoke: {
                 id: 'runAction',
                 src: 'runAction',
-                input: ({ context }) => ({ actionId: context.pending[0]?.id ?? '', eventId: context.currentEventId ?? -1 }),
+                input: ({ context }) => ({
+                  actionId: context.pending[0]?.id ?? '',
+                  eventId: context.currentEventId ?? -1,
+                }),
                 onDone: [
                   {
                     guard: 'moreActionsPlanned',
@@ -291,9 +346,15 @@ export const agentControllerMachine = setup({
                     reenter: true,
                     actions: [{ type: 'recordStep', params: ({ event }) => event.output }, 'finishCurrentAction'],
                   },
-                  { target: '#agentController.running.intake', actions: [{ type: 'recordStep', params: ({ event }) => event.output }, 'finishCurrentAction'] },
+                  {
+                    target: '#agentController.running.intake',
+                    actions: [{ type: 'recordStep', params: ({ event }) => event.output }, 'finishCurrentAction'],
+                  },
                 ],
-                onError: { target: '#agentController.error', actions: assign({ problem: ({ event }) => problemOf(event.error) }) },
+                onError: {
+                  target: '#agentController.error',
+                  actions: assign({ problem: ({ event }) => problemOf(event.error) }),
+                },
               },
             },
           },
@@ -321,7 +382,11 @@ export const agentControllerMachine = setup({
         },
         REJECT: {
           target: 'userRejected',
-          actions: [{ type: 'restateAction', params: { confirmation: 'rejected' } }, 'rejectAction', 'dropPlannedActions'],
+          actions: [
+            { type: 'restateAction', params: { confirmation: 'rejected' } },
+            'rejectAction',
+            'dropPlannedActions',
+          ],
         },
         STOP: { target: 'stopped', actions: ['abandonAction', 'dropPlannedActions'] },
       },

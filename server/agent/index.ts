@@ -10,7 +10,16 @@ import { createAgentSession } from './session.ts';
 
 export { createAgentSession, type AgentOptions } from './session.ts';
 export { NO_MODEL_CONFIGURED } from './llm/provider.ts';
-export type { AgentFactory, AgentHost, AgentSession, AgentSettings, AgentState, LlmSettings, McpConfig, NewEvent } from './types.ts';
+export type {
+  AgentFactory,
+  AgentHost,
+  AgentSession,
+  AgentSettings,
+  AgentState,
+  LlmSettings,
+  McpConfig,
+  NewEvent,
+} from './types.ts';
 
 /** The factory the conversations module is given. */
 export const agentFactory: AgentFactory = (host) => createAgentSession(host);

@@ -6,7 +6,10 @@ describe('priceOf', () => {
   it('finds listed models, with or without a provider prefix', () => {
     expect(priceOf('gpt-4o')).toMatchObject({ known: true, price: { input: 2.5, output: 10 } });
     expect(priceOf('openai/GPT-4o-mini').price.input).toBe(0.15);
-    expect(priceOf('anthropic/claude-sonnet-4-20250514')).toMatchObject({ known: true, price: { input: 3, cacheWrite: 3.75 } });
+    expect(priceOf('anthropic/claude-sonnet-4-20250514')).toMatchObject({
+      known: true,
+      price: { input: 3, cacheWrite: 3.75 },
+    });
   });
 
   it('prices a dated release like its family, preferring the longest family name', () => {
@@ -26,12 +29,28 @@ describe('costMicros', () => {
   it('charges uncached prompt, cache reads, cache writes and completion at their rates', () => {
     const price = priceOf('claude-sonnet-4').price;
     // 1000 uncached × $3/M = 3000 µ$; 2000 read × $0.30/M = 600 µ$; 1000 written × $3.75/M = 3750 µ$; 500 out × $15/M = 7500 µ$.
-    expect(costMicros(price, { promptTokens: 4000, cacheReadTokens: 2000, cacheWriteTokens: 1000, completionTokens: 500 })).toBe(14_850n);
+    expect(
+      costMicros(price, { promptTokens: 4000, cacheReadTokens: 2000, cacheWriteTokens: 1000, completionTokens: 500 }),
+    ).toBe(14_850n);
   });
 
   it('rounds a fraction of a micro-dollar up', () => {
-    expect(costMicros(priceOf('gpt-4o-mini').price, { promptTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, completionTokens: 0 })).toBe(1n);
-    expect(costMicros(priceOf('gpt-4o-mini').price, { promptTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, completionTokens: 0 })).toBe(0n);
+    expect(
+      costMicros(priceOf('gpt-4o-mini').price, {
+        promptTokens: 1,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        completionTokens: 0,
+      }),
+    ).toBe(1n);
+    expect(
+      costMicros(priceOf('gpt-4o-mini').price, {
+        promptTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        completionTokens: 0,
+      }),
+    ).toBe(0n);
   });
 });
 

@@ -64,7 +64,12 @@ export class ModelGateway {
   }
 
   /** One agent step. Throws ModelCallError. */
-  async step(request: { system: string; messages: readonly ModelMessage[]; tools: readonly ProviderTool[]; signal: AbortSignal }): Promise<ModelResponse> {
+  async step(request: {
+    system: string;
+    messages: readonly ModelMessage[];
+    tools: readonly ProviderTool[];
+    signal: AbortSignal;
+  }): Promise<ModelResponse> {
     const response = await streamModelCall({ model: this.currentModel(), ...request });
     await this.meter(response.usage);
     return response;
@@ -72,7 +77,12 @@ export class ModelGateway {
 
   /** A short completion without tools (the title), made like a step. Throws ModelCallError. */
   async complete(request: { system: string; prompt: string; signal: AbortSignal }): Promise<string> {
-    const response = await this.step({ system: request.system, messages: [{ role: 'user', content: request.prompt }], tools: [], signal: request.signal });
+    const response = await this.step({
+      system: request.system,
+      messages: [{ role: 'user', content: request.prompt }],
+      tools: [],
+      signal: request.signal,
+    });
     return response.text;
   }
 }

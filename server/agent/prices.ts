@@ -61,10 +61,19 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-3-5-haiku': anthropic(0.8, 4),
 };
 
-export const UNKNOWN_MODEL_PRICE: ModelPrice = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, contextWindow: 128_000 };
+export const UNKNOWN_MODEL_PRICE: ModelPrice = {
+  input: 3,
+  output: 15,
+  cacheRead: 0.3,
+  cacheWrite: 3.75,
+  contextWindow: 128_000,
+};
 
 export function priceOf(model: string): { price: ModelPrice; known: boolean } {
-  const id = model.trim().toLowerCase().replace(/^(openai|anthropic)\//, '');
+  const id = model
+    .trim()
+    .toLowerCase()
+    .replace(/^(openai|anthropic)\//, '');
   const exact = MODEL_PRICES[id];
   if (exact) return { price: exact, known: true };
   const family = Object.keys(MODEL_PRICES)

@@ -23,23 +23,49 @@ const START = String.raw`(?:^|[;&|(\n!"'\`]\s*|\bsudo\s+|\bexec\s+)`;
 const RECURSIVE_FORCE_RM = String.raw`${START}rm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*f[a-zA-Z]*|-[a-zA-Z]*f[a-zA-Z]*[rR][a-zA-Z]*|-[rR]\s+-f|-f\s+-[rR]|--recursive\s+--force|--force\s+--recursive)\b`;
 
 const COMMAND_RULES: readonly Rule[] = [
-  { risk: Risk.HIGH, pattern: new RegExp(`${RECURSIVE_FORCE_RM}[^;&|\\n]*\\s(?:/|/\\*|~|~/|\\$HOME|\\$\\{HOME\\}|/(?:bin|boot|dev|etc|home|lib|opt|root|sbin|srv|usr|var)/?)(?=[\\s;&|"'\\x60)]|$)`), why: 'deletes the system or home directory' },
-  { risk: Risk.HIGH, pattern: /\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b/, why: 'runs a script downloaded from the network' },
-  { risk: Risk.HIGH, pattern: /\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b/, why: 'runs a script downloaded from the network' },
+  {
+    risk: Risk.HIGH,
+    pattern: new RegExp(
+      `${RECURSIVE_FORCE_RM}[^;&|\\n]*\\s(?:/|/\\*|~|~/|\\$HOME|\\$\\{HOME\\}|/(?:bin|boot|dev|etc|home|lib|opt|root|sbin|srv|usr|var)/?)(?=[\\s;&|"'\\x60)]|$)`,
+    ),
+    why: 'deletes the system or home directory',
+  },
+  {
+    risk: Risk.HIGH,
+    pattern: /\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b/,
+    why: 'runs a script downloaded from the network',
+  },
+  {
+    risk: Risk.HIGH,
+    pattern: /\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b/,
+    why: 'runs a script downloaded from the network',
+  },
   { risk: Risk.HIGH, pattern: new RegExp(`${START}sudo\\b`), why: 'runs a command as root' },
   { risk: Risk.HIGH, pattern: new RegExp(`${START}su(?:\\s|$)`), why: 'switches user' },
   { risk: Risk.HIGH, pattern: /\bmkfs(?:\.\w+)?\b/, why: 'formats a file system' },
   { risk: Risk.HIGH, pattern: /\bdd\b[^\n;|&]*\bof=\/dev\//, why: 'writes to a device' },
   { risk: Risk.HIGH, pattern: />\s*\/dev\/(?:sd|nvme|hd|vd|xvd|disk)\w*/, why: 'writes to a disk device' },
-  { risk: Risk.HIGH, pattern: /\bgit\s+push\b[^\n;|&]*(?:\s--force(?:-with-lease)?\b|\s-f\b|\s\+\S+)/, why: 'force-pushes and may destroy remote history' },
+  {
+    risk: Risk.HIGH,
+    pattern: /\bgit\s+push\b[^\n;|&]*(?:\s--force(?:-with-lease)?\b|\s-f\b|\s\+\S+)/,
+    why: 'force-pushes and may destroy remote history',
+  },
   { risk: Risk.HIGH, pattern: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/, why: 'is a fork bomb' },
   { risk: Risk.HIGH, pattern: /\bchmod\s+(?:-R\s+)?[0-7]*777\s+\/(?:\s|$)/, why: 'opens up the whole file system' },
-  { risk: Risk.HIGH, pattern: new RegExp(`${START}(?:shutdown|reboot|halt|poweroff)\\b`), why: 'shuts the machine down' },
+  {
+    risk: Risk.HIGH,
+    pattern: new RegExp(`${START}(?:shutdown|reboot|halt|poweroff)\\b`),
+    why: 'shuts the machine down',
+  },
   { risk: Risk.HIGH, pattern: /\bkill\s+-9\s+-1\b/, why: 'kills every process' },
   { risk: Risk.MEDIUM, pattern: new RegExp(RECURSIVE_FORCE_RM), why: 'deletes files recursively' },
   { risk: Risk.MEDIUM, pattern: /\bgit\s+(?:reset\s+--hard|clean\s+-[a-zA-Z]*f)/, why: 'discards uncommitted work' },
   { risk: Risk.MEDIUM, pattern: /\bchmod\s+(?:-R\s+)?[0-7]*777\b/, why: 'makes files writable by everyone' },
-  { risk: Risk.MEDIUM, pattern: /\b(?:curl|wget)\b[^\n]*\s-(?:d|F|T|-data|-upload-file)\b/, why: 'sends data to the network' },
+  {
+    risk: Risk.MEDIUM,
+    pattern: /\b(?:curl|wget)\b[^\n]*\s-(?:d|F|T|-data|-upload-file)\b/,
+    why: 'sends data to the network',
+  },
 ];
 
 /** Files outside any workspace that an edit must never touch unasked. */
@@ -65,7 +91,9 @@ export function staticRisk(tool: string, input: Readonly<Record<string, unknown>
     case 'execute_ipython_cell':
       return commandRisk(text('code'));
     case 'str_replace_editor':
-      return text('command') !== 'view' && SYSTEM_PATH.test(text('path')) ? { risk: Risk.HIGH, why: 'changes a system file' } : null;
+      return text('command') !== 'view' && SYSTEM_PATH.test(text('path'))
+        ? { risk: Risk.HIGH, why: 'changes a system file' }
+        : null;
     default:
       return null;
   }
@@ -91,7 +119,11 @@ const HARMLESS_TOOLS = new Set(['think', 'finish']);
  * Confirmation mode with no analyzer selected asks about every action (the user chose to see
  * everything); with an analyzer it asks when the risk is MEDIUM or more, or UNKNOWN.
  */
-export function requiresConfirmation(policy: { confirmationMode: boolean; securityAnalyzer: string | null }, tool: string, risk: RiskLevel): boolean {
+export function requiresConfirmation(
+  policy: { confirmationMode: boolean; securityAnalyzer: string | null },
+  tool: string,
+  risk: RiskLevel,
+): boolean {
   if (!policy.confirmationMode || HARMLESS_TOOLS.has(tool)) return false;
   if (!policy.securityAnalyzer) return true;
   return risk === Risk.UNKNOWN || risk >= Risk.MEDIUM;

@@ -65,7 +65,10 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
   const condenser = new Condenser((): CondenserLimits => {
     const window = options.contextWindow ?? metrics.price.contextWindow;
     const fraction = options.condenseAt ?? (host.settings.enableDefaultCondenser ? 0.75 : 0.95);
-    const limitTokens = Math.max(1_000, Math.floor(window * fraction) - Math.min(OUTPUT_RESERVE, Math.floor(window / 4)));
+    const limitTokens = Math.max(
+      1_000,
+      Math.floor(window * fraction) - Math.min(OUTPUT_RESERVE, Math.floor(window / 4)),
+    );
     return { limitTokens, targetTokens: Math.floor(limitTokens / 2) };
   });
   const actions = new ActionRunner(host, log, () => tools);
@@ -83,7 +86,9 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
   async function prepare(): Promise<void> {
     await log.load();
     metrics.restore(log.events);
-    recall.restore(log.events.flatMap((event) => (event.observation === 'recall' && event.extras ? [event.extras] : [])));
+    recall.restore(
+      log.events.flatMap((event) => (event.observation === 'recall' && event.extras ? [event.extras] : [])),
+    );
     takenUpTo = log.lastId;
     gateway = new ModelGateway(host, metrics, log.lastId + 1);
     mcp = await connectMcpServers(host.settings.mcpConfig, {
@@ -92,14 +97,34 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       stdio: stdioLauncher(host),
     });
     for (const failure of mcp.failures) {
-      emit({ source: 'agent', status_update: true, type: 'error', status_id: 'STATUS$ERROR_MCP_SERVER', message: `The MCP server ${failure.server} could not be used: ${failure.reason}` });
+      emit({
+        source: 'agent',
+        status_update: true,
+        type: 'error',
+        status_id: 'STATUS$ERROR_MCP_SERVER',
+        message: `The MCP server ${failure.server} could not be used: ${failure.reason}`,
+      });
     }
     tools = new ToolRegistry([...BUILT_IN_TOOLS, ...mcp.tools]);
-    system = systemPrompt({ runtime: host.runtime, runtimeHosts: host.runtimeHosts, mcpTools: mcp.tools.map((tool) => tool.name) });
+    system = systemPrompt({
+      runtime: host.runtime,
+      runtimeHosts: host.runtimeHosts,
+      mcpTools: mcp.tools.map((tool) => tool.name),
+    });
     modelTools = tools.forModel();
     fixedTokens = estimateTokens(system) + estimateTokens(tools.specs());
     if (!log.events.some((event) => event.action === 'system')) {
-      emit({ source: 'agent', action: 'system', message: system, args: { content: system, tools: tools.specs(), agent_class: host.settings.agent, platform_version: PLATFORM_VERSION } });
+      emit({
+        source: 'agent',
+        action: 'system',
+        message: system,
+        args: {
+          content: system,
+          tools: tools.specs(),
+          agent_class: host.settings.agent,
+          platform_version: PLATFORM_VERSION,
+        },
+      });
     }
     // Without a model the agent cannot work: say so now, not after the user's first message.
     gateway.currentModel();
@@ -109,7 +134,10 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     let title = '';
     try {
       const limits = await requireGateway().checkLimits();
-      if (limits.ok) title = cleanTitle(await requireGateway().complete({ system: TITLE_INSTRUCTIONS, prompt: message, signal: lifetime.signal }));
+      if (limits.ok)
+        title = cleanTitle(
+          await requireGateway().complete({ system: TITLE_INSTRUCTIONS, prompt: message, signal: lifetime.signal }),
+        );
     } catch {
       // The fallback below is good enough: a title is not worth failing the conversation for.
     }
@@ -119,16 +147,31 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
 
   /** Recall for the user messages that arrived since the last step; the first message of the conversation also gets a title. */
   async function takeUserMessages(): Promise<void> {
-    const fresh = log.events.filter((event) => event.id > takenUpTo && event.source === 'user' && event.action === 'message');
+    const fresh = log.events.filter(
+      (event) => event.id > takenUpTo && event.source === 'user' && event.action === 'message',
+    );
     takenUpTo = log.lastId;
     for (const message of fresh) {
       const content = message.args?.content ?? '';
-      const hasContext = log.events.some((event) => event.observation === 'recall' && event.extras?.recall_type === 'workspace_context');
-      const isFirstMessage = !log.events.some((event) => event.source === 'user' && event.action === 'message' && event.id < message.id);
+      const hasContext = log.events.some(
+        (event) => event.observation === 'recall' && event.extras?.recall_type === 'workspace_context',
+      );
+      const isFirstMessage = !log.events.some(
+        (event) => event.source === 'user' && event.action === 'message' && event.id < message.id,
+      );
       if (isFirstMessage) void track(generateTitle(content));
-      const extras = hasContext ? await recall.knowledgeFor(content) : await recall.workspaceContext(content, options.now?.() ?? new Date());
+      const extras = hasContext
+        ? await recall.knowledgeFor(content)
+        : await recall.workspaceContext(content, options.now?.() ?? new Date());
       if (extras) {
-        await log.emit({ source: 'agent', observation: 'recall', cause: message.id, content: '', message: hasContext ? 'Added microagent knowledge' : 'Added workspace context', extras });
+        await log.emit({
+          source: 'agent',
+          observation: 'recall',
+          cause: message.id,
+          content: '',
+          message: hasContext ? 'Added microagent knowledge' : 'Added workspace context',
+          extras,
+        });
       }
     }
   }
@@ -151,10 +194,22 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
 
   function announceState(state: AgentState, problem: Problem | null): void {
     if (problem && (state === 'ERROR' || state === 'PAUSED')) {
-      emit({ source: 'agent', status_update: true, type: 'error', status_id: problem.errorId, message: problem.reason });
+      emit({
+        source: 'agent',
+        status_update: true,
+        type: 'error',
+        status_id: problem.errorId,
+        message: problem.reason,
+      });
     }
     const reason = problem?.reason ?? '';
-    emit({ source: 'agent', observation: 'agent_state_changed', content: reason, message: reason, extras: { agent_state: state, reason } });
+    emit({
+      source: 'agent',
+      observation: 'agent_state_changed',
+      content: reason,
+      message: reason,
+      extras: { agent_state: state, reason },
+    });
   }
 
   const machine = agentControllerMachine.provide({
@@ -163,17 +218,31 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       takeUserMessages: fromPromise(() => takeUserMessages()),
       checkLimits: fromPromise(() => requireGateway().checkLimits()),
       callModel: fromPromise(({ signal }) => callModel(signal)),
-      announceAction: fromPromise(async ({ input, signal }: { input: { actionId: string; awaitingConfirmation: boolean }; signal: AbortSignal }) => ({
-        eventId: await actions.announce(input.actionId, input.awaitingConfirmation, signal),
-      })),
-      runAction: fromPromise(({ input, signal }: { input: { actionId: string; eventId: number }; signal: AbortSignal }) =>
-        track(actions.run(input.actionId, input.eventId, signal)),
+      announceAction: fromPromise(
+        async ({
+          input,
+          signal,
+        }: {
+          input: { actionId: string; awaitingConfirmation: boolean };
+          signal: AbortSignal;
+        }) => ({
+          eventId: await actions.announce(input.actionId, input.awaitingConfirmation, signal),
+        }),
+      ),
+      runAction: fromPromise(
+        ({ input, signal }: { input: { actionId: string; eventId: number }; signal: AbortSignal }) =>
+          track(actions.run(input.actionId, input.eventId, signal)),
       ),
     },
     actions: {
       announceState: ({ context }, params) => announceState(params.state, context.problem),
       sayToUser: (_, params) =>
-        emit({ source: 'agent', action: 'message', message: params.text, args: { content: params.text || 'The model returned an empty reply.', wait_for_response: true } }),
+        emit({
+          source: 'agent',
+          action: 'message',
+          message: params.text,
+          args: { content: params.text || 'The model returned an empty reply.', wait_for_response: true },
+        }),
       restateAction: ({ context }, params) => {
         const current = context.pending[0];
         if (current) actions.restate(current.id, params.confirmation);

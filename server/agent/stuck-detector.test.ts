@@ -11,7 +11,9 @@ describe('stuckReason', () => {
   });
 
   it('does not count an action whose result changes', () => {
-    expect(stuckReason([step('cat log', '1'), step('cat log', '2'), step('cat log', '3'), step('cat log', '4')])).toBeNull();
+    expect(
+      stuckReason([step('cat log', '1'), step('cat log', '2'), step('cat log', '3'), step('cat log', '4')]),
+    ).toBeNull();
   });
 
   it('does not count repetitions interrupted by another step', () => {

@@ -30,14 +30,16 @@ export async function serveAdminChannel(socketPath: string, run: CommandRunner):
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const answer = (status: number, body: CommandResult) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const answer = (status: number, body: CommandResult) =>
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       let args: unknown;
       try {
         args = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { args?: unknown }).args;
       } catch {
         args = undefined;
       }
-      if (request.method !== 'POST' || request.url !== '/commands' || !isArgs(args)) return answer(400, { code: 2, lines: ['Expected POST /commands {"args": [...]}'] });
+      if (request.method !== 'POST' || request.url !== '/commands' || !isArgs(args))
+        return answer(400, { code: 2, lines: ['Expected POST /commands {"args": [...]}'] });
       run(args).then(
         (result) => answer(200, result),
         (error: unknown) => answer(200, { code: 1, lines: [error instanceof Error ? error.message : String(error)] }),
@@ -63,17 +65,20 @@ export async function serveAdminChannel(socketPath: string, run: CommandRunner):
 /** Runs a command in the server listening on the socket. */
 export function callAdminChannel(socketPath: string, args: string[]): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ socketPath, path: '/commands', method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as CommandResult);
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      });
-    });
+    const request = http.request(
+      { socketPath, path: '/commands', method: 'POST', headers: { 'content-type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as CommandResult);
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        });
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify({ args }));
   });

@@ -14,7 +14,12 @@ export const usage = `Usage: npm run admin -- <command>
   grant-credits <email> <dollars> [idempotency-key]
                                       add credit (once per key; a new key when omitted)`;
 
-const argumentCounts: Record<string, number> = { 'list-users': 0, 'activate-user': 1, 'deactivate-user': 1, 'grant-credits': 2 };
+const argumentCounts: Record<string, number> = {
+  'list-users': 0,
+  'activate-user': 1,
+  'deactivate-user': 1,
+  'grant-credits': 2,
+};
 
 /** Whether the arguments name a command and give it what it needs. */
 export function isCommand(args: readonly string[]): boolean {
@@ -32,12 +37,22 @@ export async function runCommand(db: Db, args: readonly string[], out: (line: st
   switch (command) {
     case 'list-users':
       for (const u of await listUsers(db))
-        out([u.email, u.fullname, u.isActive ? 'active' : 'inactive', u.isPersonal ? 'personal' : 'company', u.createdAt.toISOString()].join('\t'));
+        out(
+          [
+            u.email,
+            u.fullname,
+            u.isActive ? 'active' : 'inactive',
+            u.isPersonal ? 'personal' : 'company',
+            u.createdAt.toISOString(),
+          ].join('\t'),
+        );
       return 0;
     case 'activate-user':
     case 'deactivate-user': {
       const id = await setUserActive(db, email, command === 'activate-user');
-      out(id ? `${email}: ${command === 'activate-user' ? 'active' : 'inactive'}` : `No account with the email ${email}`);
+      out(
+        id ? `${email}: ${command === 'activate-user' ? 'active' : 'inactive'}` : `No account with the email ${email}`,
+      );
       return id ? 0 : 1;
     }
     default: {
@@ -46,7 +61,13 @@ export async function runCommand(db: Db, args: readonly string[], out: (line: st
         out(`No account with the email ${email}`);
         return 1;
       }
-      const granted = await grantCredit(db, { userId, amountMicros: parseDollars(amount), type: 'credit', description: 'Granted by the operator', idempotencyKey: key });
+      const granted = await grantCredit(db, {
+        userId,
+        amountMicros: parseDollars(amount),
+        type: 'credit',
+        description: 'Granted by the operator',
+        idempotencyKey: key,
+      });
       out(granted ? `Granted $${amount} to ${email}` : `Already granted with key ${key}; nothing added`);
       return 0;
     }

@@ -22,7 +22,9 @@ export async function runAdmin(args: string[], out: (line: string) => void = con
     return result.code;
   }
   if (holder) {
-    out(`The embedded database in ${config.dataDir} is open in another process (pid ${holder.pid}) that takes no commands; try again once it has started, or stop it.`);
+    out(
+      `The embedded database in ${config.dataDir} is open in another process (pid ${holder.pid}) that takes no commands; try again once it has started, or stop it.`,
+    );
     return 1;
   }
   let database;

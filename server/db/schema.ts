@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -54,7 +68,10 @@ export const creditLedger = pgTable(
   (t) => [
     uniqueIndex('credit_ledger_idempotency_key').on(t.userId, t.idempotencyKey),
     index('credit_ledger_user_idx').on(t.userId),
-    check('credit_ledger_type', sql`${t.transactionType} in ('initial_credit', 'credit', 'debit', 'purchase', 'usage')`),
+    check(
+      'credit_ledger_type',
+      sql`${t.transactionType} in ('initial_credit', 'credit', 'debit', 'purchase', 'usage')`,
+    ),
     check('credit_ledger_status', sql`${t.status} in ('completed', 'pending', 'failed')`),
   ],
 );
@@ -150,7 +167,10 @@ export const providerTokens = pgTable(
     host: text('host'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.provider] }), check('provider_tokens_provider', sql`${t.provider} in ('github', 'gitlab', 'bitbucket')`)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.provider] }),
+    check('provider_tokens_provider', sql`${t.provider} in ('github', 'gitlab', 'bitbucket')`),
+  ],
 );
 
 /** The user's custom secrets: values encrypted, given to runtimes as environment variables. */

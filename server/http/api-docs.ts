@@ -21,7 +21,14 @@ export function renderApiDocs(title: string, operations: Operation[]): string {
       body && `<h4>Body (${escape(op.request.bodyType ?? '')})</h4>${json(body)}`,
       !body && op.request.bodyType && `<h4>Body</h4><p>${escape(op.request.bodyType)}</p>`,
       `<h4>Responses</h4>${Object.entries(op.responses)
-        .map(([status, content]) => `<details><summary>${escape(status)} ${escape(Object.keys(content).join(', '))}</summary>${Object.values(content).map((s) => (s ? json(s) : '')).join('')}</details>`)
+        .map(
+          ([status, content]) =>
+            `<details><summary>${escape(status)} ${escape(Object.keys(content).join(', '))}</summary>${Object.values(
+              content,
+            )
+              .map((s) => (s ? json(s) : ''))
+              .join('')}</details>`,
+        )
         .join('')}`,
     ];
     return `<article id="${escape(op.operationId)}"><h3><code>${op.method} ${escape(op.path)}</code> <small>${escape(op.operationId)}</small></h3>

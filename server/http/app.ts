@@ -49,18 +49,38 @@ declare module 'fastify' {
 /** Paths that belong to the API: never answered with the SPA. */
 const apiPrefixes = ['/api/', '/feedback/', '/socket', '/health', '/ready'];
 
-export async function buildApp({ config, database, webRoot, validateResponses, agentFactory, runtime: givenRuntime }: AppOptions) {
+export async function buildApp({
+  config,
+  database,
+  webRoot,
+  validateResponses,
+  agentFactory,
+  runtime: givenRuntime,
+}: AppOptions) {
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
     // Unknown body fields are refused rather than silently dropped, so typos surface.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, strict: false } },
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: true,
+        strict: false,
+      },
+    },
   });
   const bus = await createEventBus(config.databaseUrl, app.log);
   const runtime =
     givenRuntime ??
-    new LocalRuntime({ rootDir: path.join(config.dataDir, 'workspaces'), hiddenDirs: [config.dataDir], hostPorts: config.sandboxHostPorts, logger: app.log });
+    new LocalRuntime({
+      rootDir: path.join(config.dataDir, 'workspaces'),
+      hiddenDirs: [config.dataDir],
+      hostPorts: config.sandboxHostPorts,
+      logger: app.log,
+    });
   const modules = createModules(config, database, { bus, runtime, agentFactory, log: app.log });
   const { manager } = modules.conversations;
   // PGlite is embedded, so nothing else can be running its conversations.
@@ -78,7 +98,8 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
   app.setNotFoundHandler((request, reply) => {
     const index = webRoot && path.join(webRoot, 'index.html');
     const wantsPage = request.method === 'GET' && !apiPrefixes.some((p) => request.url.startsWith(p));
-    if (index && wantsPage && fs.existsSync(index)) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (index && wantsPage && fs.existsSync(index))
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
     return reply.status(404).send({ detail: 'Not found' });
   });
 
@@ -102,7 +123,8 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
     app.addHook('onSend', async (request, reply, payload) => {
       const op = request.routeOptions.config.operation;
       // A forwarded answer was checked on the node that gave it.
-      if (op && !(payload instanceof Readable && RUNTIME_OPERATIONS.has(op.operationId))) validator.check(op, reply.statusCode, reply.getHeader('content-type') as string | undefined, payload);
+      if (op && !(payload instanceof Readable && RUNTIME_OPERATIONS.has(op.operationId)))
+        validator.check(op, reply.statusCode, reply.getHeader('content-type') as string | undefined, payload);
       return payload;
     });
   }
@@ -116,7 +138,8 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
   const handlers = {
     ...modules.handlers,
     getApiDocs: async () => new RawResponse(200, docsPage, { 'content-type': 'text/html; charset=utf-8' }),
-    getOpenApiDocument: async () => new RawResponse(200, documentText, { 'content-type': 'application/yaml; charset=utf-8' }),
+    getOpenApiDocument: async () =>
+      new RawResponse(200, documentText, { 'content-type': 'application/yaml; charset=utf-8' }),
   } as Record<string, Handler<OperationId> | undefined>;
   for (const op of operations) {
     const handler = handlers[op.operationId];
@@ -140,7 +163,8 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
         if (!isPublic && !request.auth.user) {
           // A session key that is not (or no longer) the conversation's: 403 where the contract
           // says so (getConversation; the client then leaves the conversation), else 401.
-          const staleKey = op.security.includes('sessionApiKey') && request.headers['x-session-api-key'] && op.responses['403'];
+          const staleKey =
+            op.security.includes('sessionApiKey') && request.headers['x-session-api-key'] && op.responses['403'];
           throw new HttpError(staleKey ? 403 : 401, 'Not authenticated');
         }
       },
@@ -195,19 +219,22 @@ export async function buildApp({ config, database, webRoot, validateResponses, a
 function requestSchema(op: Operation) {
   const { querystring, params } = op.request;
   // An optional body may be left out entirely, which Fastify validates as null.
-  const body = op.request.body && !op.request.bodyRequired ? { anyOf: [{ type: 'null' }, op.request.body] } : op.request.body;
+  const body =
+    op.request.body && !op.request.bodyRequired ? { anyOf: [{ type: 'null' }, op.request.body] } : op.request.body;
   return { ...(body && { body }), ...(querystring && { querystring }), ...(params && { params }) };
 }
 
 function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof HttpError) return reply.status(error.status).headers(error.headers).send({ detail: error.detail });
+  if (error instanceof HttpError)
+    return reply.status(error.status).headers(error.headers).send({ detail: error.detail });
   if (error instanceof ValidationFailure) return reply.status(422).send({ detail: error.items });
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const where = fastifyError.validationContext ?? 'body';
     const detail = fastifyError.validation.map((v) => {
-      const field = (v.params as { missingProperty?: string; additionalProperty?: string }).missingProperty
-        ?? (v.params as { additionalProperty?: string }).additionalProperty;
+      const field =
+        (v.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
+        (v.params as { additionalProperty?: string }).additionalProperty;
       const loc = [where, ...v.instancePath.split('/').filter(Boolean), ...(field ? [field] : [])];
       const name = loc.length > 1 ? String(loc[loc.length - 1]) : where;
       return { loc, msg: `${name} ${v.message ?? 'is invalid'}`, type: v.keyword };

@@ -7,7 +7,17 @@ import { HttpError } from '../shared/http-error.ts';
 export const FORWARDED_HEADER = 'x-atelier-forwarded-by';
 
 // Hop-by-hop headers, and those fetch sets itself for the new connection and body.
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
+const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'content-length',
+]);
 
 export const isForwarded = (request: FastifyRequest) => request.headers[FORWARDED_HEADER] !== undefined;
 
@@ -16,10 +26,16 @@ export const isForwarded = (request: FastifyRequest) => request.headers[FORWARDE
  * owner authenticates and authorises the caller itself (tokens and session keys are in the
  * shared database), so this node adds nothing but the mark.
  */
-export async function forwardTo(target: string, nodeId: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function forwardTo(
+  target: string,
+  nodeId: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined && !NOT_FORWARDED.has(name)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    if (value !== undefined && !NOT_FORWARDED.has(name))
+      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   headers.set(FORWARDED_HEADER, nodeId);
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';

@@ -12,8 +12,12 @@ describe('log redaction', () => {
   });
 
   it('hides query credentials and authorization values anywhere in a written line', () => {
-    expect(redactLine('{"msg":"GET http://node:3000/socket?auth_token=abc.def&x=1"}')).toBe('{"msg":"GET http://node:3000/socket?auth_token=[redacted]&x=1"}');
-    expect(redactLine('{"err":"Authorization: Bearer sk-123_abc failed"}')).toBe('{"err":"Authorization: Bearer [redacted] failed"}');
+    expect(redactLine('{"msg":"GET http://node:3000/socket?auth_token=abc.def&x=1"}')).toBe(
+      '{"msg":"GET http://node:3000/socket?auth_token=[redacted]&x=1"}',
+    );
+    expect(redactLine('{"err":"Authorization: Bearer sk-123_abc failed"}')).toBe(
+      '{"err":"Authorization: Bearer [redacted] failed"}',
+    );
     expect(redactLine('{"statusCode":200,"responseTime":1.2}')).toBe('{"statusCode":200,"responseTime":1.2}');
   });
 });

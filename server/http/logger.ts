@@ -31,7 +31,10 @@ export function redactUrl(url: string): string {
 /** A last guard over every written line, for URLs and headers that reach a message some other way. */
 export function redactLine(line: string): string {
   return line
-    .replace(/([?&](?:[\w.-]*(?:token|key|secret|password|session|auth|signature|credential|code)[\w.-]*))=([^&\s"\\]+)/gi, `$1=${REDACTED}`)
+    .replace(
+      /([?&](?:[\w.-]*(?:token|key|secret|password|session|auth|signature|credential|code)[\w.-]*))=([^&\s"\\]+)/gi,
+      `$1=${REDACTED}`,
+    )
     .replace(/\b(Bearer|Basic)\s+[\w.~+/=-]+/g, `$1 ${REDACTED}`);
 }
 

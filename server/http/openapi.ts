@@ -5,7 +5,11 @@ import YAML from 'yaml';
 export const openapiPath = path.join(import.meta.dirname, '..', '..', 'openapi', 'atelier.yaml');
 
 type JsonSchema = Record<string, unknown>;
-type Document = { paths: Record<string, Record<string, RawOperation>>; components?: Record<string, Record<string, unknown>>; security?: unknown[] };
+type Document = {
+  paths: Record<string, Record<string, RawOperation>>;
+  components?: Record<string, Record<string, unknown>>;
+  security?: unknown[];
+};
 type RawOperation = {
   operationId: string;
   tags?: string[];
@@ -27,7 +31,13 @@ export interface Operation {
   /** Names of the accepted security schemes; empty means public. */
   security: string[];
   /** Request schemas for Fastify's validator (references already resolved). */
-  request: { body?: JsonSchema; querystring?: JsonSchema; params?: JsonSchema; bodyRequired: boolean; bodyType?: string };
+  request: {
+    body?: JsonSchema;
+    querystring?: JsonSchema;
+    params?: JsonSchema;
+    bodyRequired: boolean;
+    bodyType?: string;
+  };
   /** Largest accepted JSON body in bytes, when the operation needs more than the server's default. */
   bodyLimit?: number;
   /** Response schemas by status code and media type (references resolved). */
@@ -65,7 +75,10 @@ export function listOperations(doc: Document = loadDocument()): Operation[] {
       const raw = item[method];
       if (!raw) continue;
       const op = dereference(raw, doc);
-      const params = [...((item as { parameters?: RawOperation['parameters'] }).parameters ?? []), ...(op.parameters ?? [])];
+      const params = [
+        ...((item as { parameters?: RawOperation['parameters'] }).parameters ?? []),
+        ...(op.parameters ?? []),
+      ];
       const group = (where: string) => {
         const list = params.filter((x) => x.in === where);
         if (!list.length) return undefined;

@@ -26,7 +26,8 @@ export class ResponseValidator {
   check(op: Operation, status: number, contentType: string | undefined, payload: unknown) {
     this.seen.set(op.operationId, (this.seen.get(op.operationId) ?? new Set()).add(status));
     // 501 marks an operation a later issue implements; it is not repeated on every operation.
-    const documented = op.responses[String(status)] ?? op.responses.default ?? (status === 501 ? notImplemented : undefined);
+    const documented =
+      op.responses[String(status)] ?? op.responses.default ?? (status === 501 ? notImplemented : undefined);
     if (!documented) return this.fail(op, status, `status ${status} is not documented`);
     const type = (contentType ?? '').split(';')[0]?.trim() ?? '';
     const schema = documented[type];

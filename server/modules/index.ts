@@ -35,7 +35,15 @@ export function createModules(config: Config, database: Database, services: Modu
   const auth = createAuthService(db, { rateLimit: config.authRateLimit });
   const settings = createSettingsService(db, config, box);
   const secrets = createSecretsService(db, box);
-  const conversations = createConversationsModule({ db, config, box, settings, secrets, nodeId: nodeIdentity(config), ...services });
+  const conversations = createConversationsModule({
+    db,
+    config,
+    box,
+    settings,
+    secrets,
+    nodeId: nodeIdentity(config),
+    ...services,
+  });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
     ...systemHandlers(database),

@@ -1,6 +1,5 @@
 import type { Event } from '../../openapi/types.ts';
 
-
 /**
  * Tells every node that a conversation has a new event, or that its owner must act.
  * Messages between nodes carry ids only: subscribers read events from the database, so an

@@ -53,7 +53,8 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     // providers_set and chat_only_mode are accepted and unused: a conversation starts, with its providers' tokens,
     // through POST /start (the browser calls it for a stopped one), and no chat-only onboarding agent exists yet.
     const query = request.query as Record<string, string | undefined>;
-    const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) => socket.send('data' in frame ? eventFrame(frame.data) : JSON.stringify(frame));
+    const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) =>
+      socket.send('data' in frame ? eventFrame(frame.data) : JSON.stringify(frame));
     const fail = (frame: ErrorFrame, code: number) => {
       send(frame);
       socket.close(code, frame.message);
@@ -81,7 +82,9 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
       lastSent = event.id;
       send({ type: 'oh_event', data: event });
     };
-    const unsubscribe = await deps.streams.subscribe(conversationId, (event) => (replaying ? held.push(event) : forward(event)));
+    const unsubscribe = await deps.streams.subscribe(conversationId, (event) =>
+      replaying ? held.push(event) : forward(event),
+    );
     socket.on('close', unsubscribe);
     if (socket.readyState !== socket.OPEN) return unsubscribe();
 

@@ -9,7 +9,12 @@ class StoredEvents implements EventReader {
   reads = 0;
 
   commit(): Event {
-    const event: Event = { id: this.events.length, source: 'agent', timestamp: new Date().toISOString(), message: `event ${this.events.length}` };
+    const event: Event = {
+      id: this.events.length,
+      source: 'agent',
+      timestamp: new Date().toISOString(),
+      message: `event ${this.events.length}`,
+    };
     this.events.push(event);
     return event;
   }

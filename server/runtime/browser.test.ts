@@ -25,7 +25,8 @@ let base: string;
 beforeAll(async () => {
   temp = await tempRuntime();
   server = http.createServer((request, response) => {
-    if (request.url === '/data') return void setTimeout(() => response.end(JSON.stringify({ greeting: 'rendered from data' })), 300);
+    if (request.url === '/data')
+      return void setTimeout(() => response.end(JSON.stringify({ greeting: 'rendered from data' })), 300);
     response.setHeader('content-type', 'text/html');
     response.end(request.url === '/spa' ? SINGLE_PAGE_APP : PAGE);
   });
@@ -66,7 +67,9 @@ describe('browser', { timeout: 30_000 }, () => {
   it('keeps conversations apart and refuses local files', async () => {
     const other = await temp.runtime.start('browser-other');
     await expect(other.browse({ action: 'screenshot' })).resolves.toMatchObject({ url: 'about:blank' });
-    await expect(other.browse({ action: 'navigate', url: 'file:///etc/passwd' })).rejects.toThrow(/Only http and https/);
+    await expect(other.browse({ action: 'navigate', url: 'file:///etc/passwd' })).rejects.toThrow(
+      /Only http and https/,
+    );
     // Playwright's call log is left out of the message.
     await expect(other.browse({ action: 'click', selector: '!!!' })).rejects.toThrow(/^[^\n]+$/);
   });

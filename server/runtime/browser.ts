@@ -3,7 +3,16 @@ import type { BrowserAction, BrowserState } from './types.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 // STACK.md: without the background-networking flags Chromium floods a closed network with connections.
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const TEXT_LIMIT = 20_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const ACTION_TIMEOUT_MS = 10_000;
@@ -34,7 +43,9 @@ export class SharedBrowser {
         };
         launching.then((browser) => browser.on('disconnected', forget), forget);
       }
-      const context = await (await this.browser).newContext({ acceptDownloads: false, viewport: { width: 1280, height: 800 } });
+      const context = await (
+        await this.browser
+      ).newContext({ acceptDownloads: false, viewport: { width: 1280, height: 800 } });
       this.contexts.add(context);
       context.on('close', () => this.contexts.delete(context));
       return context;
@@ -60,7 +71,8 @@ export class SharedBrowser {
 function webAddress(raw: string): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) || raw === 'about:blank' ? raw : `http://${raw}`;
   const url = new URL(withScheme);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.href !== 'about:blank') throw new Error(`Only http and https addresses can be opened, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.href !== 'about:blank')
+    throw new Error(`Only http and https addresses can be opened, not ${url.protocol}`);
   return url.href;
 }
 
@@ -125,7 +137,10 @@ export class BrowserTab {
         await page.fill(action.selector, action.text, { timeout: ACTION_TIMEOUT_MS });
         break;
       case 'scroll':
-        await page.evaluate(([dx, dy]) => window.scrollBy({ left: dx, top: dy, behavior: 'instant' }), [action.dx ?? 0, action.dy] as const);
+        await page.evaluate(([dx, dy]) => window.scrollBy({ left: dx, top: dy, behavior: 'instant' }), [
+          action.dx ?? 0,
+          action.dy,
+        ] as const);
         break;
       case 'screenshot':
         break;
@@ -138,7 +153,12 @@ export class BrowserTab {
       page.screenshot({ type: 'png' }),
       page.evaluate(() => document.body?.innerText ?? ''),
     ]);
-    return { url: page.url(), title, screenshot: `data:image/png;base64,${screenshot.toString('base64')}`, text: text.slice(0, TEXT_LIMIT) };
+    return {
+      url: page.url(),
+      title,
+      screenshot: `data:image/png;base64,${screenshot.toString('base64')}`,
+      text: text.slice(0, TEXT_LIMIT),
+    };
   }
 }
 

@@ -3,7 +3,9 @@ import { unifiedDiff } from './diff.ts';
 
 describe('unifiedDiff', () => {
   it('prints a changed line with context as diff -u does', () => {
-    expect(unifiedDiff('f.txt', 'a\nb\nc\n', 'a\nB\nc\n')).toBe('--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n');
+    expect(unifiedDiff('f.txt', 'a\nb\nc\n', 'a\nB\nc\n')).toBe(
+      '--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n',
+    );
   });
 
   it('splits distant changes into hunks', () => {

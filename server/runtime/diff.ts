@@ -13,14 +13,18 @@ function align(a: string[], b: string[]): Op[] {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+    tail += 1;
   const midA = a.slice(head, a.length - tail);
   const midB = b.slice(head, b.length - tail);
   const ops: Op[] = a.slice(0, head).map((line) => ({ kind: ' ', line }));
   const n = midA.length;
   const m = midB.length;
   if ((n + 1) * (m + 1) > MAX_TABLE) {
-    ops.push(...midA.map((line) => ({ kind: '-' as const, line })), ...midB.map((line) => ({ kind: '+' as const, line })));
+    ops.push(
+      ...midA.map((line) => ({ kind: '-' as const, line })),
+      ...midB.map((line) => ({ kind: '+' as const, line })),
+    );
   } else {
     // table[i][j] = LCS length of midA[i..] and midB[j..]
     const table = new Uint32Array((n + 1) * (m + 1));
@@ -64,12 +68,19 @@ export function unifiedDiff(file: string, before: string | null, after: string |
   const ops = align(splitLines(before ?? ''), splitLines(after ?? ''));
   const changes = ops.flatMap((op, index) => (op.kind === ' ' ? [] : [index]));
   if (changes.length === 0) return '';
-  const out = [`--- ${before === null ? '/dev/null' : `a/${file}`}\n`, `+++ ${after === null ? '/dev/null' : `b/${file}`}\n`];
+  const out = [
+    `--- ${before === null ? '/dev/null' : `a/${file}`}\n`,
+    `+++ ${after === null ? '/dev/null' : `b/${file}`}\n`,
+  ];
   let groupStart = 0;
   while (groupStart < changes.length) {
     // Changes closer than two contexts apart share a hunk.
     let groupEnd = groupStart;
-    while (groupEnd + 1 < changes.length && (changes[groupEnd + 1] as number) - (changes[groupEnd] as number) <= 2 * context) groupEnd += 1;
+    while (
+      groupEnd + 1 < changes.length &&
+      (changes[groupEnd + 1] as number) - (changes[groupEnd] as number) <= 2 * context
+    )
+      groupEnd += 1;
     const from = Math.max(0, (changes[groupStart] as number) - context);
     const to = Math.min(ops.length, (changes[groupEnd] as number) + context + 1);
     const preceding = ops.slice(0, from);

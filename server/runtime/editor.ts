@@ -52,7 +52,11 @@ export class Editor {
       case 'str_replace':
         return this.replace(target, required(input.old_str, 'old_str', 'str_replace'), input.new_str ?? '');
       case 'insert':
-        return this.insert(target, required(input.insert_line, 'insert_line', 'insert'), required(input.new_str, 'new_str', 'insert'));
+        return this.insert(
+          target,
+          required(input.insert_line, 'insert_line', 'insert'),
+          required(input.new_str, 'new_str', 'insert'),
+        );
       case 'undo_edit':
         return this.undo(target);
       default:
@@ -73,7 +77,8 @@ export class Editor {
   }
 
   private async readText(target: string): Promise<string> {
-    if ((await this.existing(target)) === 'directory') throw new Error(`The path ${target} is a directory; this command needs a file.`);
+    if ((await this.existing(target)) === 'directory')
+      throw new Error(`The path ${target} is a directory; this command needs a file.`);
     return readFile(target, 'utf8');
   }
 
@@ -89,10 +94,17 @@ export class Editor {
       const total = lineCount(text);
       const [start, end] = range;
       if (!Number.isInteger(start) || start < 1 || start > Math.max(total, 1))
-        throw new Error(`Invalid \`view_range\`: ${JSON.stringify(range)}. Its first element \`${start}\` should be within the range of lines of the file: [1, ${total}]`);
+        throw new Error(
+          `Invalid \`view_range\`: ${JSON.stringify(range)}. Its first element \`${start}\` should be within the range of lines of the file: [1, ${total}]`,
+        );
       if (end !== -1 && (!Number.isInteger(end) || end < start || end > total))
-        throw new Error(`Invalid \`view_range\`: ${JSON.stringify(range)}. Its second element \`${end}\` should be -1 or within [${start}, ${total}]`);
-      shown = text.split('\n').slice(start - 1, end === -1 ? undefined : end).join('\n');
+        throw new Error(
+          `Invalid \`view_range\`: ${JSON.stringify(range)}. Its second element \`${end}\` should be -1 or within [${start}, ${total}]`,
+        );
+      shown = text
+        .split('\n')
+        .slice(start - 1, end === -1 ? undefined : end)
+        .join('\n');
       first = start;
     }
     let output = numbered(shown.replace(/\n$/, ''), first);
@@ -128,7 +140,10 @@ export class Editor {
   private snippet(target: string, content: string, firstChangedLine: number, changedLines: number): string {
     const start = Math.max(1, firstChangedLine - SNIPPET_CONTEXT);
     const end = firstChangedLine + changedLines - 1 + SNIPPET_CONTEXT;
-    const lines = content.split('\n').slice(start - 1, end).join('\n');
+    const lines = content
+      .split('\n')
+      .slice(start - 1, end)
+      .join('\n');
     return (
       `The file ${target} has been edited. Here's the result of running \`cat -n\` on a snippet of ${target}:\n` +
       `${numbered(lines, start)}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`
@@ -153,10 +168,13 @@ export class Editor {
     const found: number[] = [];
     for (let at = content.indexOf(oldStr); at !== -1; at = content.indexOf(oldStr, at + oldStr.length)) found.push(at);
     const [first] = found;
-    if (first === undefined) throw new Error(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${target}.`);
+    if (first === undefined)
+      throw new Error(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${target}.`);
     if (found.length > 1) {
       const lines = found.map((at) => lineOf(content, at));
-      throw new Error(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(lines)}. Please ensure it is unique.`);
+      throw new Error(
+        `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(lines)}. Please ensure it is unique.`,
+      );
     }
     const updated = content.slice(0, first) + newStr + content.slice(first + oldStr.length);
     await this.files.write(target, updated);
@@ -169,7 +187,9 @@ export class Editor {
     const content = await this.readText(target);
     const total = lineCount(content);
     if (!Number.isInteger(after) || after < 0 || after > total) {
-      throw new Error(`Invalid \`insert_line\` parameter: ${after}. It should be within the range of lines of the file: [0, ${total}]`);
+      throw new Error(
+        `Invalid \`insert_line\` parameter: ${after}. It should be within the range of lines of the file: [0, ${total}]`,
+      );
     }
     const lines = content.split('\n');
     lines.splice(after, 0, ...text.split('\n'));
@@ -186,9 +206,19 @@ export class Editor {
     const current = await readFile(target, 'utf8').catch(() => null);
     if (previous === null) {
       await rm(target, { force: true });
-      return this.result(target, `Last edit to ${target} undone successfully: the file it created is removed.`, current, null);
+      return this.result(
+        target,
+        `Last edit to ${target} undone successfully: the file it created is removed.`,
+        current,
+        null,
+      );
     }
     await this.files.write(target, previous);
-    return this.result(target, `Last edit to ${target} undone successfully. ${await this.view(target, undefined)}`, current, previous);
+    return this.result(
+      target,
+      `Last edit to ${target} undone successfully. ${await this.view(target, undefined)}`,
+      current,
+      previous,
+    );
   }
 }

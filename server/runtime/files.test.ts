@@ -25,16 +25,24 @@ describe('editor', () => {
     expect(created.oldContent).toBeNull();
     expect(created.diff).toContain('+++ b/notes/todo.txt');
     expect(created.diff).toContain('+two');
-    await expect(session.editor({ command: 'create', path: 'notes/todo.txt', file_text: 'again' })).rejects.toThrow(/already exists/);
+    await expect(session.editor({ command: 'create', path: 'notes/todo.txt', file_text: 'again' })).rejects.toThrow(
+      /already exists/,
+    );
   });
 
   it('views a file with line numbers and a range', async () => {
     const whole = await session.editor({ command: 'view', path: 'notes/todo.txt' });
     expect(whole.output).toContain('     1\tone\n     2\ttwo\n     3\tthree');
-    const part = await session.editor({ command: 'view', path: `${session.workspaceDir}/notes/todo.txt`, view_range: [2, 3] });
+    const part = await session.editor({
+      command: 'view',
+      path: `${session.workspaceDir}/notes/todo.txt`,
+      view_range: [2, 3],
+    });
     expect(part.output).toContain('     2\ttwo\n     3\tthree');
     expect(part.output).not.toContain('\tone');
-    await expect(session.editor({ command: 'view', path: 'notes/todo.txt', view_range: [5, 6] })).rejects.toThrow(/view_range/);
+    await expect(session.editor({ command: 'view', path: 'notes/todo.txt', view_range: [5, 6] })).rejects.toThrow(
+      /view_range/,
+    );
   });
 
   it('views a directory two levels deep without hidden entries', async () => {
@@ -48,23 +56,35 @@ describe('editor', () => {
   });
 
   it('replaces a unique string and explains zero or several matches', async () => {
-    const edit = await session.editor({ command: 'str_replace', path: 'notes/todo.txt', old_str: 'two', new_str: 'TWO' });
+    const edit = await session.editor({
+      command: 'str_replace',
+      path: 'notes/todo.txt',
+      old_str: 'two',
+      new_str: 'TWO',
+    });
     expect(edit.newContent).toBe('one\nTWO\nthree\n');
     expect(edit.output).toContain('     2\tTWO');
     expect(edit.diff).toContain('-two\n+TWO');
-    await expect(session.editor({ command: 'str_replace', path: 'notes/todo.txt', old_str: 'four', new_str: '4' })).rejects.toThrow(
-      /did not appear verbatim/,
-    );
+    await expect(
+      session.editor({ command: 'str_replace', path: 'notes/todo.txt', old_str: 'four', new_str: '4' }),
+    ).rejects.toThrow(/did not appear verbatim/);
     await session.writeFile('repeat.txt', 'x = 1\ny = 2\nx = 1\n');
-    await expect(session.editor({ command: 'str_replace', path: 'repeat.txt', old_str: 'x = 1', new_str: 'x = 3' })).rejects.toThrow(
-      /Multiple occurrences .* in lines \[1,3\]/,
-    );
+    await expect(
+      session.editor({ command: 'str_replace', path: 'repeat.txt', old_str: 'x = 1', new_str: 'x = 3' }),
+    ).rejects.toThrow(/Multiple occurrences .* in lines \[1,3\]/);
   });
 
   it('inserts after a line and undoes edits one by one', async () => {
-    const inserted = await session.editor({ command: 'insert', path: 'notes/todo.txt', insert_line: 1, new_str: 'one and a half' });
+    const inserted = await session.editor({
+      command: 'insert',
+      path: 'notes/todo.txt',
+      insert_line: 1,
+      new_str: 'one and a half',
+    });
     expect(inserted.newContent).toBe('one\none and a half\nTWO\nthree\n');
-    await expect(session.editor({ command: 'insert', path: 'notes/todo.txt', insert_line: 99, new_str: 'x' })).rejects.toThrow(/insert_line/);
+    await expect(
+      session.editor({ command: 'insert', path: 'notes/todo.txt', insert_line: 99, new_str: 'x' }),
+    ).rejects.toThrow(/insert_line/);
     await session.editor({ command: 'undo_edit', path: 'notes/todo.txt' });
     expect(await session.readFile('notes/todo.txt')).toBe('one\nTWO\nthree\n');
     await session.editor({ command: 'undo_edit', path: 'notes/todo.txt' });
@@ -97,9 +117,13 @@ describe('files', () => {
       await expect(session.readFile('/etc/passwd')).rejects.toThrow(/outside the workspace/);
       await expect(session.readFile('etc-link/passwd')).rejects.toThrow(/outside the workspace/);
       await expect(session.writeFile('outside-link/new.txt', 'x')).rejects.toThrow(/outside the workspace/);
-      await expect(session.editor({ command: 'view', path: 'outside-link/secret.txt' })).rejects.toThrow(/outside the workspace/);
+      await expect(session.editor({ command: 'view', path: 'outside-link/secret.txt' })).rejects.toThrow(
+        /outside the workspace/,
+      );
       await expect(session.listFiles('sub/../../')).rejects.toThrow(/outside the workspace/);
-      await expect(session.putFile(`${temp.rootDir}/other/x`, new Uint8Array([1]))).rejects.toThrow(/outside the workspace/);
+      await expect(session.putFile(`${temp.rootDir}/other/x`, new Uint8Array([1]))).rejects.toThrow(
+        /outside the workspace/,
+      );
       await expect(session.gitDiff('../files-test/../x')).rejects.toThrow(/outside the workspace/);
     } finally {
       await rm(path.join(session.workspaceDir, 'etc-link'));

@@ -51,9 +51,21 @@ export class WorkspaceFiles {
           entries.push({ name: `${rel}/`, kind: 'directory', mode: stats.mode, modified: stats.mtime });
           await visit(rel);
         } else if (stats.isSymbolicLink()) {
-          entries.push({ name: rel, kind: 'symlink', mode: stats.mode, modified: stats.mtime, data: Buffer.from(await readlink(full)) });
+          entries.push({
+            name: rel,
+            kind: 'symlink',
+            mode: stats.mode,
+            modified: stats.mtime,
+            data: Buffer.from(await readlink(full)),
+          });
         } else if (stats.isFile()) {
-          entries.push({ name: rel, kind: 'file', mode: stats.mode, modified: stats.mtime, data: await readFile(full) });
+          entries.push({
+            name: rel,
+            kind: 'file',
+            mode: stats.mode,
+            modified: stats.mtime,
+            data: await readFile(full),
+          });
         }
       }
     };

@@ -25,7 +25,9 @@ describe('git', () => {
     await session.writeFile('keep.txt', 'keep\n');
     await session.writeFile('gone.txt', 'gone\n');
     await session.writeFile('old-name.txt', 'moving\n');
-    const committed = await session.runCommand({ command: 'git add -A && git commit -qm initial && git log --format=%an' });
+    const committed = await session.runCommand({
+      command: 'git add -A && git commit -qm initial && git log --format=%an',
+    });
     expect(committed).toMatchObject({ exitCode: 0, output: 'Atelier' });
 
     await session.writeFile('keep.txt', 'keep, changed\n');

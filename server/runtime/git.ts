@@ -73,7 +73,9 @@ export class Git {
     let branch = source.branch;
     if (!branch) {
       await this.git(['remote', 'set-head', 'origin', '--auto'], true);
-      branch = (await this.git(['symbolic-ref', '--short', 'refs/remotes/origin/HEAD'])).trim().replace(/^origin\//, '');
+      branch = (await this.git(['symbolic-ref', '--short', 'refs/remotes/origin/HEAD']))
+        .trim()
+        .replace(/^origin\//, '');
     }
     await this.git(['checkout', '-q', '-B', branch, '--track', `origin/${branch}`]);
     return true;

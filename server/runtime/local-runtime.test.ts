@@ -30,7 +30,8 @@ afterAll(async () => {
 
 describe('LocalRuntime', () => {
   it('refuses conversation ids that are not plain names', async () => {
-    for (const id of ['../escape', 'a/b', '.homes', '', 'x y']) await expect(temp.runtime.start(id)).rejects.toThrow(/Invalid conversation id/);
+    for (const id of ['../escape', 'a/b', '.homes', '', 'x y'])
+      await expect(temp.runtime.start(id)).rejects.toThrow(/Invalid conversation id/);
   });
 
   it('warns at start when there is no bubblewrap, and says its commands are not sandboxed', async () => {
@@ -82,7 +83,10 @@ describe('LocalRuntime', () => {
 
     const again = await temp.runtime.start('restart');
     expect(again).not.toBe(session);
-    await expect(again.runCommand({ command: 'cat kept.txt' })).resolves.toMatchObject({ output: 'still here', exitCode: 0 });
+    await expect(again.runCommand({ command: 'cat kept.txt' })).resolves.toMatchObject({
+      output: 'still here',
+      exitCode: 0,
+    });
     expect(again.ports).toEqual(session.ports);
   });
 
@@ -120,12 +124,18 @@ describe.skipIf(!detectBwrap().path && !process.env.CI)('sandbox', () => {
     const dbFile = path.join(temp.dataDir, 'database.db');
     await writeFile(dbFile, 'server secrets');
 
-    await expect(a.runCommand({ command: `cat ${path.join(b.workspaceDir, 'private.txt')}` })).resolves.toMatchObject({ exitCode: 1 });
+    await expect(a.runCommand({ command: `cat ${path.join(b.workspaceDir, 'private.txt')}` })).resolves.toMatchObject({
+      exitCode: 1,
+    });
     await expect(a.runCommand({ command: `cat ${dbFile}` })).resolves.toMatchObject({ exitCode: 1 });
-    await expect(a.runCommand({ command: `ls ${temp.rootDir}` })).resolves.toMatchObject({ output: expect.not.stringContaining('sandbox-b') });
+    await expect(a.runCommand({ command: `ls ${temp.rootDir}` })).resolves.toMatchObject({
+      output: expect.not.stringContaining('sandbox-b'),
+    });
     await expect(a.runCommand({ command: 'touch /usr/atelier-escape' })).resolves.toMatchObject({ exitCode: 1 });
 
-    await expect(a.runCommand({ command: 'echo mine > mine.txt && touch ~/home-file && cat mine.txt' })).resolves.toMatchObject({ output: 'mine', exitCode: 0 });
+    await expect(
+      a.runCommand({ command: 'echo mine > mine.txt && touch ~/home-file && cat mine.txt' }),
+    ).resolves.toMatchObject({ output: 'mine', exitCode: 0 });
     expect(await a.readFile('mine.txt')).toBe('mine\n');
     await a.runCommand({ command: 'echo a > /tmp/a-only.txt' });
     await expect(b.runCommand({ command: 'cat /tmp/a-only.txt' })).resolves.toMatchObject({ exitCode: 1 });
@@ -145,70 +155,87 @@ function fetchFromHost(host: string, port: number): Promise<number | string> {
 }
 
 /** bash's /dev/tcp connect, from inside the session: 'open' or 'closed' (a dropped connection attempt gives up after 2 s). */
-const probe = (host: string, port: number) => `timeout 2 bash -c 'echo > /dev/tcp/${host}/${port}' 2>/dev/null && echo open || echo closed`;
+const probe = (host: string, port: number) =>
+  `timeout 2 bash -c 'echo > /dev/tcp/${host}/${port}' 2>/dev/null && echo open || echo closed`;
 
 // Skipped only on a developer machine without bubblewrap or pasta; in CI a missing network namespace fails.
-describe.skipIf(!(detectBwrap().path && findOnPath('pasta')) && !process.env.CI)('network namespace', { timeout: 30_000 }, () => {
-  let hostService: http.Server;
-  let hostPort: number;
+describe.skipIf(!(detectBwrap().path && findOnPath('pasta')) && !process.env.CI)(
+  'network namespace',
+  { timeout: 30_000 },
+  () => {
+    let hostService: http.Server;
+    let hostPort: number;
 
-  beforeAll(async () => {
-    // Stands for the database and the server's own ports on the host's loopback.
-    hostService = http.createServer((_request, response) => response.end('host only'));
-    await new Promise<void>((resolve) => hostService.listen(0, '127.0.0.1', resolve));
-    hostPort = (hostService.address() as AddressInfo).port;
-  });
+    beforeAll(async () => {
+      // Stands for the database and the server's own ports on the host's loopback.
+      hostService = http.createServer((_request, response) => response.end('host only'));
+      await new Promise<void>((resolve) => hostService.listen(0, '127.0.0.1', resolve));
+      hostPort = (hostService.address() as AddressInfo).port;
+    });
 
-  afterAll(async () => {
-    await new Promise((resolve) => hostService.close(resolve));
-  });
+    afterAll(async () => {
+      await new Promise((resolve) => hostService.close(resolve));
+    });
 
-  it("keeps commands away from the host's loopback and its own addresses", async () => {
-    const session = await temp.runtime.start('net-isolated');
-    await expect(session.runCommand({ command: 'echo > /dev/null' })).resolves.toMatchObject({ exitCode: 0 });
-    // The same probe from the host proves the service answers and the probe works.
-    expect(await fetchFromHost('127.0.0.1', hostPort)).toBe(200);
-    await expect(session.runCommand({ command: probe('127.0.0.1', hostPort) })).resolves.toMatchObject({ output: 'closed' });
-    const gateway = await session.runCommand({ command: "ip route | awk '/default/ {print $3}'" });
-    for (const address of [gateway.output.trim(), ...hostAddresses()].filter(Boolean)) {
-      await expect(session.runCommand({ command: probe(address, hostPort) })).resolves.toMatchObject({ output: 'closed' });
-    }
-    await session.stop();
-  });
+    it("keeps commands away from the host's loopback and its own addresses", async () => {
+      const session = await temp.runtime.start('net-isolated');
+      await expect(session.runCommand({ command: 'echo > /dev/null' })).resolves.toMatchObject({ exitCode: 0 });
+      // The same probe from the host proves the service answers and the probe works.
+      expect(await fetchFromHost('127.0.0.1', hostPort)).toBe(200);
+      await expect(session.runCommand({ command: probe('127.0.0.1', hostPort) })).resolves.toMatchObject({
+        output: 'closed',
+      });
+      const gateway = await session.runCommand({ command: "ip route | awk '/default/ {print $3}'" });
+      for (const address of [gateway.output.trim(), ...hostAddresses()].filter(Boolean)) {
+        await expect(session.runCommand({ command: probe(address, hostPort) })).resolves.toMatchObject({
+          output: 'closed',
+        });
+      }
+      await session.stop();
+    });
 
-  it("reaches the host's loopback only on the ports the operator opened", async () => {
-    const opened = await tempRuntime({ hostPorts: [hostPort] });
-    try {
-      const session = await opened.runtime.start('net-opened');
-      await expect(session.runCommand({ command: `curl -s http://127.0.0.1:${hostPort}/` })).resolves.toMatchObject({ output: 'host only' });
-      await expect(session.runCommand({ command: probe('127.0.0.1', hostPort + 1) })).resolves.toMatchObject({ output: 'closed' });
-    } finally {
-      await opened.cleanup();
-    }
-  });
+    it("reaches the host's loopback only on the ports the operator opened", async () => {
+      const opened = await tempRuntime({ hostPorts: [hostPort] });
+      try {
+        const session = await opened.runtime.start('net-opened');
+        await expect(session.runCommand({ command: `curl -s http://127.0.0.1:${hostPort}/` })).resolves.toMatchObject({
+          output: 'host only',
+        });
+        await expect(session.runCommand({ command: probe('127.0.0.1', hostPort + 1) })).resolves.toMatchObject({
+          output: 'closed',
+        });
+      } finally {
+        await opened.cleanup();
+      }
+    });
 
-  it('forwards the app ports from the host, but not into other conversations', async () => {
-    const serving = await temp.runtime.start('net-serving');
-    const other = await temp.runtime.start('net-other');
-    const [appPort] = serving.ports;
-    await serving.runCommand({ command: `python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &` });
-    // The server starts in the background: poll the host's end of the forwarded port until it answers.
-    const deadline = Date.now() + 10_000;
-    while ((await fetchFromHost('127.0.0.1', appPort)) !== 200) {
-      if (Date.now() > deadline) throw new Error('the app never answered on its forwarded port');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await expect(other.runCommand({ command: probe('127.0.0.1', appPort) })).resolves.toMatchObject({ output: 'closed' });
-    // The Python kernel lives in the same namespace as the shell (CI has ipykernel).
-    if (!(await serving.pythonUnavailable())) {
-      await expect(serving.runPython(`import urllib.request\nurllib.request.urlopen('http://127.0.0.1:${appPort}/').status`)).resolves.toMatchObject({ output: '200' });
-    }
-    await serving.stop();
-    await other.stop();
-    // Stopping frees the forwarded ports on the host.
-    expect(await fetchFromHost('127.0.0.1', appPort)).toBe('ECONNREFUSED');
-  });
-});
+    it('forwards the app ports from the host, but not into other conversations', async () => {
+      const serving = await temp.runtime.start('net-serving');
+      const other = await temp.runtime.start('net-other');
+      const [appPort] = serving.ports;
+      await serving.runCommand({ command: `python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &` });
+      // The server starts in the background: poll the host's end of the forwarded port until it answers.
+      const deadline = Date.now() + 10_000;
+      while ((await fetchFromHost('127.0.0.1', appPort)) !== 200) {
+        if (Date.now() > deadline) throw new Error('the app never answered on its forwarded port');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await expect(other.runCommand({ command: probe('127.0.0.1', appPort) })).resolves.toMatchObject({
+        output: 'closed',
+      });
+      // The Python kernel lives in the same namespace as the shell (CI has ipykernel).
+      if (!(await serving.pythonUnavailable())) {
+        await expect(
+          serving.runPython(`import urllib.request\nurllib.request.urlopen('http://127.0.0.1:${appPort}/').status`),
+        ).resolves.toMatchObject({ output: '200' });
+      }
+      await serving.stop();
+      await other.stop();
+      // Stopping frees the forwarded ports on the host.
+      expect(await fetchFromHost('127.0.0.1', appPort)).toBe('ECONNREFUSED');
+    });
+  },
+);
 
 /** This machine's non-loopback IPv4 addresses. */
 function hostAddresses(): string[] {

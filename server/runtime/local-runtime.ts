@@ -14,7 +14,6 @@ import { Shell } from './shell.ts';
 import type { Runtime, RuntimeSession } from './types.ts';
 import type { Logger } from '../shared/logger.ts';
 
-
 export interface LocalRuntimeOptions {
   /** Holds one workspace per conversation (`<rootDir>/<conversationId>`) and their homes (`<rootDir>/.homes/<id>`). */
   rootDir: string;
@@ -74,7 +73,11 @@ export class LocalRuntime implements Runtime {
     if (options.sandbox !== 'off') {
       const found = detectBwrap();
       bwrap = found.path;
-      if (!bwrap) logger.warn({ sandboxed: false, reason: found.problem }, 'Runtime commands run without a sandbox: they can read and write anything the server can');
+      if (!bwrap)
+        logger.warn(
+          { sandboxed: false, reason: found.problem },
+          'Runtime commands run without a sandbox: they can read and write anything the server can',
+        );
     }
     this.sandbox = new Sandbox(bwrap, this.rootDir, hiddenDirs);
     this.sandboxed = this.sandbox.sandboxed;
@@ -127,7 +130,11 @@ export class LocalRuntime implements Runtime {
   private pythonUnavailable(): Promise<string | null> {
     this.pythonCheck ??= new Promise((resolve) => {
       execFile(this.python, ['-c', 'import ipykernel'], { timeout: 30_000 }, (error, _stdout, stderr) => {
-        resolve(error ? `Python is unavailable: ${this.python} cannot import ipykernel (install python3-ipykernel): ${(stderr || error.message).trim()}` : null);
+        resolve(
+          error
+            ? `Python is unavailable: ${this.python} cannot import ipykernel (install python3-ipykernel): ${(stderr || error.message).trim()}`
+            : null,
+        );
       });
     });
     return this.pythonCheck;
@@ -137,10 +144,17 @@ export class LocalRuntime implements Runtime {
   private networkTools(): Promise<NetworkTools | null> {
     this.networkCheck ??= detectNetworkIsolation(path.join(this.rootDir, '.homes')).then((found) => {
       if ('tools' in found) {
-        if (found.dnsProblem) this.logger.warn({ networkIsolated: true, reason: found.dnsProblem }, 'Sandboxed commands cannot resolve names');
+        if (found.dnsProblem)
+          this.logger.warn(
+            { networkIsolated: true, reason: found.dnsProblem },
+            'Sandboxed commands cannot resolve names',
+          );
         return found.tools;
       }
-      this.logger.warn({ networkIsolated: false, reason: found.problem }, "Sandboxed commands share the host's network: they can reach services on its loopback");
+      this.logger.warn(
+        { networkIsolated: false, reason: found.problem },
+        "Sandboxed commands share the host's network: they can reach services on its loopback",
+      );
       return null;
     });
     return this.networkCheck;
@@ -160,7 +174,12 @@ export class LocalRuntime implements Runtime {
     const kernelPorts = networkTools ? await freeKernelPorts() : undefined;
     let network: IsolatedNetwork | null = null;
     try {
-      if (networkTools && kernelPorts) network = await IsolatedNetwork.start(networkTools, { public: ports, loopback: connectedKernelPorts(kernelPorts), toHost: this.hostPorts }, controlDir);
+      if (networkTools && kernelPorts)
+        network = await IsolatedNetwork.start(
+          networkTools,
+          { public: ports, loopback: connectedKernelPorts(kernelPorts), toHost: this.hostPorts },
+          controlDir,
+        );
     } catch (error) {
       this.ports.release(id);
       throw error;
@@ -179,9 +198,18 @@ export class LocalRuntime implements Runtime {
       APP_PORT_1: String(ports[0]),
       APP_PORT_2: String(ports[1]),
     };
-    const shell = new Shell({ cwd: scope.workspaceDir, env, controlDir, wrap: (argv) => this.sandbox.wrap(argv, scope) });
+    const shell = new Shell({
+      cwd: scope.workspaceDir,
+      env,
+      controlDir,
+      wrap: (argv) => this.sandbox.wrap(argv, scope),
+    });
     try {
-      const git = new Git({ workspaceDir: scope.workspaceDir, env, wrap: (argv, network) => this.sandbox.wrap(argv, scope, { network }) });
+      const git = new Git({
+        workspaceDir: scope.workspaceDir,
+        env,
+        wrap: (argv, network) => this.sandbox.wrap(argv, scope, { network }),
+      });
       await git.init(GIT_IDENTITY);
       await shell.start();
       const session = new LocalSession({
@@ -193,7 +221,14 @@ export class LocalRuntime implements Runtime {
         env,
         shell,
         git,
-        kernel: new PythonKernel({ python: this.python, workspaceDir: scope.workspaceDir, controlDir, env, wrap: (argv) => this.sandbox.wrap(argv, scope), ports: kernelPorts }),
+        kernel: new PythonKernel({
+          python: this.python,
+          workspaceDir: scope.workspaceDir,
+          controlDir,
+          env,
+          wrap: (argv) => this.sandbox.wrap(argv, scope),
+          ports: kernelPorts,
+        }),
         browser: new BrowserTab(this.browser),
         network,
         pythonUnavailable: () => this.pythonUnavailable(),

@@ -25,17 +25,25 @@ describe('sandboxResolvConf', () => {
   };
 
   it("keeps the host's resolv.conf when its resolver is reachable from the namespace", async () => {
-    await expect(sandboxResolvConf(...(await files('nameserver 10.255.255.53\n', null)))).resolves.toEqual({ resolvConf: null });
+    await expect(sandboxResolvConf(...(await files('nameserver 10.255.255.53\n', null)))).resolves.toEqual({
+      resolvConf: null,
+    });
   });
 
   it("gives the upstream servers when the host's resolver is its loopback stub", async () => {
-    const [host, upstream] = await files('nameserver 127.0.0.53\noptions edns0\n', 'nameserver 192.0.2.53\nsearch corp.example\n');
+    const [host, upstream] = await files(
+      'nameserver 127.0.0.53\noptions edns0\n',
+      'nameserver 192.0.2.53\nsearch corp.example\n',
+    );
     await expect(sandboxResolvConf(host, upstream)).resolves.toEqual({ resolvConf: upstream });
   });
 
   it('says names will not resolve when there is nothing but the loopback stub', async () => {
     const [host, upstream] = await files('nameserver 127.0.0.53\n', null);
-    await expect(sandboxResolvConf(host, upstream)).resolves.toEqual({ resolvConf: null, problem: expect.stringContaining('cannot resolve names') });
+    await expect(sandboxResolvConf(host, upstream)).resolves.toEqual({
+      resolvConf: null,
+      problem: expect.stringContaining('cannot resolve names'),
+    });
   });
 });
 
@@ -57,7 +65,9 @@ describe.skipIf(!findOnPath('pasta') && !process.env.CI)('IsolatedNetwork', { ti
       setInterval(() => undefined, 1000);
     `;
     await mkdir(marker);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
       child.once('exit', (code) => reject(new Error(`the stand-in exited with ${code}`)));
@@ -71,21 +81,36 @@ describe.skipIf(!findOnPath('pasta') && !process.env.CI)('IsolatedNetwork', { ti
     expect(pastas()).toEqual([]);
   });
 
-  it.skipIf(!detectBwrap().path && !process.env.CI)('mounts the upstream resolv.conf inside the sandbox when the host resolves on its loopback', async () => {
-    const dir = await mkdtemp(path.join(scratch, 'sandbox-'));
-    for (const sub of ['workspace', 'tmp']) await mkdir(path.join(dir, sub));
-    await writeFile(path.join(dir, 'host-resolv.conf'), 'nameserver 127.0.0.53\n');
-    await writeFile(path.join(dir, 'upstream-resolv.conf'), 'nameserver 192.0.2.53\nsearch corp.example\n');
-    const found = await detectNetworkIsolation(scratch, sandboxResolvConf(path.join(dir, 'host-resolv.conf'), path.join(dir, 'upstream-resolv.conf')));
-    if (!('tools' in found)) throw new Error(found.problem);
-    const network = await IsolatedNetwork.start(found.tools, { public: [], loopback: [], toHost: [] }, dir);
-    try {
-      const sandbox = new Sandbox(detectBwrap().path, path.join(dir, 'workspace'), []);
-      const [file = '', ...args] = sandbox.wrap(['cat', '/etc/resolv.conf'], { workspaceDir: path.join(dir, 'workspace'), homeDir: dir, tmpDir: path.join(dir, 'tmp'), network });
-      const output = await new Promise<string>((resolve, reject) => execFile(file, args, { timeout: 10_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message} ${stderr}`)) : resolve(stdout))));
-      expect(output).toBe('nameserver 192.0.2.53\nsearch corp.example\n');
-    } finally {
-      await network.stop();
-    }
-  });
+  it.skipIf(!detectBwrap().path && !process.env.CI)(
+    'mounts the upstream resolv.conf inside the sandbox when the host resolves on its loopback',
+    async () => {
+      const dir = await mkdtemp(path.join(scratch, 'sandbox-'));
+      for (const sub of ['workspace', 'tmp']) await mkdir(path.join(dir, sub));
+      await writeFile(path.join(dir, 'host-resolv.conf'), 'nameserver 127.0.0.53\n');
+      await writeFile(path.join(dir, 'upstream-resolv.conf'), 'nameserver 192.0.2.53\nsearch corp.example\n');
+      const found = await detectNetworkIsolation(
+        scratch,
+        sandboxResolvConf(path.join(dir, 'host-resolv.conf'), path.join(dir, 'upstream-resolv.conf')),
+      );
+      if (!('tools' in found)) throw new Error(found.problem);
+      const network = await IsolatedNetwork.start(found.tools, { public: [], loopback: [], toHost: [] }, dir);
+      try {
+        const sandbox = new Sandbox(detectBwrap().path, path.join(dir, 'workspace'), []);
+        const [file = '', ...args] = sandbox.wrap(['cat', '/etc/resolv.conf'], {
+          workspaceDir: path.join(dir, 'workspace'),
+          homeDir: dir,
+          tmpDir: path.join(dir, 'tmp'),
+          network,
+        });
+        const output = await new Promise<string>((resolve, reject) =>
+          execFile(file, args, { timeout: 10_000 }, (error, stdout, stderr) =>
+            error ? reject(new Error(`${error.message} ${stderr}`)) : resolve(stdout),
+          ),
+        );
+        expect(output).toBe('nameserver 192.0.2.53\nsearch corp.example\n');
+      } finally {
+        await network.stop();
+      }
+    },
+  );
 });

@@ -20,7 +20,8 @@ const HOST_RESOLV_CONF = '/etc/resolv.conf';
 /** systemd-resolved's list of the upstream servers behind its stub on 127.0.0.53. */
 const UPSTREAM_RESOLV_CONF = '/run/systemd/resolve/resolv.conf';
 
-const nameservers = (resolvConf: string) => [...resolvConf.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((match) => match[1] ?? '');
+const nameservers = (resolvConf: string) =>
+  [...resolvConf.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((match) => match[1] ?? '');
 const isLoopback = (address: string) => /^127\./.test(address) || address === '::1';
 
 /**
@@ -30,12 +31,18 @@ const isLoopback = (address: string) => /^127\./.test(address) || address === ':
  * engines do. `resolvConf` null keeps the host's file; `problem` says when names cannot be
  * resolved at all.
  */
-export async function sandboxResolvConf(hostPath = HOST_RESOLV_CONF, upstreamPath = UPSTREAM_RESOLV_CONF): Promise<{ resolvConf: string | null; problem?: string }> {
+export async function sandboxResolvConf(
+  hostPath = HOST_RESOLV_CONF,
+  upstreamPath = UPSTREAM_RESOLV_CONF,
+): Promise<{ resolvConf: string | null; problem?: string }> {
   const host = nameservers(await readFile(hostPath, 'utf8').catch(() => ''));
   if (!host.some(isLoopback)) return { resolvConf: null };
   const upstream = nameservers(await readFile(upstreamPath, 'utf8').catch(() => ''));
   if (upstream.some((server) => !isLoopback(server))) return { resolvConf: upstreamPath };
-  return { resolvConf: null, problem: `the host's resolver (${hostPath}) listens on its loopback and no upstream servers are listed in ${upstreamPath}: sandboxed commands cannot resolve names` };
+  return {
+    resolvConf: null,
+    problem: `the host's resolver (${hostPath}) listens on its loopback and no upstream servers are listed in ${upstreamPath}: sandboxed commands cannot resolve names`,
+  };
 }
 
 /**
@@ -65,7 +72,10 @@ export class IsolatedNetwork {
   static async start(tools: NetworkTools, forwards: NetworkForwards, controlDir: string): Promise<IsolatedNetwork> {
     const pidFile = path.join(controlDir, 'pasta.pid');
     await rm(pidFile, { force: true });
-    const tcp = [forwards.public.join(','), forwards.loopback.length ? `127.0.0.1/${forwards.loopback.join(',')}` : ''].filter(Boolean);
+    const tcp = [
+      forwards.public.join(','),
+      forwards.loopback.length ? `127.0.0.1/${forwards.loopback.join(',')}` : '',
+    ].filter(Boolean);
     const args = [
       // As root pasta would switch to nobody, which may not join the namespaces it made.
       ...(process.getuid?.() === 0 ? ['--runas', '0'] : []),
@@ -73,13 +83,18 @@ export class IsolatedNetwork {
       '--no-map-gw',
       '--quiet',
       '--foreground',
-      '--pid', pidFile,
+      '--pid',
+      pidFile,
       ...(tcp.length ? tcp.flatMap((spec) => ['-t', spec]) : ['-t', 'none']),
-      '-u', 'none',
+      '-u',
+      'none',
       // pasta's default forwards every port bound on the host's loopback into the namespace: exactly what must not happen.
-      '-T', forwards.toHost.length ? forwards.toHost.join(',') : 'none',
-      '-U', 'none',
-      '--', 'cat',
+      '-T',
+      forwards.toHost.length ? forwards.toHost.join(',') : 'none',
+      '-U',
+      'none',
+      '--',
+      'cat',
     ];
     // Its own session, so stop() can kill pasta and the holder together; the holder inherits pasta's stdin.
     const pasta = spawn(tools.pasta, args, { detached: true, stdio: ['pipe', 'ignore', 'pipe'] });
@@ -92,10 +107,16 @@ export class IsolatedNetwork {
       for (;;) {
         const code = await Promise.race([exited, delay(10).then(() => undefined)]);
         if (code !== undefined) throw new Error(`pasta exited with ${code}: ${meaningful(errors) || 'no message'}`);
-        const ready = await readFile(pidFile).then(() => true, () => false);
+        const ready = await readFile(pidFile).then(
+          () => true,
+          () => false,
+        );
         const holder = ready ? await childOf(pasta.pid) : null;
         if (holder) return new IsolatedNetwork(pasta, holder, tools.nsenter, tools.resolvConf);
-        if (Date.now() > deadline) throw new Error(`pasta did not start within ${START_TIMEOUT_MS / 1000} s: ${meaningful(errors) || 'no message'}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `pasta did not start within ${START_TIMEOUT_MS / 1000} s: ${meaningful(errors) || 'no message'}`,
+          );
       }
     } catch (error) {
       if (pasta.pid !== undefined) await killTree(pasta.pid);
@@ -126,7 +147,10 @@ export interface NetworkTools {
  * pasta and nsenter, and the resolv.conf, when a namespace can be made and joined here;
  * else why not. `dnsProblem` when it can, but names will not resolve in it.
  */
-export async function detectNetworkIsolation(scratchDir: string, dns = sandboxResolvConf()): Promise<{ tools: NetworkTools; dnsProblem?: string } | { problem: string }> {
+export async function detectNetworkIsolation(
+  scratchDir: string,
+  dns = sandboxResolvConf(),
+): Promise<{ tools: NetworkTools; dnsProblem?: string } | { problem: string }> {
   const pasta = findOnPath('pasta');
   const nsenter = findOnPath('nsenter');
   if (!pasta) return { problem: 'pasta is not on PATH (Debian package passt)' };
@@ -137,10 +161,16 @@ export async function detectNetworkIsolation(scratchDir: string, dns = sandboxRe
   try {
     network = await IsolatedNetwork.start(tools, { public: [], loopback: [], toHost: [] }, scratchDir);
     const [file = '', ...args] = network.enter(['true']);
-    await new Promise<void>((resolve, reject) => execFile(file, args, { timeout: 5000 }, (error, _stdout, stderr) => (error ? reject(new Error(stderr.trim() || error.message)) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      execFile(file, args, { timeout: 5000 }, (error, _stdout, stderr) =>
+        error ? reject(new Error(stderr.trim() || error.message)) : resolve(),
+      ),
+    );
     return { tools, ...(dnsProblem ? { dnsProblem } : {}) };
   } catch (error) {
-    return { problem: `a network namespace cannot be made or joined here: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      problem: `a network namespace cannot be made or joined here: ${error instanceof Error ? error.message : String(error)}`,
+    };
   } finally {
     await network?.stop();
   }

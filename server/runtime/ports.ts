@@ -16,7 +16,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen({ port: 0, host: '127.0.0.1' }, () => {
       const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('No port assigned'))));
+      server.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('No port assigned')),
+      );
     });
   });
 }
@@ -32,7 +34,8 @@ export class PortPool {
   private readonly previous = new Map<string, [number, number]>();
 
   constructor(private readonly range: readonly [number, number]) {
-    if (!(range[0] >= 1 && range[1] <= 65535 && range[1] - range[0] >= 1)) throw new Error(`Invalid port range: ${range.join('-')}`);
+    if (!(range[0] >= 1 && range[1] <= 65535 && range[1] - range[0] >= 1))
+      throw new Error(`Invalid port range: ${range.join('-')}`);
   }
 
   async reserve(owner: string): Promise<[number, number]> {

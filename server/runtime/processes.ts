@@ -30,7 +30,7 @@ function readProcesses(): ProcessEntry[] {
 export function processTree(rootPid: number): number[] {
   const all = readProcesses();
   const found = new Set<number>([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of all) {
       if (found.has(p.pid)) continue;

@@ -36,8 +36,13 @@ describe('Python kernel', { timeout: 30_000 }, () => {
 
   it('prints, returns values, keeps state and reports errors', async (context) => {
     if (unavailable) context.skip(unavailable);
-    await expect(session.runPython('import os\nprint("hello")\nanswer = 6 * 7\nanswer')).resolves.toEqual({ output: 'hello\n42', images: [] });
-    await expect(session.runPython('print(answer, os.getcwd())')).resolves.toMatchObject({ output: `42 ${session.workspaceDir}` });
+    await expect(session.runPython('import os\nprint("hello")\nanswer = 6 * 7\nanswer')).resolves.toEqual({
+      output: 'hello\n42',
+      images: [],
+    });
+    await expect(session.runPython('print(answer, os.getcwd())')).resolves.toMatchObject({
+      output: `42 ${session.workspaceDir}`,
+    });
     const failed = await session.runPython('1 / 0');
     expect(failed.output).toContain('ZeroDivisionError');
     expect(failed.output).not.toContain('\x1b[');
@@ -45,7 +50,9 @@ describe('Python kernel', { timeout: 30_000 }, () => {
 
   it('returns displayed images as data URLs', async (context) => {
     if (unavailable) context.skip(unavailable);
-    const result = await session.runPython(`import base64\nfrom IPython.display import Image, display\ndisplay(Image(data=base64.b64decode("${PIXEL}")))`);
+    const result = await session.runPython(
+      `import base64\nfrom IPython.display import Image, display\ndisplay(Image(data=base64.b64decode("${PIXEL}")))`,
+    );
     expect(result.images).toEqual([`data:image/png;base64,${PIXEL}`]);
   });
 
@@ -59,7 +66,9 @@ describe('Python kernel', { timeout: 30_000 }, () => {
   it('shares /tmp with the shell of the same conversation', async (context) => {
     if (unavailable) context.skip(unavailable);
     await session.runCommand({ command: 'echo "from the shell" > /tmp/shared.txt' });
-    await expect(session.runPython('print(open("/tmp/shared.txt").read().strip())')).resolves.toMatchObject({ output: 'from the shell' });
+    await expect(session.runPython('print(open("/tmp/shared.txt").read().strip())')).resolves.toMatchObject({
+      output: 'from the shell',
+    });
   });
 
   it.skipIf(!detectBwrap().path && !process.env.CI)('runs inside the sandbox', async (context) => {

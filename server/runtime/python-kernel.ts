@@ -30,7 +30,13 @@ export interface KernelPorts {
 
 /** Five ports free on the host's loopback now. */
 export async function freeKernelPorts(): Promise<KernelPorts> {
-  const [shell, iopub, stdin, control, hb] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [shell, iopub, stdin, control, hb] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   return { shell, iopub, stdin, control, hb };
 }
 
@@ -81,7 +87,14 @@ export class PythonKernel {
     let output = '';
     const images: string[] = [];
     // stop_on_error would make the kernel abort cells sent just after a failing one; each call here stands alone.
-    const id = this.send(shell, 'execute_request', { code, silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: false });
+    const id = this.send(shell, 'execute_request', {
+      code,
+      silent: false,
+      store_history: true,
+      user_expressions: {},
+      allow_stdin: false,
+      stop_on_error: false,
+    });
     // Registered in the same tick as the send: iopub answers arrive on a later one.
     const finished = new Promise<string | null>((resolve) => {
       this.listeners.set(id, (message) => {
@@ -198,7 +211,12 @@ export class PythonKernel {
     if (!file) throw new Error('Empty kernel command line');
     this.log = '';
     // Its own session, so stop() can find and kill whatever the cells started.
-    const child = spawn(file, args, { cwd: this.options.workspaceDir, env: this.options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      cwd: this.options.workspaceDir,
+      env: this.options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     const keepLog = (chunk: Buffer) => (this.log = (this.log + chunk.toString('utf8')).slice(-4000));
     child.stdout?.on('data', keepLog);
@@ -230,7 +248,8 @@ export class PythonKernel {
   private async waitUntilReady(child: ChildProcess): Promise<void> {
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (Date.now() < deadline) {
-      if (this.child !== child || !this.shell) throw new Error(`The Python kernel exited while starting: ${this.log.trim() || 'no output'}`);
+      if (this.child !== child || !this.shell)
+        throw new Error(`The Python kernel exited while starting: ${this.log.trim() || 'no output'}`);
       const answered = new Promise<boolean>((resolve) => {
         const id = this.send(this.shell as Dealer, 'kernel_info_request', {});
         this.listeners.set(id, (message) => {
@@ -244,7 +263,9 @@ export class PythonKernel {
       });
       if (await answered) return;
     }
-    throw new Error(`The Python kernel did not start within ${START_TIMEOUT_MS / 1000} s: ${this.log.trim() || 'no output'}`);
+    throw new Error(
+      `The Python kernel did not start within ${START_TIMEOUT_MS / 1000} s: ${this.log.trim() || 'no output'}`,
+    );
   }
 
   private async drain(socket: Dealer): Promise<void> {
@@ -275,7 +296,14 @@ export class PythonKernel {
 
   private send(socket: Dealer, type: string, content: Record<string, unknown>): string {
     const id = randomUUID();
-    const header = JSON.stringify({ msg_id: id, msg_type: type, session: this.session, username: 'atelier', date: new Date().toISOString(), version: PROTOCOL_VERSION });
+    const header = JSON.stringify({
+      msg_id: id,
+      msg_type: type,
+      session: this.session,
+      username: 'atelier',
+      date: new Date().toISOString(),
+      version: PROTOCOL_VERSION,
+    });
     const parts = [header, '{}', '{}', JSON.stringify(content)];
     void socket.send([DELIMITER, this.sign(parts), ...parts]).catch(() => undefined);
     return id;
@@ -289,7 +317,11 @@ export class PythonKernel {
     const expected = Buffer.from(this.sign([header, parent, metadata, content]));
     if (expected.length !== signature.length || !timingSafeEqual(expected, signature)) return null;
     try {
-      return { header: JSON.parse(header.toString('utf8')), parent_header: JSON.parse(parent.toString('utf8')), content: JSON.parse(content.toString('utf8')) };
+      return {
+        header: JSON.parse(header.toString('utf8')),
+        parent_header: JSON.parse(parent.toString('utf8')),
+        content: JSON.parse(content.toString('utf8')),
+      };
     } catch {
       return null;
     }

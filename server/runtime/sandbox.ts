@@ -18,8 +18,15 @@ export interface SandboxScope {
 export function detectBwrap(): { path: string | null; problem?: string } {
   const found = findOnPath('bwrap');
   if (!found) return { path: null, problem: 'bwrap is not on PATH' };
-  const probe = spawnSync(found, ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 5000 });
-  if (probe.status !== 0) return { path: null, problem: `bwrap cannot create a sandbox here: ${(probe.stderr || probe.error?.message || '').trim()}` };
+  const probe = spawnSync(found, ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], {
+    encoding: 'utf8',
+    timeout: 5000,
+  });
+  if (probe.status !== 0)
+    return {
+      path: null,
+      problem: `bwrap cannot create a sandbox here: ${(probe.stderr || probe.error?.message || '').trim()}`,
+    };
   return { path: found };
 }
 
@@ -51,15 +58,28 @@ export class Sandbox {
       .sort((a, b) => a.length - b.length);
     const sandboxed = [
       this.bwrapPath,
-      '--ro-bind', '/', '/',
-      ...(options.network && scope.network?.resolvConf ? ['--ro-bind', scope.network.resolvConf, '/etc/resolv.conf'] : []),
-      '--dev', '/dev',
-      '--proc', '/proc',
-      '--bind', scope.tmpDir, '/tmp',
+      '--ro-bind',
+      '/',
+      '/',
+      ...(options.network && scope.network?.resolvConf
+        ? ['--ro-bind', scope.network.resolvConf, '/etc/resolv.conf']
+        : []),
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--bind',
+      scope.tmpDir,
+      '/tmp',
       ...hidden.flatMap((dir) => ['--tmpfs', dir]),
-      '--bind', scope.workspaceDir, scope.workspaceDir,
-      '--bind', scope.homeDir, scope.homeDir,
-      '--chdir', scope.workspaceDir,
+      '--bind',
+      scope.workspaceDir,
+      scope.workspaceDir,
+      '--bind',
+      scope.homeDir,
+      scope.homeDir,
+      '--chdir',
+      scope.workspaceDir,
       '--unshare-all',
       ...(options.network ? ['--share-net'] : []),
       '--die-with-parent',

@@ -16,14 +16,25 @@ afterAll(async () => {
 
 describe('runCommand', { timeout: 20_000 }, () => {
   it('gives the output and the exit code of each command', async () => {
-    await expect(session.runCommand({ command: 'echo hello' })).resolves.toMatchObject({ output: 'hello', exitCode: 0, running: false });
+    await expect(session.runCommand({ command: 'echo hello' })).resolves.toMatchObject({
+      output: 'hello',
+      exitCode: 0,
+      running: false,
+    });
     await expect(session.runCommand({ command: 'false' })).resolves.toMatchObject({ output: '', exitCode: 1 });
-    await expect(session.runCommand({ command: 'echo oops >&2; exit_code() { return 7; }; exit_code' })).resolves.toMatchObject({ output: 'oops', exitCode: 7 });
-    await expect(session.runCommand({ command: 'printf "no newline"' })).resolves.toMatchObject({ output: 'no newline', exitCode: 0 });
+    await expect(
+      session.runCommand({ command: 'echo oops >&2; exit_code() { return 7; }; exit_code' }),
+    ).resolves.toMatchObject({ output: 'oops', exitCode: 7 });
+    await expect(session.runCommand({ command: 'printf "no newline"' })).resolves.toMatchObject({
+      output: 'no newline',
+      exitCode: 0,
+    });
   });
 
   it('removes colours and runs multi-line commands as one', async () => {
-    const result = await session.runCommand({ command: 'printf "\\033[31mred\\033[0m\\n"\nfor i in 1 2; do\n  echo "line $i"\ndone\ncat <<EOF\nheredoc\nEOF' });
+    const result = await session.runCommand({
+      command: 'printf "\\033[31mred\\033[0m\\n"\nfor i in 1 2; do\n  echo "line $i"\ndone\ncat <<EOF\nheredoc\nEOF',
+    });
     expect(result).toMatchObject({ output: 'red\nline 1\nline 2\nheredoc', exitCode: 0 });
   });
 
@@ -31,9 +42,14 @@ describe('runCommand', { timeout: 20_000 }, () => {
     const moved = await session.runCommand({ command: 'mkdir -p sub && cd sub && pwd' });
     expect(moved.output).toBe(`${session.workspaceDir}/sub`);
     expect(moved.cwd).toBe(`${session.workspaceDir}/sub`);
-    await expect(session.runCommand({ command: 'pwd' })).resolves.toMatchObject({ output: `${session.workspaceDir}/sub` });
+    await expect(session.runCommand({ command: 'pwd' })).resolves.toMatchObject({
+      output: `${session.workspaceDir}/sub`,
+    });
     await session.runCommand({ command: 'export COLOUR=blue; cd ..' });
-    await expect(session.runCommand({ command: 'echo "$COLOUR $GREETING"' })).resolves.toMatchObject({ output: 'blue hello from env', cwd: session.workspaceDir });
+    await expect(session.runCommand({ command: 'echo "$COLOUR $GREETING"' })).resolves.toMatchObject({
+      output: 'blue hello from env',
+      cwd: session.workspaceDir,
+    });
   });
 
   it('gives the ports and a home outside the workspace', async () => {
@@ -52,18 +68,30 @@ describe('runCommand', { timeout: 20_000 }, () => {
 
   it('refuses a new command while one runs, and interrupt stops it', async () => {
     const started = Date.now();
-    await expect(session.runCommand({ command: 'sleep 100', timeoutSeconds: 0.3 })).resolves.toMatchObject({ running: true });
+    await expect(session.runCommand({ command: 'sleep 100', timeoutSeconds: 0.3 })).resolves.toMatchObject({
+      running: true,
+    });
     await expect(session.runCommand({ command: 'echo next' })).rejects.toThrow(/still running/);
     await session.interrupt();
-    await expect(session.runCommand({ command: '', timeoutSeconds: 5 })).resolves.toMatchObject({ running: false, exitCode: 130 });
+    await expect(session.runCommand({ command: '', timeoutSeconds: 5 })).resolves.toMatchObject({
+      running: false,
+      exitCode: 130,
+    });
     expect(Date.now() - started).toBeLessThan(5000);
-    await expect(session.runCommand({ command: 'echo after' })).resolves.toMatchObject({ output: 'after', exitCode: 0 });
+    await expect(session.runCommand({ command: 'echo after' })).resolves.toMatchObject({
+      output: 'after',
+      exitCode: 0,
+    });
   });
 
   it('sends input to a running program', async () => {
     const prompt = await session.runCommand({ command: 'read -p "Name? " NAME; echo "hi $NAME"', timeoutSeconds: 0.5 });
     expect(prompt).toMatchObject({ output: 'Name? ', running: true });
-    await expect(session.runCommand({ command: 'Ada', isInput: true })).resolves.toMatchObject({ output: 'hi Ada', exitCode: 0, running: false });
+    await expect(session.runCommand({ command: 'Ada', isInput: true })).resolves.toMatchObject({
+      output: 'hi Ada',
+      exitCode: 0,
+      running: false,
+    });
     await expect(session.runCommand({ command: 'x', isInput: true })).rejects.toThrow(/No command is running/);
   });
 
@@ -84,13 +112,21 @@ describe('runCommand', { timeout: 20_000 }, () => {
   });
 
   it('gives a command that finished after the timeout its end and exit code on the next poll', async () => {
-    await expect(session.runCommand({ command: 'sleep 0.3; echo late; (exit 4)', timeoutSeconds: 0.1 })).resolves.toMatchObject({ running: true });
+    await expect(
+      session.runCommand({ command: 'sleep 0.3; echo late; (exit 4)', timeoutSeconds: 0.1 }),
+    ).resolves.toMatchObject({ running: true });
     await new Promise((resolve) => setTimeout(resolve, 600));
-    await expect(session.runCommand({ command: '' })).resolves.toMatchObject({ output: 'late', exitCode: 4, running: false });
+    await expect(session.runCommand({ command: '' })).resolves.toMatchObject({
+      output: 'late',
+      exitCode: 4,
+      running: false,
+    });
   });
 
   it('cuts long output to 30,000 characters keeping head and tail, in bounded memory', async () => {
-    const result = await session.runCommand({ command: 'echo BEGIN; head -c 3000000 /dev/zero | tr "\\0" x; echo; echo END' });
+    const result = await session.runCommand({
+      command: 'echo BEGIN; head -c 3000000 /dev/zero | tr "\\0" x; echo; echo END',
+    });
     expect(result.output.length).toBeLessThan(30_200);
     expect(result.output.startsWith('BEGIN\nxxx')).toBe(true);
     expect(result.output.endsWith('xxx\nEND')).toBe(true);
@@ -101,6 +137,9 @@ describe('runCommand', { timeout: 20_000 }, () => {
 
   it('starts a new shell after exit', async () => {
     await expect(session.runCommand({ command: 'exit 3' })).resolves.toMatchObject({ exitCode: 3, running: false });
-    await expect(session.runCommand({ command: 'echo back; pwd' })).resolves.toMatchObject({ output: `back\n${session.workspaceDir}`, exitCode: 0 });
+    await expect(session.runCommand({ command: 'echo back; pwd' })).resolves.toMatchObject({
+      output: `back\n${session.workspaceDir}`,
+      exitCode: 0,
+    });
   });
 });

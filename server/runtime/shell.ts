@@ -102,7 +102,10 @@ export class Shell {
 
   /** The first complete prompt at or after `from`: exit code and working directory. */
   private findPrompt(from: number): RegExpExecArray | null {
-    const pattern = new RegExp(`\\x1b\\]${OSC};${this.nonce};A;(\\d+);([^\\x07]*)\\x07[\\s\\S]*?\\x1b\\]${OSC};${this.nonce};B\\x07`, 'g');
+    const pattern = new RegExp(
+      `\\x1b\\]${OSC};${this.nonce};A;(\\d+);([^\\x07]*)\\x07[\\s\\S]*?\\x1b\\]${OSC};${this.nonce};B\\x07`,
+      'g',
+    );
     pattern.lastIndex = Math.max(0, from);
     return pattern.exec(this.buffer);
   }
@@ -121,7 +124,13 @@ export class Shell {
     await writeFile(rcPath, rcFile(this.nonce));
     const [file, ...args] = this.options.wrap(['bash', '--noprofile', '--rcfile', rcPath, '-i']);
     if (!file) throw new Error('Empty shell command line');
-    const term = spawn(file, args, { name: 'xterm-256color', cols: 200, rows: 50, cwd: this.options.cwd, env: this.options.env });
+    const term = spawn(file, args, {
+      name: 'xterm-256color',
+      cols: 200,
+      rows: 50,
+      cwd: this.options.cwd,
+      env: this.options.env,
+    });
     this.term = term;
     this.state = 'starting';
     this.buffer = '';
@@ -181,7 +190,8 @@ export class Shell {
     // Only the end can hold a new prompt: rescanning everything on each chunk would be quadratic.
     const prompt = this.findPrompt(this.buffer.length - chunk.length - PROMPT_MAX);
     if (prompt) {
-      if (this.state === 'running') this.finished = { raw: this.buffer.slice(0, prompt.index), exitCode: Number(prompt[1]) };
+      if (this.state === 'running')
+        this.finished = { raw: this.buffer.slice(0, prompt.index), exitCode: Number(prompt[1]) };
       this.cwd = prompt[2] ?? this.cwd;
       this.state = 'idle';
     }
@@ -238,7 +248,9 @@ export class Shell {
       if (this.state !== 'running') return { output: '', exitCode: 0, running: false, cwd: this.cwd };
     } else {
       if (this.state === 'running') {
-        throw new Error('A command is still running: send it input (isInput), poll it with an empty command, or interrupt it.');
+        throw new Error(
+          'A command is still running: send it input (isInput), poll it with an empty command, or interrupt it.',
+        );
       }
       await writeFile(this.commandFile, command);
       this.buffer = '';
@@ -254,7 +266,11 @@ export class Shell {
       term.write(` . ${shellQuote(this.commandFile)}\r`);
     }
     const timeoutSeconds = Math.min(input.timeoutSeconds ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S);
-    await this.waitWhileRunning(timeoutSeconds * 1000, input.timeoutSeconds === undefined ? this.idleTimeoutMs : Infinity, input.signal);
+    await this.waitWhileRunning(
+      timeoutSeconds * 1000,
+      input.timeoutSeconds === undefined ? this.idleTimeoutMs : Infinity,
+      input.signal,
+    );
     return this.collect();
   }
 

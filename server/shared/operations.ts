@@ -6,13 +6,19 @@ import type { operations } from '../../openapi/schema.d.ts';
 export type OperationId = keyof operations;
 
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
-type Success<O> = O extends { responses: infer R } ? { [K in keyof R]: K extends 200 | 201 | 202 ? Json<R[K]> : never }[keyof R] : never;
+type Success<O> = O extends { responses: infer R }
+  ? { [K in keyof R]: K extends 200 | 201 | 202 ? Json<R[K]> : never }[keyof R]
+  : never;
 type Body<O> = O extends { requestBody: { content: { 'application/json': infer B } } }
   ? B
   : O extends { requestBody?: { content: { 'application/json': infer B } } }
     ? B | undefined
     : undefined;
-type Params<O, Where extends string> = O extends { parameters: infer P } ? (P extends { [K in Where]?: infer Q } ? NonNullable<Q> : never) : never;
+type Params<O, Where extends string> = O extends { parameters: infer P }
+  ? P extends { [K in Where]?: infer Q }
+    ? NonNullable<Q>
+    : never
+  : never;
 
 /** The signed-in user as every module sees it. */
 export interface AuthUser {
@@ -45,7 +51,9 @@ export class RawResponse {
   ) {}
 }
 
-export type Handler<Op extends OperationId> = (ctx: RequestContext<Op>) => Promise<Success<operations[Op]> | RawResponse>;
+export type Handler<Op extends OperationId> = (
+  ctx: RequestContext<Op>,
+) => Promise<Success<operations[Op]> | RawResponse>;
 export type Handlers = { [Op in OperationId]?: Handler<Op> };
 
 /** Authenticated context: the http layer guarantees `user` on non-public operations. */

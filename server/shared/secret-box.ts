@@ -69,6 +69,9 @@ export function loadSecret(configured: string | undefined, dataDir: string): str
     }
   }
   const secret = fs.readFileSync(file, 'utf8').trim();
-  if (secret.length < 32) throw new Error(`${file} is too short to be a key; delete it to generate a new one (encrypted values are then lost)`);
+  if (secret.length < 32)
+    throw new Error(
+      `${file} is too short to be a key; delete it to generate a new one (encrypted values are then lost)`,
+    );
   return secret;
 }

@@ -3,13 +3,18 @@ import { createApiClient, createRequests } from './client.ts';
 import { ApiError } from './errors.ts';
 
 function answering(status: number, body: unknown) {
-  return vi.fn(async (_request: Request) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+  return vi.fn(
+    async (_request: Request) =>
+      new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
+  );
 }
 
 describe('API client', () => {
   it('sends the stored token as a bearer token', async () => {
     const fetch = answering(200, { success: true });
-    const requests = createRequests(createApiClient({ baseUrl: 'http://atelier.test', readToken: () => 'tok-123', fetch }));
+    const requests = createRequests(
+      createApiClient({ baseUrl: 'http://atelier.test', readToken: () => 'tok-123', fetch }),
+    );
     await requests.logOut();
     const request = fetch.mock.calls[0]?.[0];
     expect(request?.headers.get('Authorization')).toBe('Bearer tok-123');

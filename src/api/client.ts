@@ -18,7 +18,11 @@ export function bearerToken(readToken: () => string | null): Middleware {
   };
 }
 
-export function createApiClient(options: { baseUrl: string; readToken: () => string | null; fetch?: (request: Request) => Promise<Response> }): ApiClient {
+export function createApiClient(options: {
+  baseUrl: string;
+  readToken: () => string | null;
+  fetch?: (request: Request) => Promise<Response>;
+}): ApiClient {
   const client = createClient<paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
   client.use(bearerToken(options.readToken));
   return client;

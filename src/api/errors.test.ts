@@ -13,7 +13,9 @@ describe('errorText', () => {
   });
 
   it('takes error before message before a detail string', () => {
-    expect(errorText(new ApiError(400, { error: 'from error', message: 'from message', detail: 'from detail' }))).toBe('from error');
+    expect(errorText(new ApiError(400, { error: 'from error', message: 'from message', detail: 'from detail' }))).toBe(
+      'from error',
+    );
     expect(errorText(new ApiError(400, { message: 'from message', detail: 'from detail' }))).toBe('from message');
     expect(errorText(new ApiError(400, { detail: 'from detail' }))).toBe('from detail');
   });

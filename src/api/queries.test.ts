@@ -5,7 +5,12 @@ import { queryKeys } from './queries.ts';
 describe('query keys', () => {
   it('put everything of the signed-in account under the prefixes removed when it changes', () => {
     const client = new QueryClient();
-    const accountKeys = [queryKeys.currentUser, queryKeys.conversationList, queryKeys.conversation('c1', 'web-hosts'), queryKeys.conversation('c1', 'git', 'diff', 'a.ts')];
+    const accountKeys = [
+      queryKeys.currentUser,
+      queryKeys.conversationList,
+      queryKeys.conversation('c1', 'web-hosts'),
+      queryKeys.conversation('c1', 'git', 'diff', 'a.ts'),
+    ];
     for (const key of accountKeys) client.setQueryData(key, 'data');
     client.setQueryData(queryKeys.config, 'config');
     for (const queryKey of queryKeys.accountScoped) client.removeQueries({ queryKey });

@@ -11,7 +11,8 @@ export const queryKeys = {
   config: ['config'] as const,
   conversationList: ['conversations', 'list'] as const,
   /** One conversation's data: ['conversations', id, ...what]. */
-  conversation: (conversationId: string, ...what: readonly string[]) => ['conversations', conversationId, ...what] as const,
+  conversation: (conversationId: string, ...what: readonly string[]) =>
+    ['conversations', conversationId, ...what] as const,
   /** Everything that belongs to the signed-in account and must go when it changes. */
   accountScoped: [['user'], ['conversations']] as const,
 };

@@ -23,6 +23,8 @@ export function useSignInForm() {
 export function useRegistrationForm() {
   const session = SessionContext.useActorRef();
   const router = useRouter();
-  const [logic] = useState(() => createRegistrationLogic(session, { showDashboard: () => void router.navigate({ to: '/dashboard' }) }));
+  const [logic] = useState(() =>
+    createRegistrationLogic(session, { showDashboard: () => void router.navigate({ to: '/dashboard' }) }),
+  );
   return useActorRef(logic, { input: { affiliateCode: storedAffiliateCode() } });
 }

@@ -5,7 +5,17 @@ import { initReactI18next } from 'react-i18next';
 export const SUPPORTED_LANGUAGES = ['en', 'de', 'fr'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 export const FALLBACK_LANGUAGE: Language = 'en';
-export const NAMESPACES = ['common', 'auth', 'onboarding', 'workspace', 'chat', 'tabs', 'home', 'legal', 'conversations'] as const;
+export const NAMESPACES = [
+  'common',
+  'auth',
+  'onboarding',
+  'workspace',
+  'chat',
+  'tabs',
+  'home',
+  'legal',
+  'conversations',
+] as const;
 
 function isSupported(language: string): language is Language {
   return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
@@ -31,7 +41,11 @@ function describeDocument() {
 /** Loads only the chosen language's namespaces (and English as the fallback), each file on demand. */
 export async function initI18n(preferred: readonly string[] = navigator.languages): Promise<void> {
   await i18next
-    .use(resourcesToBackend((language: string, namespace: string) => import(`../../locales/${language}/${namespace}.json`)))
+    .use(
+      resourcesToBackend(
+        (language: string, namespace: string) => import(`../../locales/${language}/${namespace}.json`),
+      ),
+    )
     .use(initReactI18next)
     .init({
       lng: pickLanguage(preferred),

@@ -6,7 +6,12 @@ import type { ClientAction, Event } from '../../openapi/types.ts';
 // A real WebSocket server on 127.0.0.1 speaking the /socket protocol over an in-memory event log:
 // it replays every event after latest_event_id, then streams new ones, and records what clients send.
 
-const event = (id: number): Event => ({ id, source: 'agent', timestamp: '2026-01-01T00:00:00Z', message: `event ${id}` });
+const event = (id: number): Event => ({
+  id,
+  source: 'agent',
+  timestamp: '2026-01-01T00:00:00Z',
+  message: `event ${id}`,
+});
 
 interface FakeServer {
   url: string;
@@ -21,7 +26,11 @@ interface FakeServer {
   close(): Promise<void>;
 }
 
-async function startFakeServer(initial: Event[], onConnect?: (socket: ServerSocket) => boolean, port = 0): Promise<FakeServer> {
+async function startFakeServer(
+  initial: Event[],
+  onConnect?: (socket: ServerSocket) => boolean,
+  port = 0,
+): Promise<FakeServer> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port });
   await new Promise<void>((resolve) => wss.once('listening', resolve));
   const address = wss.address();
@@ -50,7 +59,8 @@ async function startFakeServer(initial: Event[], onConnect?: (socket: ServerSock
     server.queries.push(query);
     if (onConnect && !onConnect(socket)) return;
     const latest = Number(query.get('latest_event_id') ?? '-1');
-    for (const known of server.log.filter((entry) => entry.id > latest)) socket.send(JSON.stringify({ type: 'oh_event', data: known }));
+    for (const known of server.log.filter((entry) => entry.id > latest))
+      socket.send(JSON.stringify({ type: 'oh_event', data: known }));
     server.sockets.add(socket);
     socket.on('close', () => server.sockets.delete(socket));
     socket.on('message', (data) => server.received.push((JSON.parse(String(data)) as { data: ClientAction }).data));
@@ -59,10 +69,12 @@ async function startFakeServer(initial: Event[], onConnect?: (socket: ServerSock
 }
 
 /** GET /events over the fake log: newest first, before `beforeId`. */
-const historyOf = (server: FakeServer) => ({ beforeId, limit }: { beforeId?: number; limit: number }) => {
-  const older = server.log.filter((entry) => beforeId === undefined || entry.id < beforeId).reverse();
-  return Promise.resolve({ events: older.slice(0, limit), has_more: older.length > limit });
-};
+const historyOf =
+  (server: FakeServer) =>
+  ({ beforeId, limit }: { beforeId?: number; limit: number }) => {
+    const older = server.log.filter((entry) => beforeId === undefined || entry.id < beforeId).reverse();
+    return Promise.resolve({ events: older.slice(0, limit), has_more: older.length > limit });
+  };
 
 async function until(condition: () => boolean, timeout = 8_000) {
   const deadline = Date.now() + timeout;
@@ -73,7 +85,10 @@ async function until(condition: () => boolean, timeout = 8_000) {
 }
 
 const ids = (stream: LiveConversationStream) => stream.getSnapshot().events.map((entry) => entry.id);
-const message = (content: string): ClientAction => ({ action: 'message', args: { content, image_urls: [], file_urls: [] } });
+const message = (content: string): ClientAction => ({
+  action: 'message',
+  args: { content, image_urls: [], file_urls: [] },
+});
 
 describe('createConversationStream', () => {
   let server: FakeServer;
@@ -138,7 +153,10 @@ describe('createConversationStream', () => {
       return history(query);
     };
     // Asked for early, before event 7 was written: the socket brings 7 after it.
-    open({ fetchEvents, newestPage: Promise.resolve({ events: [event(6), event(5), event(4)], has_more: true }) }).connect();
+    open({
+      fetchEvents,
+      newestPage: Promise.resolve({ events: [event(6), event(5), event(4)], has_more: true }),
+    }).connect();
     await until(() => ids(stream).join() === '4,5,6,7');
     expect(server.queries[0]?.get('latest_event_id')).toBe('6');
     expect(asked).toEqual([]);
@@ -180,7 +198,9 @@ describe('createConversationStream', () => {
     stream.send(message('second'));
     stream.connect();
     await until(() => server.received.length === 2);
-    expect(server.received.map((action) => (action.action === 'message' ? action.args.content : action.action))).toEqual(['Build a todo app', 'second']);
+    expect(
+      server.received.map((action) => (action.action === 'message' ? action.args.content : action.action)),
+    ).toEqual(['Build a todo app', 'second']);
     expect(cleared).toEqual(['temp']);
     stream.send(message('third'));
     await until(() => server.received.length === 3);

@@ -75,10 +75,20 @@ export function createConversationStream(options: ConversationStreamOptions): Li
   /** Actions sent before the machine exists (the newest page is still loading). */
   let early: ClientAction[] = [];
   let socket: ReconnectingWebSocket | null = null;
-  let snapshot: StreamSnapshot = { events, hasOlder, loadingOlder, connection: 'DISCONNECTED', connectionMessage: null };
+  let snapshot: StreamSnapshot = {
+    events,
+    hasOlder,
+    loadingOlder,
+    connection: 'DISCONNECTED',
+    connectionMessage: null,
+  };
 
   const socketAttempt = fromCallback<EventObject, SocketInput, SocketReport>(({ input, sendBack }) => {
-    const query = new URLSearchParams({ conversation_id: options.conversationId, latest_event_id: String(input.latestEventId), ...options.credentials() });
+    const query = new URLSearchParams({
+      conversation_id: options.conversationId,
+      latest_event_id: String(input.latestEventId),
+      ...options.credentials(),
+    });
     const attempt = new ReconnectingWebSocket(`${options.socketUrl}?${query.toString()}`, [], {
       WebSocket: options.WebSocket,
       // One attempt: the connection machine owns the retries and their 1–5 s randomised delays.
@@ -101,7 +111,9 @@ export function createConversationStream(options: ConversationStreamOptions): Li
     };
     const onClose = (event: { reason?: string }) => {
       socket = null;
-      sendBack(opened ? { type: 'SOCKET_CLOSED', reason: event.reason ? event.reason : null } : { type: 'SOCKET_FAILED' });
+      sendBack(
+        opened ? { type: 'SOCKET_CLOSED', reason: event.reason ? event.reason : null } : { type: 'SOCKET_FAILED' },
+      );
     };
     attempt.addEventListener('open', onOpen);
     attempt.addEventListener('message', onMessage);
@@ -159,7 +171,9 @@ export function createConversationStream(options: ConversationStreamOptions): Li
 
   const ready = loadNewestPage().then(() => {
     if (disposed) return;
-    actor = createActor(machine, { input: { latestEventId: newestEventId(events), tempMessage: options.tempMessage ?? null } });
+    actor = createActor(machine, {
+      input: { latestEventId: newestEventId(events), tempMessage: options.tempMessage ?? null },
+    });
     actor.subscribe(publish);
     actor.start();
     for (const action of early) actor.send({ type: 'SEND', action });

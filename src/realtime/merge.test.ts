@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { mergeEvents, newestEventId, oldestEventId } from './merge.ts';
 import type { Event } from '../../openapi/types.ts';
 
-const event = (id: number): Event => ({ id, source: 'agent', timestamp: '2026-01-01T00:00:00Z', message: `event ${id}` });
+const event = (id: number): Event => ({
+  id,
+  source: 'agent',
+  timestamp: '2026-01-01T00:00:00Z',
+  message: `event ${id}`,
+});
 const ids = (events: readonly Event[]) => events.map((entry) => entry.id);
 
 describe('mergeEvents', () => {
@@ -15,7 +20,9 @@ describe('mergeEvents', () => {
   });
 
   it('keeps each id once when a replay overlaps what is known', () => {
-    expect(ids(mergeEvents([event(1), event(2), event(3)], [event(2), event(3), event(4), event(4)]))).toEqual([1, 2, 3, 4]);
+    expect(ids(mergeEvents([event(1), event(2), event(3)], [event(2), event(3), event(4), event(4)]))).toEqual([
+      1, 2, 3, 4,
+    ]);
   });
 
   it('fills in around the known events when a page overlaps them', () => {

@@ -1,6 +1,7 @@
 import type { Event } from '../../openapi/types.ts';
 
-const strictlyAscending = (events: readonly Event[]) => events.every((event, index) => index === 0 || event.id > (events[index - 1] as Event).id);
+const strictlyAscending = (events: readonly Event[]) =>
+  events.every((event, index) => index === 0 || event.id > (events[index - 1] as Event).id);
 
 /**
  * The events of both lists once each, ascending id: history pages and socket frames overlap at

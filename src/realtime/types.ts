@@ -7,7 +7,6 @@
  */
 import type { ClientAction, Event } from '../../openapi/types.ts';
 
-
 /** Events per REST history page. */
 export const HISTORY_PAGE_SIZE = 50;
 

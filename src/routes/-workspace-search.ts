@@ -7,5 +7,7 @@ export interface WorkspaceSearch {
 }
 
 export function workspaceSearch(search: Record<string, unknown>): WorkspaceSearch {
-  return typeof search['temp_message'] === 'string' && search['temp_message'] !== '' ? { temp_message: search['temp_message'] } : {};
+  return typeof search['temp_message'] === 'string' && search['temp_message'] !== ''
+    ? { temp_message: search['temp_message'] }
+    : {};
 }

@@ -1,8 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { commandTitle, formatDetailedCost, formatTotalCost, isPushableBranch, isShownInChat, mergeSecurityLog, observationResult, relativeTime, showsUpdatedTime, suggestionBranch, truncateRunOutput, truncateText, webAppUrl, type SecurityLogEntry } from './event-display.ts';
+import {
+  commandTitle,
+  formatDetailedCost,
+  formatTotalCost,
+  isPushableBranch,
+  isShownInChat,
+  mergeSecurityLog,
+  observationResult,
+  relativeTime,
+  showsUpdatedTime,
+  suggestionBranch,
+  truncateRunOutput,
+  truncateText,
+  webAppUrl,
+  type SecurityLogEntry,
+} from './event-display.ts';
 import type { Event } from '../../openapi/types.ts';
 
-const event = (fields: Partial<Event>): Event => ({ id: 1, source: 'agent', timestamp: '2026-01-01T00:00:00Z', ...fields });
+const event = (fields: Partial<Event>): Event => ({
+  id: 1,
+  source: 'agent',
+  timestamp: '2026-01-01T00:00:00Z',
+  ...fields,
+});
 
 describe('which events the chat shows', () => {
   it('hides hidden run actions and observations, shows the rest', () => {
@@ -22,13 +42,16 @@ describe('observation result status', () => {
     expect(observationResult(run(1))).toBe('error');
     expect(observationResult(run(127))).toBe('error');
   });
-  it.each(['read', 'edit', 'run_ipython', 'mcp'] as const)('%s: error when empty or containing "error:", else success', (observation) => {
-    expect(observationResult(event({ observation, content: '' }))).toBe('error');
-    expect(observationResult(event({ observation, content: '   ' }))).toBe('error');
-    expect(observationResult(event({ observation, content: 'Traceback\nValueError: bad' }))).toBe('error');
-    expect(observationResult(event({ observation, content: 'ERROR: missing file' }))).toBe('error');
-    expect(observationResult(event({ observation, content: 'file contents' }))).toBe('success');
-  });
+  it.each(['read', 'edit', 'run_ipython', 'mcp'] as const)(
+    '%s: error when empty or containing "error:", else success',
+    (observation) => {
+      expect(observationResult(event({ observation, content: '' }))).toBe('error');
+      expect(observationResult(event({ observation, content: '   ' }))).toBe('error');
+      expect(observationResult(event({ observation, content: 'Traceback\nValueError: bad' }))).toBe('error');
+      expect(observationResult(event({ observation, content: 'ERROR: missing file' }))).toBe('error');
+      expect(observationResult(event({ observation, content: 'file contents' }))).toBe('success');
+    },
+  );
   it('other observations are successes', () => {
     expect(observationResult(event({ observation: 'browse', content: '' }))).toBe('success');
     expect(observationResult(event({ observation: 'think', content: 'error: none' }))).toBe('success');
@@ -111,28 +134,55 @@ describe('security analyzer log', () => {
     expect(mergeSecurityLog([entry({})], { ...entry({ id: 2, content: 'ls' }) })).toHaveLength(2);
   });
   it('merges with the same id and marks a changed confirmation state', () => {
-    const merged = mergeSecurityLog([entry({})], { id: 1, content: 'rm -rf build', security_risk: 2, confirmation_state: 'confirmed' });
+    const merged = mergeSecurityLog([entry({})], {
+      id: 1,
+      content: 'rm -rf build',
+      security_risk: 2,
+      confirmation_state: 'confirmed',
+    });
     expect(merged).toEqual([entry({ confirmation_state: 'confirmed', confirmed_changed: true })]);
   });
   it('merges with an entry awaiting confirmation with the same content', () => {
-    const merged = mergeSecurityLog([entry({ id: 7 })], { id: 9, content: 'rm -rf build', security_risk: 2, confirmation_state: 'rejected' });
+    const merged = mergeSecurityLog([entry({ id: 7 })], {
+      id: 9,
+      content: 'rm -rf build',
+      security_risk: 2,
+      confirmation_state: 'rejected',
+    });
     expect(merged).toEqual([entry({ id: 7, confirmation_state: 'rejected', confirmed_changed: true })]);
   });
   it('leaves an entry with the same state unchanged', () => {
     const log = [entry({})];
-    expect(mergeSecurityLog(log, { id: 1, content: 'rm -rf build', security_risk: 2, confirmation_state: 'awaiting_confirmation' })).toEqual(log);
+    expect(
+      mergeSecurityLog(log, {
+        id: 1,
+        content: 'rm -rf build',
+        security_risk: 2,
+        confirmation_state: 'awaiting_confirmation',
+      }),
+    ).toEqual(log);
   });
   it('does not merge same content once it is no longer awaiting confirmation', () => {
     const log = [entry({ confirmation_state: 'confirmed' })];
-    expect(mergeSecurityLog(log, { id: 3, content: 'rm -rf build', security_risk: 2, confirmation_state: 'awaiting_confirmation' })).toHaveLength(2);
+    expect(
+      mergeSecurityLog(log, {
+        id: 3,
+        content: 'rm -rf build',
+        security_risk: 2,
+        confirmation_state: 'awaiting_confirmation',
+      }),
+    ).toHaveLength(2);
   });
 });
 
 describe('pull-request suggestion branch', () => {
-  it.each(['main', 'master', 'deploy', 'MAIN', 'refs/heads/main', '', null, undefined])('never pushes to %s', (branch) => {
-    expect(isPushableBranch(branch)).toBe(false);
-    expect(suggestionBranch(branch)).toBeNull();
-  });
+  it.each(['main', 'master', 'deploy', 'MAIN', 'refs/heads/main', '', null, undefined])(
+    'never pushes to %s',
+    (branch) => {
+      expect(isPushableBranch(branch)).toBe(false);
+      expect(suggestionBranch(branch)).toBeNull();
+    },
+  );
   it('keeps a feature branch', () => {
     expect(suggestionBranch('feature/login')).toBe('feature/login');
     expect(suggestionBranch('main-fix')).toBe('main-fix');
@@ -141,12 +191,20 @@ describe('pull-request suggestion branch', () => {
 
 describe('web app host', () => {
   it('rewrites a local host to the page host when the page is not on localhost', () => {
-    expect(webAppUrl('http://localhost:51234/app', { hostname: 'atelier.example.com', protocol: 'https:' })).toBe('http://atelier.example.com:51234/app');
-    expect(webAppUrl('http://127.0.0.1:8080/', { hostname: 'atelier.example.com', protocol: 'https:' })).toBe('http://atelier.example.com:8080/');
+    expect(webAppUrl('http://localhost:51234/app', { hostname: 'atelier.example.com', protocol: 'https:' })).toBe(
+      'http://atelier.example.com:51234/app',
+    );
+    expect(webAppUrl('http://127.0.0.1:8080/', { hostname: 'atelier.example.com', protocol: 'https:' })).toBe(
+      'http://atelier.example.com:8080/',
+    );
   });
   it('leaves the address alone on localhost or for a remote host', () => {
-    expect(webAppUrl('http://localhost:51234/', { hostname: 'localhost', protocol: 'http:' })).toBe('http://localhost:51234/');
-    expect(webAppUrl('https://app.example.org/', { hostname: 'atelier.example.com', protocol: 'https:' })).toBe('https://app.example.org/');
+    expect(webAppUrl('http://localhost:51234/', { hostname: 'localhost', protocol: 'http:' })).toBe(
+      'http://localhost:51234/',
+    );
+    expect(webAppUrl('https://app.example.org/', { hostname: 'atelier.example.com', protocol: 'https:' })).toBe(
+      'https://app.example.org/',
+    );
     expect(webAppUrl('not a url', { hostname: 'atelier.example.com', protocol: 'https:' })).toBe('not a url');
   });
 });

@@ -15,7 +15,11 @@ export const UPDATED_TIME_MIN_MS = 1_800_000;
 
 /** Hidden run events (the terminal's own commands and their output) are not shown in the chat. */
 export function isShownInChat(event: Event): boolean {
-  if ((event.action === 'run' && event.args?.hidden === true) || (event.observation === 'run' && event.extras?.hidden === true)) return false;
+  if (
+    (event.action === 'run' && event.args?.hidden === true) ||
+    (event.observation === 'run' && event.extras?.hidden === true)
+  )
+    return false;
   return true;
 }
 
@@ -70,7 +74,10 @@ export function commandTitle(command: string): string {
   return multiline && !text.endsWith('…') ? `${text}…` : text;
 }
 
-export type RelativeTime = { key: 'time.seconds' | 'time.minutes' | 'time.hours' | 'time.days' | 'time.months' | 'time.years'; count: number };
+export type RelativeTime = {
+  key: 'time.seconds' | 'time.minutes' | 'time.hours' | 'time.days' | 'time.months' | 'time.years';
+  count: number;
+};
 
 /** 'ago' times in the spec's units (s, m, h, d, mo, y): the largest unit with at least one whole step. A future time counts as 0 s. */
 export function relativeTime(then: Date | string, now: Date): RelativeTime {
@@ -111,9 +118,14 @@ export interface SecurityLogEntry {
  * one awaiting confirmation with the same content; when the confirmation state differs, the
  * entry takes the new one and is marked changed. Otherwise it is appended.
  */
-export function mergeSecurityLog(log: readonly SecurityLogEntry[], entry: Omit<SecurityLogEntry, 'confirmed_changed'>): SecurityLogEntry[] {
+export function mergeSecurityLog(
+  log: readonly SecurityLogEntry[],
+  entry: Omit<SecurityLogEntry, 'confirmed_changed'>,
+): SecurityLogEntry[] {
   const index = log.findIndex(
-    (existing) => existing.id === entry.id || (existing.confirmation_state === 'awaiting_confirmation' && existing.content === entry.content),
+    (existing) =>
+      existing.id === entry.id ||
+      (existing.confirmation_state === 'awaiting_confirmation' && existing.content === entry.content),
   );
   if (index === -1) return [...log, { ...entry, confirmed_changed: false }];
   const existing = log[index] as SecurityLogEntry;

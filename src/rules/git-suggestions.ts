@@ -7,14 +7,27 @@ import { suggestionBranch } from './event-display.ts';
 export type SuggestionKind = 'push' | 'pullRequest';
 
 export type SuggestionPrompt =
-  | { key: 'suggestions.pushPromptBranch' | 'suggestions.prPromptBranch'; params: { branch: string; repository: string } }
+  | {
+      key: 'suggestions.pushPromptBranch' | 'suggestions.prPromptBranch';
+      params: { branch: string; repository: string };
+    }
   | { key: 'suggestions.pushPromptNewBranch' | 'suggestions.prPromptNewBranch'; params: { repository: string } };
 
-export function suggestionPrompt(kind: SuggestionKind, conversation: { selected_repository: string | null; selected_branch: string | null }): SuggestionPrompt {
+export function suggestionPrompt(
+  kind: SuggestionKind,
+  conversation: { selected_repository: string | null; selected_branch: string | null },
+): SuggestionPrompt {
   const repository = conversation.selected_repository ?? '';
   const branch = suggestionBranch(conversation.selected_branch);
-  if (branch === null) return { key: kind === 'push' ? 'suggestions.pushPromptNewBranch' : 'suggestions.prPromptNewBranch', params: { repository } };
-  return { key: kind === 'push' ? 'suggestions.pushPromptBranch' : 'suggestions.prPromptBranch', params: { branch, repository } };
+  if (branch === null)
+    return {
+      key: kind === 'push' ? 'suggestions.pushPromptNewBranch' : 'suggestions.prPromptNewBranch',
+      params: { repository },
+    };
+  return {
+    key: kind === 'push' ? 'suggestions.pushPromptBranch' : 'suggestions.prPromptBranch',
+    params: { branch, repository },
+  };
 }
 
 /** Suggestions need a connected git provider and a selected repository. */

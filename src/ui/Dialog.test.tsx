@@ -7,7 +7,13 @@ afterEach(cleanup);
 describe('a dialog whose code loads when it first opens', () => {
   it('renders nothing while closed, then the labelled dialog, whose close button closes it', async () => {
     const onOpenChange = vi.fn();
-    const props = { onOpenChange, title: 'Rename', description: 'Give it a new name', closeLabel: 'Close', children: <p>Body</p> };
+    const props = {
+      onOpenChange,
+      title: 'Rename',
+      description: 'Give it a new name',
+      closeLabel: 'Close',
+      children: <p>Body</p>,
+    };
     const { rerender } = render(<Dialog open={false} {...props} />);
     expect(document.body.textContent).toBe('');
 

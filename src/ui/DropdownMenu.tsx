@@ -1,5 +1,17 @@
 import { Slot } from 'radix-ui';
-import { createContext, use, useCallback, useEffect, useRef, useState, type ComponentProps, type KeyboardEvent, type PointerEvent, type ReactNode, type RefObject } from 'react';
+import {
+  createContext,
+  use,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentProps,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import type * as RadixParts from './RadixDropdownMenu.tsx';
 
 // Radix's menu (with floating-ui, which places it) is a tenth of every page's first load, and no
@@ -73,7 +85,13 @@ export function DropdownMenu({ children, modal = true }: { children: ReactNode; 
   }, [load]);
   return (
     <MenuContext value={{ parts, press, standInRef, triggerRef }}>
-      {parts ? <parts.DropdownMenu defaultOpen={openOnLoad} modal={modal}>{children}</parts.DropdownMenu> : children}
+      {parts ? (
+        <parts.DropdownMenu defaultOpen={openOnLoad} modal={modal}>
+          {children}
+        </parts.DropdownMenu>
+      ) : (
+        children
+      )}
     </MenuContext>
   );
 }
@@ -96,7 +114,14 @@ export function DropdownMenuTrigger({ children }: { children: ReactNode }) {
     press();
   };
   return (
-    <Slot.Root ref={standInRef} aria-haspopup="menu" aria-expanded={false} data-state="closed" onPointerDown={onPointerDown} onKeyDown={onKeyDown}>
+    <Slot.Root
+      ref={standInRef}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      onPointerDown={onPointerDown}
+      onKeyDown={onKeyDown}
+    >
       {children}
     </Slot.Root>
   );

@@ -30,11 +30,20 @@ export const content = style({
   gap: vars.space.lg,
 });
 
-export const header = style({ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: vars.space.md });
+export const header = style({
+  display: 'flex',
+  alignItems: 'flex-start',
+  justifyContent: 'space-between',
+  gap: vars.space.md,
+});
 
 export const title = style({ fontSize: vars.fontSize.lg, fontWeight: 700, margin: 0 });
 
-export const description = style({ color: vars.color.textMuted, fontSize: vars.fontSize.sm, margin: `${vars.space.xs} 0 0` });
+export const description = style({
+  color: vars.color.textMuted,
+  fontSize: vars.fontSize.sm,
+  margin: `${vars.space.xs} 0 0`,
+});
 
 export const close = style({
   flexShrink: 0,

@@ -7,7 +7,12 @@ export const NO_MCP: AgentSettings['mcpConfig'] = { sse_servers: [], stdio_serve
 export function testSettings(overrides: Partial<AgentSettings> & { baseUrl?: string } = {}): AgentSettings {
   const { baseUrl, ...rest } = overrides;
   return {
-    llm: { provider: 'openai-compatible', model: 'fake-model', apiKey: 'test-key', baseUrl: baseUrl ?? 'http://127.0.0.1:9/v1' },
+    llm: {
+      provider: 'openai-compatible',
+      model: 'fake-model',
+      apiKey: 'test-key',
+      baseUrl: baseUrl ?? 'http://127.0.0.1:9/v1',
+    },
     agent: 'CodeActAgent',
     confirmationMode: false,
     securityAnalyzer: null,
@@ -106,19 +111,30 @@ export class MemoryHost {
 
   /** Waits for the agent to announce `state` (after event id `after`). */
   waitForState(state: AgentState, options: { timeoutMs?: number; after?: number } = {}): Promise<Event> {
-    return this.waitFor((event) => event.observation === 'agent_state_changed' && event.extras?.agent_state === state, options);
+    return this.waitFor(
+      (event) => event.observation === 'agent_state_changed' && event.extras?.agent_state === state,
+      options,
+    );
   }
 
   /** The announced agent states, in order. */
   get states(): AgentState[] {
-    return this.events.flatMap((event) => (event.observation === 'agent_state_changed' && event.extras?.agent_state ? [event.extras.agent_state] : []));
+    return this.events.flatMap((event) =>
+      event.observation === 'agent_state_changed' && event.extras?.agent_state ? [event.extras.agent_state] : [],
+    );
   }
 
   /** One line per event, for failure messages. */
   describe(): string {
     return this.events
       .map((event) => {
-        const kind = event.action ? `action ${event.action}` : event.observation ? `observation ${event.observation}` : event.status_update ? `status ${event.type}` : 'event';
+        const kind = event.action
+          ? `action ${event.action}`
+          : event.observation
+            ? `observation ${event.observation}`
+            : event.status_update
+              ? `status ${event.type}`
+              : 'event';
         const detail = event.extras?.agent_state ?? event.message ?? event.content ?? '';
         return `${event.id} ${event.source} ${kind}${event.cause != null ? ` (cause ${event.cause})` : ''}: ${String(detail).slice(0, 100)}`;
       })

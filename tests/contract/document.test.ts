@@ -270,10 +270,14 @@ describe('openapi/atelier.yaml', () => {
         expect(ref, `${method} ${path} ${code}`).toMatch(/^#\/components\/responses\/[A-Za-z]+$/);
         const name = String(ref).split('/').pop() ?? '';
         const target = obj(shared[name], `response ${name}`);
-        const schema = obj(obj(obj(target.content, `${name} content`)['application/json'], `${name} json`).schema, `${name} schema`);
-        expect(['#/components/schemas/Error', '#/components/schemas/ValidationError'], `${method} ${path} ${code}`).toContain(
-          schema.$ref,
+        const schema = obj(
+          obj(obj(target.content, `${name} content`)['application/json'], `${name} json`).schema,
+          `${name} schema`,
         );
+        expect(
+          ['#/components/schemas/Error', '#/components/schemas/ValidationError'],
+          `${method} ${path} ${code}`,
+        ).toContain(schema.$ref);
         if (code === '422') expect(schema.$ref, `${method} ${path} 422`).toBe('#/components/schemas/ValidationError');
       }
     }
@@ -295,7 +299,8 @@ describe('openapi/atelier.yaml', () => {
       else if (isObject(node)) {
         for (const [key, child] of Object.entries(node)) {
           if (key === '$ref') {
-            if (typeof child !== 'string' || resolve(child) === undefined) unresolved.push(`${where}: ${String(child)}`);
+            if (typeof child !== 'string' || resolve(child) === undefined)
+              unresolved.push(`${where}: ${String(child)}`);
           } else walk(child, `${where}/${key}`);
         }
       }

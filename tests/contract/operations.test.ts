@@ -17,7 +17,10 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   getReady: () => call(t.app, 'GET', '/ready'),
   getApiDocs: () => t.app.http.inject({ method: 'GET', url: '/api/docs' }),
   getOpenApiDocument: () => t.app.http.inject({ method: 'GET', url: '/api/openapi.yaml' }),
-  register: () => call(t.app, 'POST', '/api/auth/register', { body: { name: 'N', email: 'other@acme.example', password: 'long enough' } }),
+  register: () =>
+    call(t.app, 'POST', '/api/auth/register', {
+      body: { name: 'N', email: 'other@acme.example', password: 'long enough' },
+    }),
   login: (s) => call(t.app, 'POST', '/api/auth/login', { body: { email: s.email, password: 'long enough' } }),
   getCurrentUser: (s) => call(t.app, 'GET', '/api/auth/me/extended', { token: s.token }),
   getAuthCredits: (s) => call(t.app, 'GET', '/api/auth/credits', { token: s.token }),
@@ -28,10 +31,15 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   listModels: () => call(t.app, 'GET', '/api/options/models'),
   listAgents: () => call(t.app, 'GET', '/api/options/agents'),
   listSecurityAnalyzers: () => call(t.app, 'GET', '/api/options/security-analyzers'),
-  saveSettings: (s) => call(t.app, 'POST', '/api/settings', { token: s.token, body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-x', provider_tokens: { github: { token: 'ghp_x' } } } }),
+  saveSettings: (s) =>
+    call(t.app, 'POST', '/api/settings', {
+      token: s.token,
+      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-x', provider_tokens: { github: { token: 'ghp_x' } } },
+    }),
   getSettings: (s) => call(t.app, 'GET', '/api/settings', { token: s.token }),
   unsetProviderTokens: (s) => call(t.app, 'POST', '/api/unset-provider-tokens', { token: s.token }),
-  createSecret: (s) => call(t.app, 'POST', '/api/secrets', { token: s.token, body: { name: 'API_TOKEN', value: 'v', description: 'd' } }),
+  createSecret: (s) =>
+    call(t.app, 'POST', '/api/secrets', { token: s.token, body: { name: 'API_TOKEN', value: 'v', description: 'd' } }),
   listSecrets: (s) => call(t.app, 'GET', '/api/secrets', { token: s.token }),
   updateSecret: (s) => call(t.app, 'PUT', '/api/secrets/API_TOKEN', { token: s.token, body: { description: 'e' } }),
   deleteSecret: (s) => call(t.app, 'DELETE', '/api/secrets/API_TOKEN', { token: s.token }),
@@ -40,8 +48,17 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   deleteLayout: (s) => call(t.app, 'DELETE', '/api/user/layouts/Mine', { token: s.token }),
   createConversation: async (s) => {
     const userId = (await findUserId(t.db, s.email)) as string;
-    await grantCredit(t.db, { userId, amountMicros: 1_000_000n, type: 'credit', description: 'contract', idempotencyKey: 'contract' });
-    const created = await call(t.app, 'POST', '/api/conversations', { token: s.token, body: { initial_user_msg: 'hi' } });
+    await grantCredit(t.db, {
+      userId,
+      amountMicros: 1_000_000n,
+      type: 'credit',
+      description: 'contract',
+      idempotencyKey: 'contract',
+    });
+    const created = await call(t.app, 'POST', '/api/conversations', {
+      token: s.token,
+      body: { initial_user_msg: 'hi' },
+    });
     conversation = await waitRunning(t.app, s.token, created.body?.conversation_id as string);
   },
   listConversations: (s) => call(t.app, 'GET', '/api/conversations?limit=5', { token: s.token }),
@@ -57,7 +74,8 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       payload: '--b\r\nContent-Disposition: form-data; name="files"; filename="b.txt"\r\n\r\nB\r\n--b--\r\n',
     }),
   listEvents: (s) => call(t.app, 'GET', on('/events?limit=2'), { token: s.token }),
-  downloadWorkspaceZip: (s) => t.app.http.inject({ method: 'GET', url: on('/zip-directory'), headers: { authorization: `Bearer ${s.token}` } }),
+  downloadWorkspaceZip: (s) =>
+    t.app.http.inject({ method: 'GET', url: on('/zip-directory'), headers: { authorization: `Bearer ${s.token}` } }),
   getWebHosts: (s) => call(t.app, 'GET', on('/web-hosts'), { token: s.token }),
   getVscodeUrl: (s) => call(t.app, 'GET', on('/vscode-url'), { token: s.token }),
   getRuntimeConfig: (s) => call(t.app, 'GET', on('/config'), { token: s.token }),
@@ -69,10 +87,24 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   listFiles: (s) => call(t.app, 'GET', on('/list-files'), { token: s.token }),
   selectFile: (s) => call(t.app, 'GET', on('/select-file?file=a.md'), { token: s.token }),
   submitEventFeedback: (s) =>
-    call(t.app, 'POST', '/feedback/conversation', { token: s.token, body: { conversation_id: conversation?.conversation_id, event_id: 0, rating: 5, metadata: { source: 'likert-scale' } } }),
-  getEventFeedback: (s) => call(t.app, 'GET', `/feedback/conversation/${conversation?.conversation_id ?? 'none'}/0`, { token: s.token }),
-  getConversationFeedbackBatch: (s) => call(t.app, 'GET', `/feedback/conversation/${conversation?.conversation_id ?? 'none'}/batch`, { token: s.token }),
-  submitTrajectoryFeedback: (s) => call(t.app, 'POST', on('/submit-feedback'), { token: s.token, body: { polarity: 'positive', permissions: 'private', feedback: 'Good' } }),
+    call(t.app, 'POST', '/feedback/conversation', {
+      token: s.token,
+      body: {
+        conversation_id: conversation?.conversation_id,
+        event_id: 0,
+        rating: 5,
+        metadata: { source: 'likert-scale' },
+      },
+    }),
+  getEventFeedback: (s) =>
+    call(t.app, 'GET', `/feedback/conversation/${conversation?.conversation_id ?? 'none'}/0`, { token: s.token }),
+  getConversationFeedbackBatch: (s) =>
+    call(t.app, 'GET', `/feedback/conversation/${conversation?.conversation_id ?? 'none'}/batch`, { token: s.token }),
+  submitTrajectoryFeedback: (s) =>
+    call(t.app, 'POST', on('/submit-feedback'), {
+      token: s.token,
+      body: { polarity: 'positive', permissions: 'private', feedback: 'Good' },
+    }),
   stopConversation: (s) => call(t.app, 'POST', on('/stop'), { token: s.token }),
   deleteConversation: (s) => call(t.app, 'DELETE', on(''), { token: s.token }),
 };
@@ -98,17 +130,26 @@ describe('the contract', () => {
     }
     console.log(
       `Operations implemented: ${t.app.implemented.size} of ${t.app.operations.length}\n` +
-        [...byTag].map(([tag, e]) => `  ${tag.padEnd(14)} ${e.implemented.length}/${e.implemented.length + e.pending.length}  ${e.implemented.join(', ')}`).join('\n'),
+        [...byTag]
+          .map(
+            ([tag, e]) =>
+              `  ${tag.padEnd(14)} ${e.implemented.length}/${e.implemented.length + e.pending.length}  ${e.implemented.join(', ')}`,
+          )
+          .join('\n'),
     );
   });
 
   it('answers every implemented operation within its documented schema', async () => {
-    await call(t.app, 'POST', '/api/auth/register', { body: { name: 'Contract', email: 'contract@acme.example', password: 'long enough' } });
+    await call(t.app, 'POST', '/api/auth/register', {
+      body: { name: 'Contract', email: 'contract@acme.example', password: 'long enough' },
+    });
     const session = await signIn('contract@acme.example');
     const missing = [...t.app.implemented].filter((id) => !scenarios[id]);
     expect(missing, 'implemented operations without a contract scenario').toEqual([]);
     for (const run of Object.values(scenarios)) await run(session);
-    const succeeded = [...t.app.implemented].filter((id) => [...(t.app.contract?.seen.get(id) ?? [])].some((s) => s < 300));
+    const succeeded = [...t.app.implemented].filter((id) =>
+      [...(t.app.contract?.seen.get(id) ?? [])].some((s) => s < 300),
+    );
     expect(succeeded.sort()).toEqual([...t.app.implemented].sort());
     expect(t.app.contract?.violations).toEqual([]);
   });
@@ -118,13 +159,23 @@ describe('the contract', () => {
     for (const op of t.app.operations.filter((o) => !t.app.implemented.has(o.operationId))) {
       const params = (sample(op.request.params) ?? {}) as Record<string, string>;
       const url = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? 'x')));
-      const query = new URLSearchParams(Object.entries((sample(op.request.querystring) ?? {}) as Record<string, string>).map(([k, v]) => [k, String(v)]));
+      const query = new URLSearchParams(
+        Object.entries((sample(op.request.querystring) ?? {}) as Record<string, string>).map(([k, v]) => [
+          k,
+          String(v),
+        ]),
+      );
       const response = await t.app.http.inject({
         method: op.method as 'GET',
         url: query.size ? `${url}?${query}` : url,
         headers: { authorization: `Bearer ${session.token}`, 'x-session-api-key': 'x' },
         ...(op.request.body ? { payload: sample(op.request.body) as object } : {}),
-        ...(op.request.bodyType === 'multipart/form-data' ? { payload: '', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'multipart/form-data; boundary=x' } } : {}),
+        ...(op.request.bodyType === 'multipart/form-data'
+          ? {
+              payload: '',
+              headers: { authorization: `Bearer ${session.token}`, 'content-type': 'multipart/form-data; boundary=x' },
+            }
+          : {}),
       });
       const expected = op.security.includes('bearer') || op.security.length === 0 ? 501 : [401, 501];
       expect.soft({ op: op.operationId, status: response.statusCode, body: response.json() }).toMatchObject({

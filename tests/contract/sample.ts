@@ -8,21 +8,29 @@ export function sample(schema: Record<string, unknown> | undefined): unknown {
     const options = schema[key];
     if (Array.isArray(options)) return sample(options[0] as Record<string, unknown>);
   }
-  if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf.map((s) => sample(s as Record<string, unknown>)));
+  if (Array.isArray(schema.allOf))
+    return Object.assign({}, ...schema.allOf.map((s) => sample(s as Record<string, unknown>)));
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
       const required = (schema.required ?? []) as string[];
       const optional = Object.keys(properties).filter((name) => !required.includes(name));
-      const names = [...required, ...optional.slice(0, Math.max(0, Number(schema.minProperties ?? 0) - required.length))];
+      const names = [
+        ...required,
+        ...optional.slice(0, Math.max(0, Number(schema.minProperties ?? 0) - required.length)),
+      ];
       return Object.fromEntries(names.map((name) => [name, sample(properties[name])]));
     }
     case 'array':
-      return Array.from({ length: Number(schema.minItems ?? 0) }, () => sample(schema.items as Record<string, unknown>));
+      return Array.from({ length: Number(schema.minItems ?? 0) }, () =>
+        sample(schema.items as Record<string, unknown>),
+      );
     case 'integer':
     case 'number':
-      return Number(schema.minimum ?? schema.exclusiveMinimum ?? 0) + (schema.exclusiveMinimum !== undefined ? 1 : 0) || 1;
+      return (
+        Number(schema.minimum ?? schema.exclusiveMinimum ?? 0) + (schema.exclusiveMinimum !== undefined ? 1 : 0) || 1
+      );
     case 'boolean':
       return true;
     case 'string':

@@ -37,7 +37,12 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
       body: JSON.stringify({ replay_json: JSON.stringify(trajectory) }),
     });
     const { conversation_id: id } = (await created.json()) as { conversation_id: string };
-    await waitFor(async () => (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { status: string }, (c) => c.status === 'RUNNING', 60_000, 'the replay');
+    await waitFor(
+      async () => (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { status: string },
+      (c) => c.status === 'RUNNING',
+      60_000,
+      'the replay',
+    );
 
     const page = await browser.newPage();
     const pageErrors: string[] = [];
@@ -62,7 +67,10 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
 
     // Walking down the whole list shows every message once, ascending.
     const seen = new Set<number>();
-    const { height, step } = await log.evaluate((element) => ({ height: element.scrollHeight, step: element.clientHeight / 2 }));
+    const { height, step } = await log.evaluate((element) => ({
+      height: element.scrollHeight,
+      step: element.clientHeight / 2,
+    }));
     for (let top = 0; top <= height; top += step) {
       // Two frames: the scroll event, then the virtualiser's render of the rows there.
       await log.evaluate((element, to) => {

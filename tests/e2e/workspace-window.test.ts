@@ -43,7 +43,8 @@ async function popOutActiveTab(page: Page, tab: string): Promise<Page> {
   await chooseMenuItem(page, 'Layout', 'Open in a new window');
   const popup = await waitFor(
     async () => {
-      for (const candidate of windows.filter((opened) => !opened.isClosed())) if ((await candidate.title().catch(() => '')) === tab) return candidate;
+      for (const candidate of windows.filter((opened) => !opened.isClosed()))
+        if ((await candidate.title().catch(() => '')) === tab) return candidate;
       return null;
     },
     (found) => found !== null,
@@ -62,11 +63,17 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
 
   it('pops the terminal and the web app out into windows of their own and docks them back when the windows close', async () => {
     const { server, browser } = suite;
-    const created = await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(created.status).toBe(200);
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
     await waitFor(
-      async () => ((await (await fetch(`${server.url}/api/conversations/${conversationId}`)).json()) as { status: string }).status,
+      async () =>
+        ((await (await fetch(`${server.url}/api/conversations/${conversationId}`)).json()) as { status: string })
+          .status,
       (status) => status === 'RUNNING',
       30_000,
       'the conversation to run',
@@ -79,7 +86,9 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
 
     // The web app's framed page is drawn outside the tiles: the tiles reflowing around the
     // popped-out terminal must not reload it.
-    await page.evaluate(() => Object.assign(document.querySelector('[data-framed-tab="app"]') ?? {}, { keptAcrossMoves: true }));
+    await page.evaluate(() =>
+      Object.assign(document.querySelector('[data-framed-tab="app"]') ?? {}, { keptAcrossMoves: true }),
+    );
 
     await chooseMenuItem(page, 'Window', 'Terminal');
     await tabButton(page, 'Terminal').waitFor();
@@ -100,7 +109,12 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await tabButton(page, 'Terminal').waitFor();
     expect(await tabButton(page, 'Terminal').count()).toBe(1);
     await page.getByRole('region', { name: 'Terminal' }).getByText('popped-42').first().waitFor();
-    expect(await page.evaluate(() => (document.querySelector('[data-framed-tab="app"]') as { keptAcrossMoves?: boolean } | null)?.keptAcrossMoves)).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          (document.querySelector('[data-framed-tab="app"]') as { keptAcrossMoves?: boolean } | null)?.keptAcrossMoves,
+      ),
+    ).toBe(true);
 
     // A framed tab pops out too: the window draws its page (loaded once more there), and the
     // page's framed layer draws it again once the window closes.
@@ -124,7 +138,11 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
 
   it('opens the web app from Window → Served, explains what is not available yet, and filters the Features dialog', async () => {
     const { server, browser } = suite;
-    const created = await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
     const page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -168,9 +186,15 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     // The dialog's code loads when it first opens.
     await rows.first().waitFor();
     expect(await rows.count()).toBe(6);
-    for (const status of ['Warning', 'Completed', 'Error', 'Pending']) await dialog.getByText(status, { exact: true }).first().waitFor();
+    for (const status of ['Warning', 'Completed', 'Error', 'Pending'])
+      await dialog.getByText(status, { exact: true }).first().waitFor();
     await dialog.getByRole('searchbox', { name: 'Search features' }).fill('DARK');
-    await waitFor(() => rows.allInnerTexts(), (texts) => texts.length === 1, 5_000, 'the filtered list');
+    await waitFor(
+      () => rows.allInnerTexts(),
+      (texts) => texts.length === 1,
+      5_000,
+      'the filtered list',
+    );
     expect((await rows.allInnerTexts())[0]).toContain('Dark mode');
     await dialog.getByRole('searchbox', { name: 'Search features' }).fill('nothing like this');
     await dialog.getByText('No feature matches your search.').waitFor();

@@ -50,7 +50,10 @@ async function events(server: RunningServer, conversationId: string): Promise<Ev
 }
 
 async function chooseMenuItem(page: Page, menu: string, item: string) {
-  await page.getByRole('navigation', { name: 'Workspace menu' }).getByRole('button', { name: menu, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Workspace menu' })
+    .getByRole('button', { name: menu, exact: true })
+    .click();
   await page.getByRole('menuitem', { name: item, exact: true }).click();
 }
 
@@ -58,11 +61,16 @@ const tabButton = (page: Page, name: string) => page.getByRole('tab', { name, ex
 
 /** The terminal's screen, one string per row (xterm's DOM renderer draws a div a row). */
 const terminalLines = async (page: Page) =>
-  (await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-rows > div').allInnerTexts()).map((row) => row.replaceAll('\u00a0', ' ').trimEnd());
+  (await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-rows > div').allInnerTexts()).map((row) =>
+    row.replaceAll('\u00a0', ' ').trimEnd(),
+  );
 
 /** The changed lines of one side of hello.txt's open diff: as committed, or in the workspace. */
 const changedLines = (page: Page, side: 'as last committed' | 'in the workspace') =>
-  page.getByRole('textbox', { name: `hello.txt ${side}` }).locator('.cm-changedLine').allInnerTexts();
+  page
+    .getByRole('textbox', { name: `hello.txt ${side}` })
+    .locator('.cm-changedLine')
+    .allInnerTexts();
 
 async function workspaceApi<T>(server: RunningServer, conversationId: string, call: string): Promise<T> {
   const response = await fetch(`${server.url}/api/conversations/${conversationId}/${call}`);
@@ -82,9 +90,21 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
       reply.text('Notes file', { when: withoutTools }),
       reply.toolCall('execute_bash', { command, security_risk: 'LOW' }, { when: withTools }),
       // Slow steps: the socket is cut while they are written.
-      reply.toolCall('str_replace_editor', { command: 'create', path: 'notes.md', file_text: '# Notes\n', security_risk: 'LOW' }, { when: withTools, delayMs: 2_500 }),
-      reply.toolCall('str_replace_editor', { command: 'str_replace', path: 'hello.txt', old_str: 'hello', new_str: 'bonjour', security_risk: 'LOW' }, { when: withTools }),
-      reply.toolCall('finish', { message: 'notes.md is written.', task_completed: 'true' }, { when: withTools, delayMs: 1_500 }),
+      reply.toolCall(
+        'str_replace_editor',
+        { command: 'create', path: 'notes.md', file_text: '# Notes\n', security_risk: 'LOW' },
+        { when: withTools, delayMs: 2_500 },
+      ),
+      reply.toolCall(
+        'str_replace_editor',
+        { command: 'str_replace', path: 'hello.txt', old_str: 'hello', new_str: 'bonjour', security_risk: 'LOW' },
+        { when: withTools },
+      ),
+      reply.toolCall(
+        'finish',
+        { message: 'notes.md is written.', task_completed: 'true' },
+        { when: withTools, delayMs: 1_500 },
+      ),
     );
     const page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -105,9 +125,19 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     expect(await tabButton(page, 'VS Code').count()).toBe(0);
 
     // The command ran: cut the socket while the next steps are being written.
-    await waitFor(() => events(server, conversationId), (list) => list.some((event) => event.observation === 'run'), 30_000, 'the command output');
+    await waitFor(
+      () => events(server, conversationId),
+      (list) => list.some((event) => event.observation === 'run'),
+      30_000,
+      'the command output',
+    );
     await page.evaluate(() => (window as unknown as RecordingWindow).openSockets.at(-1)?.close());
-    const all = await waitFor(() => events(server, conversationId), (list) => list.some((event) => event.action === 'finish'), 30_000, 'the finish step');
+    const all = await waitFor(
+      () => events(server, conversationId),
+      (list) => list.some((event) => event.action === 'finish'),
+      30_000,
+      'the finish step',
+    );
     const frames = await waitFor(
       () => page.evaluate(() => (window as unknown as RecordingWindow).socketFrames),
       (received) => received.length >= 2 && received.flat().includes(all.at(-1)?.id ?? -1),
@@ -117,7 +147,9 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     const received = frames.flat();
     // Each event once, in order, across both sockets, and every event the server has (no gap).
     expect(received).toEqual([...new Set(received)].sort((a, b) => a - b));
-    expect(received).toEqual(expect.arrayContaining(all.map((event) => event.id).filter((id) => id > (frames[0]?.[0] ?? 0) - 1)));
+    expect(received).toEqual(
+      expect.arrayContaining(all.map((event) => event.id).filter((id) => id > (frames[0]?.[0] ?? 0) - 1)),
+    );
     expect(frames[1]?.[0]).toBe((frames[0]?.at(-1) ?? -1) + 1);
 
     // The chat shows every step, each succeeded, and the prompt was sent once and dropped from the url.
@@ -134,11 +166,23 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     expect(healed.length).toBeGreaterThan(2);
     await page.reload();
     await page.getByText('notes.md is written.').first().waitFor();
-    await waitFor(() => chatRows.count(), (count) => count === healed.length, 10_000, 'the reloaded chat');
+    await waitFor(
+      () => chatRows.count(),
+      (count) => count === healed.length,
+      10_000,
+      'the reloaded chat',
+    );
     expect(await chatRows.allInnerTexts()).toEqual(healed);
     // A step opens onto its details: the command's output, the edit's diff.
-    await chatRows.filter({ hasText: `Ran ${command}` }).getByText(`Ran ${command}`).click();
-    await chatRows.filter({ hasText: `Ran ${command}` }).locator('pre').filter({ hasText: /^\s*hello\s*$/ }).waitFor();
+    await chatRows
+      .filter({ hasText: `Ran ${command}` })
+      .getByText(`Ran ${command}`)
+      .click();
+    await chatRows
+      .filter({ hasText: `Ran ${command}` })
+      .locator('pre')
+      .filter({ hasText: /^\s*hello\s*$/ })
+      .waitFor();
     await chatRows.filter({ hasText: 'Edited hello.txt' }).getByText('Edited hello.txt').click();
     await chatRows.filter({ hasText: 'Edited hello.txt' }).getByText('+bonjour').waitFor();
 
@@ -147,20 +191,39 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     // The terminal shows the agent's command and its output; a typed command runs in the
     // conversation's shell (where hello.txt is) and its output follows.
     await chooseMenuItem(page, 'Window', 'Terminal');
-    await waitFor(() => terminalLines(page), (lines) => lines.includes('hello') && lines.some((line) => line.startsWith('$ echo hello > hello.txt')), 10_000, 'the agent command in the terminal');
+    await waitFor(
+      () => terminalLines(page),
+      (lines) => lines.includes('hello') && lines.some((line) => line.startsWith('$ echo hello > hello.txt')),
+      10_000,
+      'the agent command in the terminal',
+    );
     // The Changes tab lists what the agent changed since the commit; hello.txt opens onto its diff.
     await chooseMenuItem(page, 'Window', 'Changes');
     const changedFile = (status: 'Modified' | 'Untracked', path: string) =>
-      page.getByRole('list', { name: 'Changed files' }).locator('summary').filter({ has: page.getByTitle(status, { exact: true }) }).filter({ hasText: path });
+      page
+        .getByRole('list', { name: 'Changed files' })
+        .locator('summary')
+        .filter({ has: page.getByTitle(status, { exact: true }) })
+        .filter({ hasText: path });
     await changedFile('Untracked', 'notes.md').waitFor();
     await changedFile('Modified', 'hello.txt').click();
-    await waitFor(() => changedLines(page, 'in the workspace'), (lines) => lines.join('\n') === 'bonjour', 10_000, 'the diff of hello.txt');
+    await waitFor(
+      () => changedLines(page, 'in the workspace'),
+      (lines) => lines.join('\n') === 'bonjour',
+      10_000,
+      'the diff of hello.txt',
+    );
     expect(await changedLines(page, 'as last committed')).toEqual(['hello']);
 
     await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-helper-textarea').focus();
     await page.keyboard.type('echo typed-$((6*7)) > typed.txt && cat typed.txt hello.txt');
     await page.keyboard.press('Enter');
-    await waitFor(() => terminalLines(page), (lines) => lines.includes('typed-42') && lines.at(lines.indexOf('typed-42') + 1) === 'bonjour', 15_000, 'the typed command output');
+    await waitFor(
+      () => terminalLines(page),
+      (lines) => lines.includes('typed-42') && lines.at(lines.indexOf('typed-42') + 1) === 'bonjour',
+      15_000,
+      'the typed command output',
+    );
     // The command changed files: the Changes list is refreshed.
     await changedFile('Untracked', 'typed.txt').waitFor();
     // Typed commands are the terminal's: the chat does not show them.
@@ -173,14 +236,28 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await titleField.fill('  My notes ');
     await titleField.press('Enter');
     await page.getByRole('button', { name: 'Rename conversation My notes' }).waitFor();
-    await waitFor(async () => ((await (await fetch(`${server.url}/api/conversations/${conversationId}`)).json()) as { title: string }).title, (title) => title === 'My notes', 10_000, 'the rename');
+    await waitFor(
+      async () =>
+        ((await (await fetch(`${server.url}/api/conversations/${conversationId}`)).json()) as { title: string }).title,
+      (title) => title === 'My notes',
+      10_000,
+      'the rename',
+    );
 
     // Developer layout, saved as 'mine' (trimmed), still listed after a reload. The web app's
     // tile moves, but its framed page is drawn outside the moving tiles: the same element stays.
-    await page.evaluate(() => Object.assign(document.querySelector('[data-framed-tab="app"]') ?? {}, { keptAcrossLayouts: true }));
+    await page.evaluate(() =>
+      Object.assign(document.querySelector('[data-framed-tab="app"]') ?? {}, { keptAcrossLayouts: true }),
+    );
     await chooseMenuItem(page, 'Layout', 'Developer');
     await tabButton(page, 'VS Code').waitFor();
-    expect(await page.evaluate(() => (document.querySelector('[data-framed-tab="app"]') as { keptAcrossLayouts?: boolean } | null)?.keptAcrossLayouts)).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          (document.querySelector('[data-framed-tab="app"]') as { keptAcrossLayouts?: boolean } | null)
+            ?.keptAcrossLayouts,
+      ),
+    ).toBe(true);
     const appTile = await page.locator('[data-framed-tab="app"]').boundingBox();
     expect(appTile?.width).toBeGreaterThan(0);
     await chooseMenuItem(page, 'Layout', 'Save current layout');
@@ -191,19 +268,37 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await save.click();
     await dialog.waitFor({ state: 'detached' });
     await page.reload();
-    await page.getByRole('navigation', { name: 'Workspace menu' }).getByRole('button', { name: 'Layout', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Workspace menu' })
+      .getByRole('button', { name: 'Layout', exact: true })
+      .click();
     await page.getByRole('menuitem', { name: 'Saved: mine' }).waitFor();
     await page.keyboard.press('Escape');
 
     // A file dropped on the chat is uploaded into the workspace and announced to the agent, whose
     // edit then refreshes the open diff in the Changes tab.
     llm.enqueue(
-      reply.toolCall('str_replace_editor', { command: 'str_replace', path: 'hello.txt', old_str: 'bonjour', new_str: 'bonjour, dropped.txt', security_risk: 'LOW' }, { when: withTools }),
+      reply.toolCall(
+        'str_replace_editor',
+        {
+          command: 'str_replace',
+          path: 'hello.txt',
+          old_str: 'bonjour',
+          new_str: 'bonjour, dropped.txt',
+          security_risk: 'LOW',
+        },
+        { when: withTools },
+      ),
       reply.toolCall('finish', { message: 'dropped.txt is noted.', task_completed: 'true' }, { when: withTools }),
     );
     await chooseMenuItem(page, 'Window', 'Changes');
     await changedFile('Modified', 'hello.txt').click();
-    await waitFor(() => changedLines(page, 'in the workspace'), (lines) => lines.join('\n') === 'bonjour', 10_000, 'the diff of hello.txt');
+    await waitFor(
+      () => changedLines(page, 'in the workspace'),
+      (lines) => lines.join('\n') === 'bonjour',
+      10_000,
+      'the diff of hello.txt',
+    );
     const files = await page.evaluateHandle(() => {
       const transfer = new DataTransfer();
       transfer.items.add(new File(['dropped content\n'], 'dropped.txt', { type: 'text/plain' }));
@@ -218,10 +313,17 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await overlay.waitFor({ state: 'detached' });
     await chatRows.filter({ hasText: 'I uploaded these files to the workspace: dropped.txt.' }).waitFor();
     expect(await workspaceApi<string[]>(server, conversationId, 'list-files')).toContain('dropped.txt');
-    expect(await workspaceApi<{ code: string }>(server, conversationId, 'select-file?file=dropped.txt')).toEqual({ code: 'dropped content\n' });
+    expect(await workspaceApi<{ code: string }>(server, conversationId, 'select-file?file=dropped.txt')).toEqual({
+      code: 'dropped content\n',
+    });
     await chat.getByText('dropped.txt is noted.').waitFor();
     expect(await chatRows.filter({ hasText: 'I uploaded these files' }).count()).toBe(1);
-    await waitFor(() => changedLines(page, 'in the workspace'), (lines) => lines.join('\n') === 'bonjour, dropped.txt', 10_000, 'the refreshed diff of hello.txt');
+    await waitFor(
+      () => changedLines(page, 'in the workspace'),
+      (lines) => lines.join('\n') === 'bonjour, dropped.txt',
+      10_000,
+      'the refreshed diff of hello.txt',
+    );
     await changedFile('Untracked', 'dropped.txt').waitFor();
 
     // Stop: back at /dashboard; then delete it from the conversation panel.
@@ -248,7 +350,12 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await panel.getByText('No conversations yet.').waitFor();
     // The card went at once (optimistic); the server confirms.
-    await waitFor(async () => (await fetch(`${server.url}/api/conversations/${conversationId}`)).status, (status) => status === 404, 10_000, 'the deletion');
+    await waitFor(
+      async () => (await fetch(`${server.url}/api/conversations/${conversationId}`)).status,
+      (status) => status === 404,
+      10_000,
+      'the deletion',
+    );
     await page.close();
   }, 180_000);
 });

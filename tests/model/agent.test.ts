@@ -1,16 +1,50 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
-import { AGENT_STATES, agentMachine, reportsMaximumIterations, selectDotColour, selectErrorMessage, selectSendDisabled, selectShowStop, selectSuggestionsShown, sendDisabled, statusDotColour, suggestionsShown, type AgentEvent, type AgentState } from '../../machines/agent.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  AGENT_STATES,
+  agentMachine,
+  reportsMaximumIterations,
+  selectDotColour,
+  selectErrorMessage,
+  selectSendDisabled,
+  selectShowStop,
+  selectSuggestionsShown,
+  sendDisabled,
+  statusDotColour,
+  suggestionsShown,
+  type AgentEvent,
+  type AgentState,
+} from '../../machines/agent.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 import type { Event } from '../../openapi/types.ts';
 
 let nextId = 1;
-const event = (fields: Partial<Event>): Event => ({ id: nextId++, source: 'agent', timestamp: '2026-01-01T00:00:00Z', ...fields });
+const event = (fields: Partial<Event>): Event => ({
+  id: nextId++,
+  source: 'agent',
+  timestamp: '2026-01-01T00:00:00Z',
+  ...fields,
+});
 const stateChanged = (agent_state: AgentState, reason?: string): Event =>
-  event({ observation: 'agent_state_changed', extras: reason === undefined ? { agent_state } : { agent_state, reason } });
+  event({
+    observation: 'agent_state_changed',
+    extras: reason === undefined ? { agent_state } : { agent_state, reason },
+  });
 const received = (data: Event, live = true): AgentEvent => ({ type: 'EVENT_RECEIVED', event: data, live });
 
-const maxIterations = event({ observation: 'error', content: 'The agent reached the maximum iterations (100) for this task and paused.', extras: { error_id: 'AGENT_ERROR$MAX_ITERATIONS' } });
+const maxIterations = event({
+  observation: 'error',
+  content: 'The agent reached the maximum iterations (100) for this task and paused.',
+  extras: { error_id: 'AGENT_ERROR$MAX_ITERATIONS' },
+});
 const agentMessage = event({ action: 'message', args: { content: 'Done: the app runs on port 3000.' } });
 
 const events: (AgentEvent | AnyEventObject)[] = [
@@ -46,7 +80,9 @@ function expectSideEffects({ event: step, before, after, effects }: StepRecord) 
     expect(effects).toEqual(before.matches('RUNNING') ? ['requestAgentState'] : []);
   } else if (data?.observation === 'agent_state_changed' && data.extras?.agent_state === 'ERROR') {
     expect(effects).toEqual((step as { live?: boolean }).live ? ['announceError'] : []);
-    expect(after.context.errorMessage).toEqual(data.extras.reason ? { kind: 'server', text: data.extras.reason } : { kind: 'message', message: 'unknownError' });
+    expect(after.context.errorMessage).toEqual(
+      data.extras.reason ? { kind: 'server', text: data.extras.reason } : { kind: 'message', message: 'unknownError' },
+    );
   } else {
     expect(effects).toEqual([]);
   }
@@ -57,7 +93,11 @@ function expectSideEffects({ event: step, before, after, effects }: StepRecord) 
   if (data === agentMessage) expect(after.context.hasActed).toBe(true);
 }
 
-const summarize = (snapshot: AnyMachineSnapshot) => ({ value: snapshot.value, hasActed: snapshot.context.hasActed, error: snapshot.context.errorMessage });
+const summarize = (snapshot: AnyMachineSnapshot) => ({
+  value: snapshot.value,
+  hasActed: snapshot.context.hasActed,
+  error: snapshot.context.errorMessage,
+});
 
 const coverage = new Coverage(agentMachine);
 let pathCount = 0;
@@ -65,7 +105,11 @@ let pathCount = 0;
 describe('agent machine, every edge of its graph', () => {
   for (const [name, eventSet, summary] of [
     ['agent states and commands', events, summarize],
-    ['workspace facts', factEvents, (snapshot: AnyMachineSnapshot) => ({ value: snapshot.value, context: snapshot.context })],
+    [
+      'workspace facts',
+      factEvents,
+      (snapshot: AnyMachineSnapshot) => ({ value: snapshot.value, context: snapshot.context }),
+    ],
   ] as const) {
     describe(name, () => {
       const paths = withoutPrefixPaths(pathsThroughEveryEdge(agentMachine, { events: eventSet, summarize: summary }));
@@ -87,7 +131,11 @@ describe('agent machine, every edge of its graph', () => {
 describe('agent rules', () => {
   const requested: unknown[] = [];
   const start = () =>
-    createActor(agentMachine.provide({ actions: { requestAgentState: (_, params) => void requested.push(params), announceError: () => undefined } })).start();
+    createActor(
+      agentMachine.provide({
+        actions: { requestAgentState: (_, params) => void requested.push(params), announceError: () => undefined },
+      }),
+    ).start();
 
   it('asks for STOPPED, USER_CONFIRMED, USER_REJECTED and PAUSED (maximum iterations) with the right state', () => {
     const actor = start();
@@ -101,14 +149,25 @@ describe('agent rules', () => {
     actor.send(received(stateChanged('AWAITING_USER_CONFIRMATION')));
     actor.send({ type: 'CONFIRM' });
     actor.send({ type: 'REJECT' });
-    expect(requested).toEqual([{ agent_state: 'STOPPED' }, { agent_state: 'PAUSED' }, { agent_state: 'USER_CONFIRMED' }, { agent_state: 'USER_REJECTED' }]);
+    expect(requested).toEqual([
+      { agent_state: 'STOPPED' },
+      { agent_state: 'PAUSED' },
+      { agent_state: 'USER_CONFIRMED' },
+      { agent_state: 'USER_REJECTED' },
+    ]);
     actor.stop();
   });
 
   it('recognises the maximum-iterations report by error id or words, never in a state change', () => {
     expect(reportsMaximumIterations(maxIterations)).toBe(true);
-    expect(reportsMaximumIterations(event({ status_update: true, type: 'error', message: 'Agent reached maximum number of iterations' }))).toBe(true);
-    expect(reportsMaximumIterations(stateChanged('PAUSED', 'The agent reached the maximum iterations (100)'))).toBe(false);
+    expect(
+      reportsMaximumIterations(
+        event({ status_update: true, type: 'error', message: 'Agent reached maximum number of iterations' }),
+      ),
+    ).toBe(true);
+    expect(reportsMaximumIterations(stateChanged('PAUSED', 'The agent reached the maximum iterations (100)'))).toBe(
+      false,
+    );
     expect(reportsMaximumIterations(event({ observation: 'error', content: 'Command failed' }))).toBe(false);
   });
 
@@ -149,8 +208,12 @@ describe('agent rules', () => {
     });
     expect(statusDotColour('RUNNING', { connection: 'DISCONNECTED', conversationStatus: 'RUNNING' })).toBe('red');
     expect(statusDotColour('RUNNING', { connection: 'CONNECTED', conversationStatus: 'STOPPED' })).toBe('red');
-    expect(statusDotColour('AWAITING_USER_INPUT', { connection: 'CONNECTED', conversationStatus: 'STARTING' })).toBe('yellow');
-    expect(statusDotColour('AWAITING_USER_INPUT', { connection: 'CONNECTING', conversationStatus: 'RUNNING' })).toBe('yellow');
+    expect(statusDotColour('AWAITING_USER_INPUT', { connection: 'CONNECTED', conversationStatus: 'STARTING' })).toBe(
+      'yellow',
+    );
+    expect(statusDotColour('AWAITING_USER_INPUT', { connection: 'CONNECTING', conversationStatus: 'RUNNING' })).toBe(
+      'yellow',
+    );
   });
 
   it('selectors read the machine', () => {

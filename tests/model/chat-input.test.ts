@@ -1,8 +1,26 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { getShortestPaths, type StatePath } from 'xstate/graph';
-import { chatInputMachine, ECHO_CLOCK_SKEW_MS, enterKeyIntent, isEchoOf, selectCanSend, selectPending, settleEcho, type ChatInputEvent, type PendingMessage } from '../../machines/chat-input.ts';
-import { Coverage, describePath, runPath, serializeEvent, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  chatInputMachine,
+  ECHO_CLOCK_SKEW_MS,
+  enterKeyIntent,
+  isEchoOf,
+  selectCanSend,
+  selectPending,
+  settleEcho,
+  type ChatInputEvent,
+  type PendingMessage,
+} from '../../machines/chat-input.ts';
+import {
+  Coverage,
+  describePath,
+  runPath,
+  serializeEvent,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 import type { Event } from '../../openapi/types.ts';
 
 const AT = '2026-03-01T10:00:00.000Z';
@@ -50,11 +68,16 @@ function boundedPaths(input: { idPrefix: string }): StatePath<AnyMachineSnapshot
       ) as ChatInputEvent[],
     input,
     serializeEvent,
-    serializeState: (snapshot, step, previous) => (previous && step ? `${key(previous)} --${serializeEvent(step)}--> ${key(snapshot)}` : key(snapshot)),
+    serializeState: (snapshot, step, previous) =>
+      previous && step ? `${key(previous)} --${serializeEvent(step)}--> ${key(snapshot)}` : key(snapshot),
   }) as StatePath<AnyMachineSnapshot, EventObject>[];
 }
 
-const fakes: FakeSideEffects = { promises: [], callbacks: {}, actions: ['sendMessage', 'announceInsufficientCredits', 'announceSendFailure'] };
+const fakes: FakeSideEffects = {
+  promises: [],
+  callbacks: {},
+  actions: ['sendMessage', 'announceInsufficientCredits', 'announceSendFailure'],
+};
 
 function expectSideEffects({ event, before, after, effects, effectParams }: StepRecord) {
   if (event.type === 'KEY_ENTER' || event.type === 'SUBMIT' || event.type === 'SUBMIT_TEXT') {
@@ -62,7 +85,9 @@ function expectSideEffects({ event, before, after, effects, effectParams }: Step
     const ownText = (event as { text?: string }).text;
     const text: string = ownText ?? before.context.text;
     const blank = text.trim() === '';
-    const wantsSend = event.type !== 'KEY_ENTER' || enterKeyIntent(event as unknown as { shiftKey: boolean; isComposing: boolean }) === 'send';
+    const wantsSend =
+      event.type !== 'KEY_ENTER' ||
+      enterKeyIntent(event as unknown as { shiftKey: boolean; isComposing: boolean }) === 'send';
     const lacksCredits = before.context.balance !== null && before.context.balance < 0.1;
     if (!wantsSend || blank || before.matches('composing')) {
       expect(effects).toEqual([]);
@@ -90,7 +115,9 @@ function expectSideEffects({ event, before, after, effects, effectParams }: Step
   if (event.type === 'IMAGES_ATTACHED') expect(after.context.images).toEqual([...before.context.images, IMAGE]);
   if (event.type === 'IMAGE_REMOVED') expect(after.context.images).toEqual([]);
   if (event.type === 'EVENT_RECEIVED') {
-    expect(after.context.pending).toEqual(settleEcho(before.context.pending, (event as unknown as { event: Event }).event));
+    expect(after.context.pending).toEqual(
+      settleEcho(before.context.pending, (event as unknown as { event: Event }).event),
+    );
     expect(after.context.pending.length).toBe(before.context.pending.length - 1);
   }
 }
@@ -139,13 +166,20 @@ describe('chat input rules', () => {
 
   it('settles the oldest of two identical messages first', () => {
     const twice = [pending, { ...pending, id: 'p-2', timestamp: '2026-03-01T10:00:05.000Z' }];
-    expect(settleEcho(twice, echo({ args: { content: 'Add a dark mode' } })).map((message) => message.id)).toEqual(['p-2']);
+    expect(settleEcho(twice, echo({ args: { content: 'Add a dark mode' } })).map((message) => message.id)).toEqual([
+      'p-2',
+    ]);
   });
 
   it('blocks sending with critical credits and says so', () => {
     const told: string[] = [];
     const actor = createActor(
-      chatInputMachine.provide({ actions: { sendMessage: () => void told.push('sent'), announceInsufficientCredits: () => void told.push('insufficient') } }),
+      chatInputMachine.provide({
+        actions: {
+          sendMessage: () => void told.push('sent'),
+          announceInsufficientCredits: () => void told.push('insufficient'),
+        },
+      }),
       { input },
     ).start();
     actor.send({ type: 'CREDITS_CHANGED', balance: 0.09 });

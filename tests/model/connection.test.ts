@@ -1,12 +1,40 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, fromCallback, type AnyEventObject, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { getShortestPaths, type StatePath } from 'xstate/graph';
-import { APP_PROFILE, connectionMachine, reconnectDelay, selectConnectionStatus, socketErrorNotice, type ConnectionEvent, type ConnectionInput, type SocketInput, type SocketReport } from '../../machines/connection.ts';
-import { Coverage, describePath, runPath, serializeEvent, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  APP_PROFILE,
+  connectionMachine,
+  reconnectDelay,
+  selectConnectionStatus,
+  socketErrorNotice,
+  type ConnectionEvent,
+  type ConnectionInput,
+  type SocketInput,
+  type SocketReport,
+} from '../../machines/connection.ts';
+import {
+  Coverage,
+  describePath,
+  runPath,
+  serializeEvent,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 import type { ClientAction, Event } from '../../openapi/types.ts';
 
-const message: ClientAction = { action: 'message', args: { content: 'Add a dark mode', image_urls: [], file_urls: [] }, id: 'c-1' };
-const event = (id: number): Event => ({ id, source: 'agent', timestamp: '2026-01-01T00:00:00Z', action: 'message', args: { content: `event ${id}` } });
+const message: ClientAction = {
+  action: 'message',
+  args: { content: 'Add a dark mode', image_urls: [], file_urls: [] },
+  id: 'c-1',
+};
+const event = (id: number): Event => ({
+  id,
+  source: 'agent',
+  timestamp: '2026-01-01T00:00:00Z',
+  action: 'message',
+  args: { content: `event ${id}` },
+});
 const after = (delay: string, state: string) => ({ type: `xstate.after.${delay}.connection.${state}` });
 
 const events: (ConnectionEvent | AnyEventObject)[] = [
@@ -42,14 +70,21 @@ function boundedPaths(input: ConnectionInput): StatePath<AnyMachineSnapshot, Eve
   const key = (snapshot: AnyMachineSnapshot) => JSON.stringify({ value: snapshot.value, context: snapshot.context });
   const bounded = (snapshot: AnyMachineSnapshot, candidate: AnyEventObject) => {
     if (candidate.type === 'SEND') return snapshot.context.outbox.length < 1;
-    const fails = candidate.type === 'SOCKET_CLOSED' || candidate.type === 'SOCKET_FAILED' || candidate.type.includes('connectTimeout');
+    const fails =
+      candidate.type === 'SOCKET_CLOSED' ||
+      candidate.type === 'SOCKET_FAILED' ||
+      candidate.type.includes('connectTimeout');
     return !fails || snapshot.context.attempts < 1;
   };
   return getShortestPaths(connectionMachine, {
-    events: (snapshot) => events.filter((candidate) => snapshot.can(candidate as ConnectionEvent) && bounded(snapshot, candidate)) as ConnectionEvent[],
+    events: (snapshot) =>
+      events.filter(
+        (candidate) => snapshot.can(candidate as ConnectionEvent) && bounded(snapshot, candidate),
+      ) as ConnectionEvent[],
     input,
     serializeEvent,
-    serializeState: (snapshot, step, previous) => (previous && step ? `${key(previous)} --${serializeEvent(step)}--> ${key(snapshot)}` : key(snapshot)),
+    serializeState: (snapshot, step, previous) =>
+      previous && step ? `${key(previous)} --${serializeEvent(step)}--> ${key(snapshot)}` : key(snapshot),
   }) as StatePath<AnyMachineSnapshot, EventObject>[];
 }
 
@@ -64,7 +99,8 @@ function expectSideEffects({ event: step, before, after: reached, effects, start
     }
     case 'SEND':
       expect(effects).toEqual(before.matches({ open: 'connected' }) ? ['transmit'] : []);
-      if (!before.matches({ open: 'connected' })) expect(reached.context.outbox).toEqual([...before.context.outbox, message]);
+      if (!before.matches({ open: 'connected' }))
+        expect(reached.context.outbox).toEqual([...before.context.outbox, message]);
       break;
     case 'SOCKET_EVENT':
       expect(effects).toEqual(['receive']);
@@ -85,11 +121,15 @@ function expectSideEffects({ event: step, before, after: reached, effects, start
     // Every attempt resumes after the last event received.
     if (src === 'socket') expect(input).toEqual({ latestEventId: reached.context.latestEventId } satisfies SocketInput);
   }
-  if (reached.matches('sessionExpired')) expect(reached.context.notice).toEqual({ kind: 'message', message: 'sessionExpired' });
-  if (step.type === 'SOCKET_FAILED' || step.type.includes('connectTimeout')) expect(reached.context.notice).toEqual({ kind: 'message', message: 'connectionLost' });
+  if (reached.matches('sessionExpired'))
+    expect(reached.context.notice).toEqual({ kind: 'message', message: 'sessionExpired' });
+  if (step.type === 'SOCKET_FAILED' || step.type.includes('connectTimeout'))
+    expect(reached.context.notice).toEqual({ kind: 'message', message: 'connectionLost' });
   if (step.type === 'SOCKET_CLOSED' && reached.matches('waiting')) {
     const reason = (step as unknown as { reason: string | null }).reason;
-    expect(reached.context.notice).toEqual(reason === null || reason === 'transport close' ? before.context.notice : { kind: 'server', text: reason });
+    expect(reached.context.notice).toEqual(
+      reason === null || reason === 'transport close' ? before.context.notice : { kind: 'server', text: reason },
+    );
   }
 }
 
@@ -104,7 +144,12 @@ describe('connection machine, every edge of its graph', () => {
       const paths = withoutPrefixPaths(boundedPaths(input));
       pathCount += paths.length;
       it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
-        const reached = await runPath(connectionMachine, path, { fakes, input, coverage, expectStep: expectSideEffects });
+        const reached = await runPath(connectionMachine, path, {
+          fakes,
+          input,
+          coverage,
+          expectStep: expectSideEffects,
+        });
         expect(reached.value).toEqual(path.state.value);
       });
     });
@@ -154,7 +199,11 @@ describe('connection rules', () => {
             report = sendBack;
           }),
         },
-        actions: { transmit: (_, action) => void transmitted.push(action), receive: () => undefined, clearTempMessage: () => undefined },
+        actions: {
+          transmit: (_, action) => void transmitted.push(action),
+          receive: () => undefined,
+          clearTempMessage: () => undefined,
+        },
         delays: { reconnect: 0 },
       }),
       { input: { latestEventId: 7, tempMessage: 'Hello' } },

@@ -1,7 +1,20 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AnyEventObject } from 'xstate';
-import { canConnect, conversationMachine, isNotAuthenticated, type ConversationEvent } from '../../machines/conversation.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  canConnect,
+  conversationMachine,
+  isNotAuthenticated,
+  type ConversationEvent,
+} from '../../machines/conversation.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 import type { Conversation } from '../../openapi/types.ts';
 
 const refusal = (status: number, message: string) => Object.assign(new Error(message), { status });
@@ -56,7 +69,9 @@ const fakes: FakeSideEffects = {
 function expectSideEffects({ event, before, after: reached, effects, started }: StepRecord) {
   switch (event.type) {
     case 'xstate.error.actor.fetchConversation':
-      expect(effects).toEqual((event as unknown as { error: { status: number } }).error.status === 403 ? ['goToDashboard'] : []);
+      expect(effects).toEqual(
+        (event as unknown as { error: { status: number } }).error.status === 403 ? ['goToDashboard'] : [],
+      );
       if (effects.length > 0) expect(reached.matches('left')).toBe(true);
       break;
     case 'xstate.error.actor.startConversation':
@@ -71,10 +86,13 @@ function expectSideEffects({ event, before, after: reached, effects, started }: 
   if (event.type === 'START') expect(before.context.conversation?.status).toBe('STOPPED');
   if (event.type === 'xstate.done.actor.fetchConversation' && before.matches('loading')) {
     // Opened STOPPED: started automatically.
-    expect(reached.matches('starting')).toBe((event as unknown as { output: Conversation }).output.status === 'STOPPED');
+    expect(reached.matches('starting')).toBe(
+      (event as unknown as { output: Conversation }).output.status === 'STOPPED',
+    );
   }
   for (const { input } of started) expect(input).toEqual({ conversationId: 'c-1' });
-  if (event.type.startsWith('xstate.after.pollWhileStarting')) expect(before.context.conversation?.status).toBe('STARTING');
+  if (event.type.startsWith('xstate.after.pollWhileStarting'))
+    expect(before.context.conversation?.status).toBe('STARTING');
 }
 
 const input = { conversationId: 'c-1' };

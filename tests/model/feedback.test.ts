@@ -11,7 +11,15 @@ import {
   type Feedback,
   type FeedbackEvent,
 } from '../../machines/feedback.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 
 const tick = { type: 'xstate.after.countdownTick.feedback.choosingReason' };
 const rated: EventFeedback = { exists: true, rating: 5, reason: null, metadata: { source: 'likert-scale' } };
@@ -51,7 +59,8 @@ function expectSideEffects({ event, before, after, started }: StepRecord) {
       });
     }
   }
-  if (event.type === 'RATE' && after.matches('choosingReason')) expect(after.context.countdown).toBe(REASON_COUNTDOWN_SECONDS);
+  if (event.type === 'RATE' && after.matches('choosingReason'))
+    expect(after.context.countdown).toBe(REASON_COUNTDOWN_SECONDS);
   if (event.type === 'RATE' && after.matches('submitting')) expect(after.context.rating).toBeGreaterThanOrEqual(4);
   if (event.type === tick.type) {
     expect(after.context.countdown).toBe(before.context.countdown - 1);
@@ -109,7 +118,9 @@ describe('feedback rules', () => {
     actor.send({ type: 'RATE', rating: 1 });
     expect(selectCountdown(actor.getSnapshot())).toBe(10);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(sent).toEqual([{ conversation_id: 'c-1', event_id: 7, rating: 1, reason: null, metadata: { source: 'likert-scale' } }]);
+    expect(sent).toEqual([
+      { conversation_id: 'c-1', event_id: 7, rating: 1, reason: null, metadata: { source: 'likert-scale' } },
+    ]);
     expect(selectShowThanks(actor.getSnapshot())).toBe(true);
     expect(selectStarsLocked(actor.getSnapshot())).toBe(true);
   });

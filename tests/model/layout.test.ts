@@ -1,9 +1,33 @@
 import { Model, type IJsonModel } from 'flexlayout-react';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
-import { layoutMachine, selectCanSave, selectLayoutChoices, type LayoutEvent, type SavedLayout } from '../../machines/layout.ts';
-import { maximisedComponent, openComponents, openTab, poppedOutComponents, presetLayout, PRESETS, tabOf, tabSetsOf, toggleMaximised } from '../../machines/layout-json.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  layoutMachine,
+  selectCanSave,
+  selectLayoutChoices,
+  type LayoutEvent,
+  type SavedLayout,
+} from '../../machines/layout.ts';
+import {
+  maximisedComponent,
+  openComponents,
+  openTab,
+  poppedOutComponents,
+  presetLayout,
+  PRESETS,
+  tabOf,
+  tabSetsOf,
+  toggleMaximised,
+} from '../../machines/layout-json.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 
 const refusal = (status: number, message: string) => Object.assign(new Error(message), { status });
 
@@ -14,7 +38,11 @@ const draggedModel = openTab(presetLayout('default'), 'changes');
 const poppedModel: IJsonModel = {
   ...presetLayout('pm'),
   subLayouts: {
-    w1: { type: 'window', rect: { x: 40, y: 40, width: 600, height: 400 }, layout: { type: 'row', children: [{ type: 'tabset', id: 'popped', children: [tabOf('terminal')] }] } },
+    w1: {
+      type: 'window',
+      rect: { x: 40, y: 40, width: 600, height: 400 },
+      layout: { type: 'row', children: [{ type: 'tabset', id: 'popped', children: [tabOf('terminal')] }] },
+    },
   },
 };
 
@@ -50,7 +78,11 @@ const dialogEvents: (LayoutEvent | AnyEventObject)[] = [
   { type: 'xstate.error.actor.saveLayout', error: new TypeError('Failed to fetch') },
 ];
 
-const fakes: FakeSideEffects = { promises: ['listLayouts', 'saveLayout'], callbacks: {}, actions: ['popOut', 'focusPopout', 'dockPopout', 'announcePopoutBlocked'] };
+const fakes: FakeSideEffects = {
+  promises: ['listLayouts', 'saveLayout'],
+  callbacks: {},
+  actions: ['popOut', 'focusPopout', 'dockPopout', 'announcePopoutBlocked'],
+};
 
 /** A model flexlayout-react accepts, with the same tabs (in the layout and popped out) once it has read it. */
 function expectValidModel(layout: IJsonModel) {
@@ -65,7 +97,9 @@ function expectedEffects(event: LayoutEvent | AnyEventObject, before: AnyMachine
     case 'POP_OUT':
       return ['popOut'];
     case 'OPEN_TAB':
-      return poppedOutComponents(before.context.layout).includes((event as { component: string }).component) ? ['focusPopout'] : [];
+      return poppedOutComponents(before.context.layout).includes((event as { component: string }).component)
+        ? ['focusPopout']
+        : [];
     case 'POPOUT_CLOSED':
       return ['dockPopout'];
     case 'POPOUT_BLOCKED':
@@ -84,7 +118,11 @@ function expectSideEffects({ event, before, after, effects, started }: StepRecor
     expect(openComponents(after.context.layout).filter((name) => name === component)).toHaveLength(1);
   }
   if (event.type === 'SELECT' && before.context.selected !== after.context.selected) {
-    expect(after.context.layout).toEqual((event as unknown as { layout: string }).layout === 'saved:team' ? teamLayout : presetLayout((event as unknown as { layout: 'pm' | 'user' }).layout));
+    expect(after.context.layout).toEqual(
+      (event as unknown as { layout: string }).layout === 'saved:team'
+        ? teamLayout
+        : presetLayout((event as unknown as { layout: 'pm' | 'user' }).layout),
+    );
   }
   if (event.type === 'RESET') {
     const selected = after.context.selected as string;
@@ -143,7 +181,11 @@ describe('layout machine, every edge of its graph', () => {
 });
 
 describe('layout rules', () => {
-  const weights = (layout: IJsonModel) => tabSetsOf(layout).map((set) => [set.weight, (set.children ?? []).map((tab) => ('component' in tab ? tab.component : ''))]);
+  const weights = (layout: IJsonModel) =>
+    tabSetsOf(layout).map((set) => [
+      set.weight,
+      (set.children ?? []).map((tab) => ('component' in tab ? tab.component : '')),
+    ]);
 
   it('has the spec presets, each a model flexlayout-react accepts', () => {
     expect(weights(presetLayout('default'))).toEqual([[50, ['chat']]]);

@@ -35,8 +35,10 @@ export function pathsThroughEveryEdge<TMachine extends AnyStateMachine>(
     summarize?: (snapshot: AnyMachineSnapshot) => unknown;
   },
 ): StatePath<AnyMachineSnapshot, EventObject>[] {
-  const summarize = options.summarize ?? ((snapshot: AnyMachineSnapshot) => ({ value: snapshot.value, context: snapshot.context }));
-  const key = (snapshot: AnyMachineSnapshot) => JSON.stringify(summarize(snapshot), (_k, v: unknown) => (v instanceof Error ? v.message : v));
+  const summarize =
+    options.summarize ?? ((snapshot: AnyMachineSnapshot) => ({ value: snapshot.value, context: snapshot.context }));
+  const key = (snapshot: AnyMachineSnapshot) =>
+    JSON.stringify(summarize(snapshot), (_k, v: unknown) => (v instanceof Error ? v.message : v));
   const logic = machine as AnyStateMachine;
   return getShortestPaths(logic, {
     // Only events that the state takes a transition on.
@@ -65,7 +67,10 @@ export function withoutPrefixPaths<TPath extends StatePath<AnyMachineSnapshot, E
 }
 
 function transitionId(transition: AnyTransitionDefinition): string {
-  const siblings = transition.eventType === '' ? (transition.source.always ?? []) : (transition.source.transitions.get(transition.eventType) ?? []);
+  const siblings =
+    transition.eventType === ''
+      ? (transition.source.always ?? [])
+      : (transition.source.transitions.get(transition.eventType) ?? []);
   const index = siblings.indexOf(transition);
   const targets = transition.target?.map((node) => node.id).join(',') ?? '(no target)';
   return `${transition.source.id} on ${transition.eventType || 'always'} #${index} → ${targets}`;
@@ -179,7 +184,9 @@ export async function runPath(
       },
     ]),
   );
-  const callbackEventSources = new Map(Object.entries(fakes.callbacks).flatMap(([src, types]) => types.map((type) => [type, src] as const)));
+  const callbackEventSources = new Map(
+    Object.entries(fakes.callbacks).flatMap(([src, types]) => types.map((type) => [type, src] as const)),
+  );
 
   const actor = createActor(machine.provide({ actors, actions }), {
     input: options.input,
@@ -225,10 +232,14 @@ export async function runPath(
     await flush();
     const after = actor.getSnapshot();
     if (JSON.stringify(after.value) !== JSON.stringify(step.state.value)) {
-      throw new Error(`after ${serializeEvent(event)} the machine is in ${JSON.stringify(after.value)}, the model predicted ${JSON.stringify(step.state.value)}`);
+      throw new Error(
+        `after ${serializeEvent(event)} the machine is in ${JSON.stringify(after.value)}, the model predicted ${JSON.stringify(step.state.value)}`,
+      );
     }
     if (JSON.stringify(after.context) !== JSON.stringify(step.state.context)) {
-      throw new Error(`after ${serializeEvent(event)} the context is ${JSON.stringify(after.context)}, the model predicted ${JSON.stringify(step.state.context)}`);
+      throw new Error(
+        `after ${serializeEvent(event)} the context is ${JSON.stringify(after.context)}, the model predicted ${JSON.stringify(step.state.context)}`,
+      );
     }
     options.expectStep?.({ event, before, after, effects, effectParams, started });
   }

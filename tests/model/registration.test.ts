@@ -3,11 +3,24 @@ import { initialTransition, type AnyEventObject, type AnyMachineSnapshot, type E
 import { getPathsFromEvents, getSimplePaths, type StatePath } from 'xstate/graph';
 import { registrationMachine, type RegistrationEvent, type RegistrationRequest } from '../../machines/registration.ts';
 import { emailError } from '../../machines/validation.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, serializeEvent, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  serializeEvent,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 
 const refusal = (status: number, message: string) => Object.assign(new Error(message), { status });
 
-const fill = (field: 'name' | 'email' | 'password', value: string): RegistrationEvent => ({ type: 'FIELD_CHANGED', field, value });
+const fill = (field: 'name' | 'email' | 'password', value: string): RegistrationEvent => ({
+  type: 'FIELD_CHANGED',
+  field,
+  value,
+});
 
 const events: (RegistrationEvent | AnyEventObject)[] = [
   fill('name', 'Ada Lovelace'),
@@ -92,7 +105,11 @@ describe('registration machine, every edge of its graph', () => {
 });
 
 describe('registration journeys: every simple path from a filled form to an ending', () => {
-  const filled = [fill('name', 'Ada Lovelace'), fill('email', 'ada@gmail.com'), fill('password', 'correct horse battery')];
+  const filled = [
+    fill('name', 'Ada Lovelace'),
+    fill('email', 'ada@gmail.com'),
+    fill('password', 'correct horse battery'),
+  ];
   // getPathsFromEvents ignores `input` for its start, so the start is given explicitly.
   const [initial] = initialTransition(registrationMachine, input);
   const [fillingIn] = getPathsFromEvents(registrationMachine, filled, { fromState: initial, serializeEvent });
@@ -102,8 +119,14 @@ describe('registration journeys: every simple path from a filled form to an endi
     input,
     fromState: fillingIn.state,
     serializeEvent,
-    serializeState: (snapshot) => JSON.stringify({ value: snapshot.value, isPersonal: snapshot.context.isPersonal, failure: snapshot.context.failure }),
-    events: (snapshot) => journeyEvents.filter((event) => snapshot.can(event as RegistrationEvent)) as RegistrationEvent[],
+    serializeState: (snapshot) =>
+      JSON.stringify({
+        value: snapshot.value,
+        isPersonal: snapshot.context.isPersonal,
+        failure: snapshot.context.failure,
+      }),
+    events: (snapshot) =>
+      journeyEvents.filter((event) => snapshot.can(event as RegistrationEvent)) as RegistrationEvent[],
     toState: (snapshot) => snapshot.status === 'done',
   }).map((journey) => ({
     // Like joinPaths, which refuses when the graph's map replaced the start snapshot by an equal one.

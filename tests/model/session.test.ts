@@ -1,7 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { sessionMachine, type ClientConfig, type SessionEvent, type User } from '../../machines/session.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 
 const config = (mode: ClientConfig['APP_MODE']): ClientConfig => ({
   APP_MODE: mode,
@@ -53,7 +61,14 @@ const events: (SessionEvent | AnyEventObject)[] = [
 const fakes: FakeSideEffects = {
   promises: ['loadConfig', 'logIn', 'logOut'],
   callbacks: { observeUser: ['USER_LOADED', 'USER_FAILED'] },
-  actions: ['storeToken', 'clearToken', 'forgetSession', 'reloadAtDashboard', 'showDashboard', 'announceUserLoadFailure'],
+  actions: [
+    'storeToken',
+    'clearToken',
+    'forgetSession',
+    'reloadAtDashboard',
+    'showDashboard',
+    'announceUserLoadFailure',
+  ],
 };
 
 /** The side effects each kind of step must have, whatever the path. */

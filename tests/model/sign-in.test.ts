@@ -2,7 +2,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyMachineSnapshot } from 'xstate';
 import { signInMachine, type SignInEvent } from '../../machines/sign-in.ts';
 import { emailError } from '../../machines/validation.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 
 const events: SignInEvent[] = [
   { type: 'FIELD_CHANGED', field: 'email', value: 'ada@atelier' },

@@ -11,7 +11,15 @@ import {
   type UploadRequest,
   type UploadResult,
 } from '../../machines/upload.ts';
-import { Coverage, describePath, pathsThroughEveryEdge, runPath, withoutPrefixPaths, type FakeSideEffects, type StepRecord } from './model-paths.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
 
 const MB = 1024 * 1024;
 const file = (name: string, size = MB, type = ''): FileLike => ({ name, size, type });
@@ -89,7 +97,9 @@ function expectSideEffects({ event, before, after, effects, started }: StepRecor
     if (src === 'uploadFiles') {
       const request = input as UploadRequest;
       expect(request.files.every((candidate) => !isImage(candidate))).toBe(true);
-      expect(request.message).toBe(event.type === 'SELECT_FILES' ? ((event as unknown as { message?: string }).message ?? null) : null);
+      expect(request.message).toBe(
+        event.type === 'SELECT_FILES' ? ((event as unknown as { message?: string }).message ?? null) : null,
+      );
     }
   }
 }
@@ -134,12 +144,29 @@ describe('upload validation', () => {
   });
 
   it('accepts the archives and source or text files of the list, keeps images apart, refuses others', () => {
-    for (const name of ['a.zip', 'a.tar', 'a.tar.gz', 'a.rar', 'a.7z', 'A.TS', 'b.tsx', 'c.py', 'd.yml', 'e.md', 'f.txt', 'g.scss', 'h.kt']) {
+    for (const name of [
+      'a.zip',
+      'a.tar',
+      'a.tar.gz',
+      'a.rar',
+      'a.7z',
+      'A.TS',
+      'b.tsx',
+      'c.py',
+      'd.yml',
+      'e.md',
+      'f.txt',
+      'g.scss',
+      'h.kt',
+    ]) {
       expect(isAcceptedFile(file(name)), name).toBe(true);
     }
     expect(isAcceptedFile(file('a.exe'))).toBe(false);
     const checked = validateFiles(mixed);
     expect(checked).toEqual({ ok: true, files: [file('app.ts')], images: [screenshot] });
-    expect(validateFiles([file('tool.exe'), file('lib.dll')])).toEqual({ ok: false, error: { key: 'upload.unsupportedType', params: { names: 'tool.exe, lib.dll' } } });
+    expect(validateFiles([file('tool.exe'), file('lib.dll')])).toEqual({
+      ok: false,
+      error: { key: 'upload.unsupportedType', params: { names: 'tool.exe, lib.dll' } },
+    });
   });
 });

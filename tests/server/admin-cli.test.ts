@@ -28,8 +28,15 @@ async function admin(...args: string[]) {
 describe('npm run admin', () => {
   it('activates a user and grants credit exactly once per key', async () => {
     const db = await database.open();
-    const app = await buildApp({ config: parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: database.dataDir }), database: db });
-    const reg = await app.http.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Op', email: 'op@acme.example', password: 'long enough' } });
+    const app = await buildApp({
+      config: parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: database.dataDir }),
+      database: db,
+    });
+    const reg = await app.http.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { name: 'Op', email: 'op@acme.example', password: 'long enough' },
+    });
     expect(reg.statusCode).toBe(200);
     await app.http.close();
     await db.close();
@@ -37,8 +44,13 @@ describe('npm run admin', () => {
     expect((await admin('list-users')).text).toMatch(/op@acme\.example\tOp\tinactive\tcompany/);
     expect(await admin('activate-user', 'OP@acme.example')).toEqual({ code: 0, text: 'OP@acme.example: active' });
     expect((await admin('list-users')).text).toMatch(/\tactive\t/);
-    expect(await admin('grant-credits', 'op@acme.example', '12.50', 'welcome')).toEqual({ code: 0, text: 'Granted $12.50 to op@acme.example' });
-    expect((await admin('grant-credits', 'op@acme.example', '12.50', 'welcome')).text).toBe('Already granted with key welcome; nothing added');
+    expect(await admin('grant-credits', 'op@acme.example', '12.50', 'welcome')).toEqual({
+      code: 0,
+      text: 'Granted $12.50 to op@acme.example',
+    });
+    expect((await admin('grant-credits', 'op@acme.example', '12.50', 'welcome')).text).toBe(
+      'Already granted with key welcome; nothing added',
+    );
     expect((await admin('activate-user', 'nobody@acme.example')).code).toBe(1);
     expect((await admin('bogus')).code).toBe(2);
 
@@ -58,10 +70,20 @@ describe('npm run admin while the server runs', () => {
   afterAll(() => server?.destroy());
 
   const signUp = async (email: string) => {
-    const post = (url: string, body: unknown) => fetch(`${server.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (url: string, body: unknown) =>
+      fetch(`${server.url}${url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await post('/api/auth/register', { name: 'Live', email, password: 'long enough' })).status).toBe(200);
-    const login = (await (await post('/api/auth/login', { email, password: 'long enough' })).json()) as { access_token: string };
-    return (url: string) => fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${login.access_token}` } }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const login = (await (await post('/api/auth/login', { email, password: 'long enough' })).json()) as {
+      access_token: string;
+    };
+    return (url: string) =>
+      fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${login.access_token}` } }).then(
+        (r) => r.json() as Promise<Record<string, unknown>>,
+      );
   };
 
   it('changes what the running server sees, and is kept across its restart', async () => {
@@ -74,7 +96,10 @@ describe('npm run admin while the server runs', () => {
     expect((await get('/api/auth/me/extended')).is_active).toBe(true);
     expect((await admin('grant-credits', 'live@acme.example', '3.25', 'live')).code).toBe(0);
     expect((await get('/api/auth/credits')).balance).toBe(3.25);
-    expect(await admin('grant-credits', 'live@acme.example', 'lots')).toEqual({ code: 1, text: '"lots" is not an amount in dollars (up to 6 decimals)' });
+    expect(await admin('grant-credits', 'live@acme.example', 'lots')).toEqual({
+      code: 1,
+      text: '"lots" is not an amount in dollars (up to 6 decimals)',
+    });
 
     await server.restart();
     expect((await get('/api/auth/me/extended')).is_active).toBe(true);
@@ -85,18 +110,29 @@ describe('npm run admin while the server runs', () => {
     if (!server.database.databaseUrl) {
       const second = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         cwd: root,
-        env: { ...process.env, DATA_DIR: server.database.dataDir, PORT: String(server.port + 1), HOST: '127.0.0.1', DATABASE_URL: '' },
+        env: {
+          ...process.env,
+          DATA_DIR: server.database.dataDir,
+          PORT: String(server.port + 1),
+          HOST: '127.0.0.1',
+          DATABASE_URL: '',
+        },
         encoding: 'utf8',
         timeout: 20_000,
       });
       expect(second.status).toBe(1);
-      expect(second.stderr).toContain(`The embedded database in ${server.database.dataDir} is open in another process (pid ${server.pid()})`);
+      expect(second.stderr).toContain(
+        `The embedded database in ${server.database.dataDir} is open in another process (pid ${server.pid()})`,
+      );
     }
 
     process.env.DATA_DIR = server.database.dataDir;
     await server.crash();
     // The crashed server's lock is stale: the command opens the database itself.
-    expect(await admin('deactivate-user', 'live@acme.example')).toEqual({ code: 0, text: 'live@acme.example: inactive' });
+    expect(await admin('deactivate-user', 'live@acme.example')).toEqual({
+      code: 0,
+      text: 'live@acme.example: inactive',
+    });
     await server.restart();
     expect((await admin('list-users')).text).toMatch(/live@acme\.example\tLive\tinactive/);
   });

@@ -25,13 +25,17 @@ const saas = withTestApp(env, { agentFactory: (host) => createAgentSession(host,
 const titleReply = reply.text('Made file', { when: withoutTools, usage: { prompt_tokens: 0, completion_tokens: 0 } });
 
 async function trajectory(token: string, id: string): Promise<Event[]> {
-  return ((await call(saas.app, 'GET', `/api/conversations/${id}/trajectory`, { token })).body?.trajectory ?? []) as Event[];
+  return ((await call(saas.app, 'GET', `/api/conversations/${id}/trajectory`, { token })).body?.trajectory ??
+    []) as Event[];
 }
 
 /** Starts a conversation with `message` and waits until the agent reaches `state`. */
 async function converse(email: string, message: string, state: 'FINISHED' | 'ERROR') {
   const user = await signUp(saas.app, saas.db, email);
-  const created = await call(saas.app, 'POST', '/api/conversations', { token: user.token, body: { initial_user_msg: message } });
+  const created = await call(saas.app, 'POST', '/api/conversations', {
+    token: user.token,
+    body: { initial_user_msg: message },
+  });
   const id = created.body?.conversation_id as string;
   const events = await waitFor(
     () => trajectory(user.token, id),
@@ -39,7 +43,9 @@ async function converse(email: string, message: string, state: 'FINISHED' | 'ERR
     30_000,
     `the agent to reach ${state}`,
   );
-  const states = events.flatMap((e) => (e.observation === 'agent_state_changed' && e.extras?.agent_state ? [e.extras.agent_state] : []));
+  const states = events.flatMap((e) =>
+    e.observation === 'agent_state_changed' && e.extras?.agent_state ? [e.extras.agent_state] : [],
+  );
   return { ...user, id, events, states };
 }
 
@@ -50,21 +56,32 @@ describe('the agent with Anthropic as the operator’s model', () => {
       reply.toolCall(
         'execute_bash',
         { command: 'echo made > made.txt && cat made.txt', security_risk: 'LOW' },
-        { when: withTools, usage: { prompt_tokens: 4000, completion_tokens: 50, cached_tokens: 0, cache_write_tokens: 3500 } },
+        {
+          when: withTools,
+          usage: { prompt_tokens: 4000, completion_tokens: 50, cached_tokens: 0, cache_write_tokens: 3500 },
+        },
       ),
       reply.toolCall(
         'finish',
         { message: 'made.txt is there.', task_completed: 'true' },
-        { when: withTools, usage: { prompt_tokens: 4300, completion_tokens: 30, cached_tokens: 3500, cache_write_tokens: 300 } },
+        {
+          when: withTools,
+          usage: { prompt_tokens: 4300, completion_tokens: 30, cached_tokens: 3500, cache_write_tokens: 300 },
+        },
       ),
     );
     const { token, id, events } = await converse('anthropic-task@acme.example', 'Create made.txt', 'FINISHED');
 
-    const kinds = events.filter((e) => !e.status_update && e.observation !== 'agent_state_changed').map((e) => e.action ?? e.observation);
+    const kinds = events
+      .filter((e) => !e.status_update && e.observation !== 'agent_state_changed')
+      .map((e) => e.action ?? e.observation);
     // The agent's system event and the user's first message race at start; either may come first.
     expect(kinds.slice(0, 2).sort()).toEqual(['message', 'system']);
     expect(kinds.slice(2)).toEqual(['recall', 'run', 'run', 'finish']);
-    expect(events.find((e) => e.observation === 'run')).toMatchObject({ content: 'made', extras: { metadata: { exit_code: 0 } } });
+    expect(events.find((e) => e.observation === 'run')).toMatchObject({
+      content: 'made',
+      extras: { metadata: { exit_code: 0 } },
+    });
 
     // claude-sonnet-4 per million tokens: $3 input, $0.30 cache reads, $3.75 cache writes, $15 output.
     const firstStep = 500 * 3 + 3500 * 3.75 + 50 * 15;
@@ -80,8 +97,16 @@ describe('the agent with Anthropic as the operator’s model', () => {
       context_window: 200_000,
     });
     expect(metrics?.accumulated_cost).toBeCloseTo(expectedCost, 9);
-    await waitFor(() => call(saas.app, 'GET', `/api/conversations/${id}`, { token }), (r) => r.body?.title === 'Made file', 10_000, 'the title');
-    expect((await call(saas.app, 'GET', '/api/auth/credits', { token })).body?.balance).toBeCloseTo(10 - expectedCost, 9);
+    await waitFor(
+      () => call(saas.app, 'GET', `/api/conversations/${id}`, { token }),
+      (r) => r.body?.title === 'Made file',
+      10_000,
+      'the title',
+    );
+    expect((await call(saas.app, 'GET', '/api/auth/credits', { token })).body?.balance).toBeCloseTo(
+      10 - expectedCost,
+      9,
+    );
 
     const requests = llm.messageRequests.slice(-3);
     // The title is asked for like a step, streamed, but without tools.
@@ -105,16 +130,19 @@ describe('the agent with Anthropic as the operator’s model', () => {
       }),
     ]);
     expect(JSON.stringify(results[0])).toContain('made');
-    expect(llm.requests.slice(-3).map((request) => [request.headers['x-api-key'], request.headers['anthropic-version']])).toEqual(
-      Array.from({ length: 3 }, () => ['operator-key', '2023-06-01']),
-    );
+    expect(
+      llm.requests.slice(-3).map((request) => [request.headers['x-api-key'], request.headers['anthropic-version']]),
+    ).toEqual(Array.from({ length: 3 }, () => ['operator-key', '2023-06-01']));
     await call(saas.app, 'POST', `/api/conversations/${id}/stop`, { token });
   });
 
   it('waits in RATE_LIMITED after a 429 and after an overload inside the stream, then finishes', async () => {
     llm.enqueue(
       titleReply,
-      reply.error(429, 'Number of request tokens has exceeded your per-minute rate limit', { when: withTools, headers: { 'retry-after': '1' } }),
+      reply.error(429, 'Number of request tokens has exceeded your per-minute rate limit', {
+        when: withTools,
+        headers: { 'retry-after': '1' },
+      }),
       reply.error(529, 'Overloaded', { when: withTools, inStream: true }),
       reply.toolCall('finish', { message: 'Done.' }, { when: withTools }),
     );
@@ -134,7 +162,10 @@ describe('the agent with Anthropic as the operator’s model', () => {
     const { token, id, events, states } = await converse('anthropic-key@acme.example', 'Do it', 'ERROR');
     const reason = 'The model provider rejected the API key (HTTP 401): invalid x-api-key';
     expect(events.find((e) => e.extras?.agent_state === 'ERROR')?.extras?.reason).toBe(reason);
-    expect(events.find((e) => e.status_update && e.type === 'error')).toMatchObject({ status_id: 'STATUS$ERROR_LLM_AUTHENTICATION', message: reason });
+    expect(events.find((e) => e.status_update && e.type === 'error')).toMatchObject({
+      status_id: 'STATUS$ERROR_LLM_AUTHENTICATION',
+      message: reason,
+    });
     expect(states).not.toContain('RATE_LIMITED');
     await call(saas.app, 'POST', `/api/conversations/${id}/stop`, { token });
   });

@@ -21,9 +21,21 @@ function recordingAgent() {
         session.handled.push(action);
         if (action.action === 'message') {
           void (async () => {
-            const mine = await host.emit({ source: 'user', action: 'message', message: action.args.content, args: { content: action.args.content } });
-            await host.emit({ source: 'agent', action: 'message', cause: mine.id, message: `echo: ${action.args.content}`, args: { content: `echo: ${action.args.content}` } });
-            if (session.handled.filter((a) => a.action === 'message').length === 1) await host.setTitle(`  About ${action.args.content}  `);
+            const mine = await host.emit({
+              source: 'user',
+              action: 'message',
+              message: action.args.content,
+              args: { content: action.args.content },
+            });
+            await host.emit({
+              source: 'agent',
+              action: 'message',
+              cause: mine.id,
+              message: `echo: ${action.args.content}`,
+              args: { content: `echo: ${action.args.content}` },
+            });
+            if (session.handled.filter((a) => a.action === 'message').length === 1)
+              await host.setTitle(`  About ${action.args.content}  `);
           })();
         }
       },
@@ -37,11 +49,20 @@ function recordingAgent() {
 
 const ossAgent = recordingAgent();
 const oss = withTestApp(
-  { APP_MODE: 'oss', LLM_PROVIDER: 'openai-compatible', LLM_MODEL: 'qwen3', LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_API_KEY: 'operator-key' },
+  {
+    APP_MODE: 'oss',
+    LLM_PROVIDER: 'openai-compatible',
+    LLM_MODEL: 'qwen3',
+    LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+    LLM_API_KEY: 'operator-key',
+  },
   { agentFactory: ossAgent.factory },
 );
 const saasAgent = recordingAgent();
-const saas = withTestApp({ LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-sonnet-4-20250514', LLM_API_KEY: 'operator-key' }, { agentFactory: saasAgent.factory });
+const saas = withTestApp(
+  { LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-sonnet-4-20250514', LLM_API_KEY: 'operator-key' },
+  { agentFactory: saasAgent.factory },
+);
 
 let baseUrl: string;
 beforeAll(async () => {
@@ -54,8 +75,12 @@ async function events(id: string): Promise<Event[]> {
 
 describe('the agent host', () => {
   it('hands the first message to the agent once the runtime is up, with the settings resolved for the user', async () => {
-    await call(oss.app, 'POST', '/api/secrets', { body: { name: 'DEPLOY_TOKEN', value: 'x', description: 'Deploys the app' } });
-    const created = await call(oss.app, 'POST', '/api/conversations', { body: { initial_user_msg: 'a todo app', conversation_instructions: 'Use Python.' } });
+    await call(oss.app, 'POST', '/api/secrets', {
+      body: { name: 'DEPLOY_TOKEN', value: 'x', description: 'Deploys the app' },
+    });
+    const created = await call(oss.app, 'POST', '/api/conversations', {
+      body: { initial_user_msg: 'a todo app', conversation_instructions: 'Use Python.' },
+    });
     const id = created.body?.conversation_id as string;
     await waitRunning(oss.app, '', id);
     const session = ossAgent.sessions.at(-1);
@@ -71,12 +96,18 @@ describe('the agent host', () => {
     expect(session?.host.runtimeHosts).toEqual(session?.host.runtime.ports.map((p) => `http://localhost:${p}`));
     expect(session?.host.charge).toBeUndefined();
 
-    const list = await waitFor(() => events(id), (e) => e.some((x) => x.message === 'echo: a todo app'));
+    const list = await waitFor(
+      () => events(id),
+      (e) => e.some((x) => x.message === 'echo: a todo app'),
+    );
     expect(list.filter((e) => e.action === 'message').map((e) => [e.source, e.message])).toEqual([
       ['user', 'a todo app'],
       ['agent', 'echo: a todo app'],
     ]);
-    const titled = await waitFor(() => call(oss.app, 'GET', `/api/conversations/${id}`), (r) => r.body?.title === 'About a todo app');
+    const titled = await waitFor(
+      () => call(oss.app, 'GET', `/api/conversations/${id}`),
+      (r) => r.body?.title === 'About a todo app',
+    );
     expect(titled.body?.title).toBe('About a todo app');
     expect((await events(id)).some((e) => e.status_update && e.conversation_title === 'About a todo app')).toBe(true);
     expect((await session?.host.history())?.map((e) => e.id)).toEqual((await events(id)).map((e) => e.id));
@@ -101,7 +132,14 @@ describe('the agent host', () => {
   });
 
   it('gives a model the user chose in oss mode their own key, never the operator’s', async () => {
-    await call(oss.app, 'POST', '/api/settings', { body: { llm_model: 'anthropic/claude-opus-4-20250514', llm_api_key: 'user-key', confirmation_mode: true, security_analyzer: 'llm' } });
+    await call(oss.app, 'POST', '/api/settings', {
+      body: {
+        llm_model: 'anthropic/claude-opus-4-20250514',
+        llm_api_key: 'user-key',
+        confirmation_mode: true,
+        security_analyzer: 'llm',
+      },
+    });
     const created = await call(oss.app, 'POST', '/api/conversations', { body: {} });
     await waitRunning(oss.app, '', created.body?.conversation_id as string);
     expect(ossAgent.sessions.at(-1)?.host.settings).toMatchObject({
@@ -112,22 +150,43 @@ describe('the agent host', () => {
     expect(ossAgent.sessions.at(-1)?.host.settings.llm?.baseUrl).toBeUndefined();
     await call(oss.app, 'POST', '/api/settings', { body: { llm_model: 'openai/gpt-4o', llm_api_key: null } });
     await call(oss.app, 'POST', `/api/conversations/${created.body?.conversation_id as string}/stop`);
-    expect((await call(oss.app, 'POST', `/api/conversations/${created.body?.conversation_id as string}/start`)).status).toBe(200);
+    expect(
+      (await call(oss.app, 'POST', `/api/conversations/${created.body?.conversation_id as string}/start`)).status,
+    ).toBe(200);
     await waitRunning(oss.app, '', created.body?.conversation_id as string);
     expect(ossAgent.sessions.at(-1)?.host.settings.llm).toEqual({ provider: 'openai', model: 'gpt-4o' });
   });
 
   it('in saas mode runs the operator’s model and charges the user’s credits', async () => {
-    await call(saas.app, 'POST', '/api/auth/register', { body: { name: 'Payer', email: 'payer@acme.example', password: 'long enough' } });
-    const token = (await call(saas.app, 'POST', '/api/auth/login', { body: { email: 'payer@acme.example', password: 'long enough' } })).body?.access_token as string;
+    await call(saas.app, 'POST', '/api/auth/register', {
+      body: { name: 'Payer', email: 'payer@acme.example', password: 'long enough' },
+    });
+    const token = (
+      await call(saas.app, 'POST', '/api/auth/login', {
+        body: { email: 'payer@acme.example', password: 'long enough' },
+      })
+    ).body?.access_token as string;
     expect((await call(saas.app, 'POST', '/api/conversations', { token, body: {} })).status).toBe(402);
     const userId = (await findUserId(saas.db, 'payer@acme.example')) as string;
-    await grantCredit(saas.db, { userId, amountMicros: 1_000_000n, type: 'credit', description: 'test', idempotencyKey: 'k' });
-    await call(saas.app, 'POST', '/api/settings', { token, body: { llm_model: 'openai/gpt-4o', llm_api_key: 'user-key' } });
+    await grantCredit(saas.db, {
+      userId,
+      amountMicros: 1_000_000n,
+      type: 'credit',
+      description: 'test',
+      idempotencyKey: 'k',
+    });
+    await call(saas.app, 'POST', '/api/settings', {
+      token,
+      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'user-key' },
+    });
     const created = await call(saas.app, 'POST', '/api/conversations', { token, body: {} });
     await waitRunning(saas.app, token, created.body?.conversation_id as string);
     const host = saasAgent.sessions.at(-1)?.host;
-    expect(host?.settings.llm).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-20250514', apiKey: 'operator-key' });
+    expect(host?.settings.llm).toEqual({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-20250514',
+      apiKey: 'operator-key',
+    });
     expect(await host?.balance?.()).toBe(1_000_000n);
     expect(await host?.charge?.(250_000n, 'call-1')).toBe(750_000n);
     expect(await host?.charge?.(250_000n, 'call-1')).toBe(750_000n);

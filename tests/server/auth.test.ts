@@ -7,7 +7,8 @@ import { call, withTestApp } from '../support/app.ts';
 const t = withTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000', AUTH_RATE_LIMIT_PER_EMAIL: '5' });
 let n = 0;
 const company = () => `dev${++n}@acme-${n}.example`;
-const register = (body: Record<string, unknown>) => call(t.app, 'POST', '/api/auth/register', { body: { name: 'Ada Lovelace', password: 'correct horse', ...body } });
+const register = (body: Record<string, unknown>) =>
+  call(t.app, 'POST', '/api/auth/register', { body: { name: 'Ada Lovelace', password: 'correct horse', ...body } });
 const login = (email: string, password = 'correct horse', remember_me = true) =>
   call(t.app, 'POST', '/api/auth/login', { body: { email, password, remember_me } });
 
@@ -23,7 +24,14 @@ describe('registration', () => {
     expect(typeof second.body?.id).toBe('string');
     const token = (await login(email)).body?.access_token as string;
     const me = await call(t.app, 'GET', '/api/auth/me/extended', { token });
-    expect(me.body).toMatchObject({ id: second.body?.id, email, fullname: 'Ada Lovelace', is_personal: true, is_active: false, credits: { balance: 0 } });
+    expect(me.body).toMatchObject({
+      id: second.body?.id,
+      email,
+      fullname: 'Ada Lovelace',
+      is_personal: true,
+      is_active: false,
+      credits: { balance: 0 },
+    });
   });
 
   it('registers a company email at once as a non-personal, inactive account with an argon2id hash', async () => {
@@ -51,7 +59,10 @@ describe('registration', () => {
     const fields = (result.body?.detail as { loc: string[] }[]).map((d) => d.loc.at(-1));
     expect(fields.sort()).toEqual(['email', 'extra', 'password']);
     const blank = await register({ name: '   ', email: company() });
-    expect(blank).toMatchObject({ status: 422, body: { detail: [{ loc: ['body', 'name'], msg: 'Name is required' }] } });
+    expect(blank).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ['body', 'name'], msg: 'Name is required' }] },
+    });
   });
 });
 
@@ -82,13 +93,16 @@ describe('sessions', () => {
   it('gives long sessions with remember_me and short ones without, and refuses expired tokens', async () => {
     const email = company();
     await register({ email });
-    const hours = (r: Awaited<ReturnType<typeof login>>) => (Date.parse(r.body?.expires_at as string) - Date.now()) / 3600_000;
+    const hours = (r: Awaited<ReturnType<typeof login>>) =>
+      (Date.parse(r.body?.expires_at as string) - Date.now()) / 3600_000;
     expect(hours(await login(email, 'correct horse', true))).toBeGreaterThan(24 * 29);
     const short = await login(email, 'correct horse', false);
     expect(hours(short)).toBeLessThanOrEqual(12);
     const db = t.db;
     await db.update(schema.sessions).set({ expiresAt: new Date(Date.now() - 1000) });
-    expect((await call(t.app, 'GET', '/api/auth/me/extended', { token: short.body?.access_token as string })).status).toBe(401);
+    expect(
+      (await call(t.app, 'GET', '/api/auth/me/extended', { token: short.body?.access_token as string })).status,
+    ).toBe(401);
   });
 
   it('gives the same answer for a wrong password and an unknown email', async () => {
@@ -111,12 +125,21 @@ describe('sessions', () => {
   });
 
   it('refuses calls without a token and reports the balance from the ledger', async () => {
-    expect(await call(t.app, 'GET', '/api/auth/me/extended')).toMatchObject({ status: 401, body: { detail: 'Not authenticated' } });
+    expect(await call(t.app, 'GET', '/api/auth/me/extended')).toMatchObject({
+      status: 401,
+      body: { detail: 'Not authenticated' },
+    });
     const email = company();
     const id = (await register({ email })).body?.id as string;
     const token = (await login(email)).body?.access_token as string;
     const db = t.db;
-    const grant = { userId: id, amountMicros: 12_345_678n, type: 'credit' as const, description: 'test grant', idempotencyKey: 'g1' };
+    const grant = {
+      userId: id,
+      amountMicros: 12_345_678n,
+      type: 'credit' as const,
+      description: 'test grant',
+      idempotencyKey: 'g1',
+    };
     expect(await grantCredit(db, grant)).toBe(true);
     expect(await grantCredit(db, grant)).toBe(false);
     expect((await call(t.app, 'GET', '/api/auth/credits', { token })).body).toEqual({ balance: 12.345678 });
@@ -126,7 +149,8 @@ describe('sessions', () => {
 describe('rate limit per address', () => {
   const s = withTestApp({ AUTH_RATE_LIMIT_PER_IP: '3' });
   it('refuses a fourth registration from one address within the window, not from another', async () => {
-    const reg = (ip: string) => call(s.app, 'POST', '/api/auth/register', { ip, body: { name: 'A', email: company(), password: 'long enough' } });
+    const reg = (ip: string) =>
+      call(s.app, 'POST', '/api/auth/register', { ip, body: { name: 'A', email: company(), password: 'long enough' } });
     for (let i = 0; i < 3; i++) expect((await reg('10.1.1.1')).status).toBe(200);
     expect((await reg('10.1.1.1')).status).toBe(429);
     expect((await reg('10.1.1.2')).status).toBe(200);
@@ -139,6 +163,9 @@ describe('system', () => {
     expect(await call(t.app, 'GET', '/ready')).toMatchObject({ status: 200, body: { status: 'ok' } });
   });
   it('answers unknown API paths with a detail', async () => {
-    expect(await call(t.app, 'GET', '/api/no-such-thing')).toMatchObject({ status: 404, body: { detail: 'Not found' } });
+    expect(await call(t.app, 'GET', '/api/no-such-thing')).toMatchObject({
+      status: 404,
+      body: { detail: 'Not found' },
+    });
   });
 });

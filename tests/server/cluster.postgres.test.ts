@@ -20,7 +20,12 @@ afterAll(async () => {
   await a?.destroy();
 });
 
-async function api<T = Record<string, unknown>>(node: RunningServer, method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function api<T = Record<string, unknown>>(
+  node: RunningServer,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${node.url}${url}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -33,7 +38,12 @@ describe('two server processes on one database', () => {
   it('share one event stream, and either node’s socket reaches the conversation’s runtime', async () => {
     const created = await api<{ conversation_id: string }>(a, 'POST', '/api/conversations', {});
     const id = created.body.conversation_id;
-    await waitFor(() => api<Conversation>(b, 'GET', `/api/conversations/${id}`), (r) => r.body.status === 'RUNNING', 30_000, 'RUNNING as seen from b');
+    await waitFor(
+      () => api<Conversation>(b, 'GET', `/api/conversations/${id}`),
+      (r) => r.body.status === 'RUNNING',
+      30_000,
+      'RUNNING as seen from b',
+    );
 
     const onA = await SocketClient.open(a.url, { conversation_id: id, latest_event_id: -1 });
     const onB = await SocketClient.open(b.url, { conversation_id: id, latest_event_id: -1 });
@@ -49,12 +59,23 @@ describe('two server processes on one database', () => {
     // Events written by a reach a socket on b that joins later, replayed then live.
     const late = await SocketClient.open(b.url, { conversation_id: id, latest_event_id: onA.events.at(-1)?.id ?? -1 });
     onA.send({ action: 'run', args: { command: 'echo late' } });
-    await late.waitFor((s) => s.events.some((e: Event) => e.observation === 'run' && e.content?.includes('late') === true), 'the late output on b');
+    await late.waitFor(
+      (s) => s.events.some((e: Event) => e.observation === 'run' && e.content?.includes('late') === true),
+      'the late output on b',
+    );
 
     // The runtime lives on a; b passes the calls that need it on: answers, binary downloads
     // and streamed uploads are the same through either node.
     const onBoth = async (url: string) =>
-      Promise.all([a, b].map((node) => fetch(`${node.url}${url}`).then(async (r) => ({ status: r.status, type: r.headers.get('content-type'), body: Buffer.from(await r.arrayBuffer()) }))));
+      Promise.all(
+        [a, b].map((node) =>
+          fetch(`${node.url}${url}`).then(async (r) => ({
+            status: r.status,
+            type: r.headers.get('content-type'),
+            body: Buffer.from(await r.arrayBuffer()),
+          })),
+        ),
+      );
     const [filesOnA, filesOnB] = await onBoth(`/api/conversations/${id}/list-files`);
     expect(filesOnA?.status).toBe(200);
     expect(filesOnB).toEqual(filesOnA);
@@ -74,8 +95,15 @@ describe('two server processes on one database', () => {
     // b can stop it.
     expect((await api<Conversation>(b, 'POST', `/api/conversations/${id}/stop`)).body.status).toBe('STOPPED');
     await onA.waitFor((s) => s.events.some((e) => e.status_id === 'STATUS$STOPPED'), 'the stop on a');
-    await waitFor(() => api(a, 'GET', `/api/conversations/${id}/list-files`), (r) => r.status === 503, 10_000, 'a to release the runtime');
-    expect((await api<{ detail: string }>(b, 'GET', `/api/conversations/${id}/list-files`)).body.detail).toBe('The conversation is not running; start it first.');
+    await waitFor(
+      () => api(a, 'GET', `/api/conversations/${id}/list-files`),
+      (r) => r.status === 503,
+      10_000,
+      'a to release the runtime',
+    );
+    expect((await api<{ detail: string }>(b, 'GET', `/api/conversations/${id}/list-files`)).body.detail).toBe(
+      'The conversation is not running; start it first.',
+    );
     await Promise.all([onA.close(), onB.close(), late.close()]);
   });
 });
@@ -96,10 +124,18 @@ describe('a node that dies', () => {
 
   it('keeps its conversations until its lease runs out; then another node marks them stopped and can start them again', async () => {
     const id = (await api<{ conversation_id: string }>(c, 'POST', '/api/conversations', {})).body.conversation_id;
-    await waitFor(() => api<Conversation>(c, 'GET', `/api/conversations/${id}`), (r) => r.body.status === 'RUNNING', 30_000, 'RUNNING on c');
+    await waitFor(
+      () => api<Conversation>(c, 'GET', `/api/conversations/${id}`),
+      (r) => r.body.status === 'RUNNING',
+      30_000,
+      'RUNNING on c',
+    );
     const onC = await SocketClient.open(c.url, { conversation_id: id, latest_event_id: -1 });
     onC.send({ action: 'run', args: { command: 'echo before > kept.txt && cat kept.txt' } });
-    await onC.waitFor((s) => s.events.some((e) => e.observation === 'run' && e.content?.includes('before') === true), 'the command on c');
+    await onC.waitFor(
+      (s) => s.events.some((e) => e.observation === 'run' && e.content?.includes('before') === true),
+      'the command on c',
+    );
     await onC.close();
     const before = (await api<{ events: Event[] }>(d, 'GET', `/api/conversations/${id}/events?limit=100`)).body.events;
 
@@ -112,14 +148,28 @@ describe('a node that dies', () => {
     });
 
     // Once it runs out, d marks the conversation stopped and says why in its history.
-    await waitFor(() => api<Conversation>(d, 'GET', `/api/conversations/${id}`), (r) => r.body.status === 'STOPPED', 20_000, 'STOPPED after the lease');
-    const afterExpiry = (await api<{ events: Event[] }>(d, 'GET', `/api/conversations/${id}/events?limit=100`)).body.events;
-    expect(afterExpiry[0]).toMatchObject({ status_id: 'STATUS$STOPPED', message: 'The server running this conversation stopped answering; the conversation was stopped.' });
+    await waitFor(
+      () => api<Conversation>(d, 'GET', `/api/conversations/${id}`),
+      (r) => r.body.status === 'STOPPED',
+      20_000,
+      'STOPPED after the lease',
+    );
+    const afterExpiry = (await api<{ events: Event[] }>(d, 'GET', `/api/conversations/${id}/events?limit=100`)).body
+      .events;
+    expect(afterExpiry[0]).toMatchObject({
+      status_id: 'STATUS$STOPPED',
+      message: 'The server running this conversation stopped answering; the conversation was stopped.',
+    });
     expect(afterExpiry.slice(1)).toEqual(before);
 
     // Started again on d, with its history and workspace.
     expect((await api<Conversation>(d, 'POST', `/api/conversations/${id}/start`, {})).body.status).toBe('STARTING');
-    await waitFor(() => api<Conversation>(d, 'GET', `/api/conversations/${id}`), (r) => r.body.status === 'RUNNING', 30_000, 'RUNNING on d');
+    await waitFor(
+      () => api<Conversation>(d, 'GET', `/api/conversations/${id}`),
+      (r) => r.body.status === 'RUNNING',
+      30_000,
+      'RUNNING on d',
+    );
     const files = await api<string[]>(d, 'GET', `/api/conversations/${id}/list-files`);
     expect(files.status).toBe(200);
     expect(files.body).toContain('kept.txt');

@@ -24,8 +24,15 @@ async function api<T = Record<string, unknown>>(method: string, url: string, bod
 }
 
 const conversation = (id: string) => api<Conversation>('GET', `/api/conversations/${id}`);
-const trajectory = async (id: string) => (await api<{ trajectory: Event[] }>('GET', `/api/conversations/${id}/trajectory`)).trajectory;
-const running = (id: string) => waitFor(() => conversation(id), (c) => c.status === 'RUNNING', 30_000, 'the conversation to run');
+const trajectory = async (id: string) =>
+  (await api<{ trajectory: Event[] }>('GET', `/api/conversations/${id}/trajectory`)).trajectory;
+const running = (id: string) =>
+  waitFor(
+    () => conversation(id),
+    (c) => c.status === 'RUNNING',
+    30_000,
+    'the conversation to run',
+  );
 const workspace = (id: string) => path.join(server.database.dataDir, 'workspaces', id);
 
 /** A long recorded session: commands that write files, so the crash lands in the middle of it. */
@@ -43,10 +50,17 @@ function longTrajectory(steps: number): Event[] {
 
 describe('conversations across server restarts', () => {
   it('keeps every event written before a kill -9, and the conversation starts again', async () => {
-    const created = await api<{ conversation_id: string }>('POST', '/api/conversations', { replay_json: JSON.stringify(longTrajectory(400)) });
+    const created = await api<{ conversation_id: string }>('POST', '/api/conversations', {
+      replay_json: JSON.stringify(longTrajectory(400)),
+    });
     const id = created.conversation_id;
     // Kill while the replay is writing events.
-    const seen = await waitFor(() => trajectory(id), (events) => events.length >= 60, 30_000, 'the replay to be under way');
+    const seen = await waitFor(
+      () => trajectory(id),
+      (events) => events.length >= 60,
+      30_000,
+      'the replay to be under way',
+    );
     await server.crash();
     await server.restart();
 
@@ -58,12 +72,19 @@ describe('conversations across server restarts', () => {
     expect(replayed).toBeLessThan(400);
     expect(await conversation(id)).toMatchObject({ status: 'STOPPED', runtime_status: 'STATUS$STOPPED', url: null });
     expect(after.at(-1)).toMatchObject({ status_update: true, status_id: 'STATUS$STOPPED' });
-    const lines = fs.readFileSync(path.join(workspace(id), 'steps.txt'), 'utf8').trim().split('\n');
+    const lines = fs
+      .readFileSync(path.join(workspace(id), 'steps.txt'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(replayed);
 
     await api('POST', `/api/conversations/${id}/start`);
     await running(id);
-    expect((await api<{ code: string }>('GET', `/api/conversations/${id}/select-file?file=steps.txt`)).code.trim().split('\n').length).toBe(lines.length);
+    expect(
+      (await api<{ code: string }>('GET', `/api/conversations/${id}/select-file?file=steps.txt`)).code
+        .trim()
+        .split('\n').length,
+    ).toBe(lines.length);
     const resumed = await trajectory(id);
     expect(resumed.slice(0, after.length)).toEqual(after);
     expect(resumed.map((e) => e.id)).toEqual(resumed.map((_, i) => i));
@@ -74,13 +95,29 @@ describe('conversations across server restarts', () => {
     const before = new FakeLlm();
     const after = new FakeLlm();
     const useModel = async (llm: FakeLlm) =>
-      api('POST', '/api/settings', { llm_model: 'openai/fake-model', llm_base_url: await llm.start(), llm_api_key: 'fake-key' });
+      api('POST', '/api/settings', {
+        llm_model: 'openai/fake-model',
+        llm_base_url: await llm.start(),
+        llm_api_key: 'fake-key',
+      });
     try {
       await useModel(before);
       // Paced steps, so the kill lands in the middle of the run.
-      before.enqueue(titleReply, ...Array.from({ length: 40 }, (_, n) => reply.toolCall('execute_bash', { command: `echo ${n} >> count.txt` }, { when: withTools, delayMs: 40 })));
-      const { conversation_id: id } = await api<{ conversation_id: string }>('POST', '/api/conversations', { initial_user_msg: 'Count to forty in count.txt' });
-      const seen = await waitFor(() => trajectory(id), (events) => events.filter((e) => e.observation === 'run').length >= 5, 30_000, 'the agent to be under way');
+      before.enqueue(
+        titleReply,
+        ...Array.from({ length: 40 }, (_, n) =>
+          reply.toolCall('execute_bash', { command: `echo ${n} >> count.txt` }, { when: withTools, delayMs: 40 }),
+        ),
+      );
+      const { conversation_id: id } = await api<{ conversation_id: string }>('POST', '/api/conversations', {
+        initial_user_msg: 'Count to forty in count.txt',
+      });
+      const seen = await waitFor(
+        () => trajectory(id),
+        (events) => events.filter((e) => e.observation === 'run').length >= 5,
+        30_000,
+        'the agent to be under way',
+      );
       await server.crash();
       await server.restart();
 
@@ -90,7 +127,10 @@ describe('conversations across server restarts', () => {
       const commands = kept.filter((e) => e.action === 'run' && e.source === 'agent');
       const results = kept.filter((e) => e.observation === 'run');
       expect(results.length).toBeLessThan(40);
-      const lines = fs.readFileSync(path.join(workspace(id), 'count.txt'), 'utf8').trim().split('\n');
+      const lines = fs
+        .readFileSync(path.join(workspace(id), 'count.txt'), 'utf8')
+        .trim()
+        .split('\n');
       expect(lines.length).toBeGreaterThanOrEqual(results.length);
       expect(await conversation(id)).toMatchObject({ status: 'STOPPED' });
       const costBefore = kept.findLast((e) => e.llm_metrics)?.llm_metrics?.accumulated_cost ?? 0;
@@ -101,22 +141,31 @@ describe('conversations across server restarts', () => {
       after.enqueue(finishReply);
       await api('POST', `/api/conversations/${id}/start`);
       await running(id);
-      const socket = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: kept.at(-1)?.id ?? -1 });
+      const socket = await SocketClient.open(server.url, {
+        conversation_id: id,
+        latest_event_id: kept.at(-1)?.id ?? -1,
+      });
       await socket.waitFor((s) => s.events.some(isAgentState('AWAITING_USER_INPUT')), 'the agent to be ready', 30_000);
       socket.send({ action: 'message', args: { content: 'Go on' } });
       await socket.waitFor((s) => s.events.some(isAgentState('FINISHED')), 'the task to finish', 30_000);
       await socket.close();
 
       const [request] = after.completions;
-      const calls = (request?.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])) ?? []) as { id: string }[];
-      expect(calls.map((call) => call.id)).toEqual(commands.map((e) => (e.args?.tool_call_metadata as { tool_call_id: string }).tool_call_id));
+      const calls = (request?.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])) ?? []) as {
+        id: string;
+      }[];
+      expect(calls.map((call) => call.id)).toEqual(
+        commands.map((e) => (e.args?.tool_call_metadata as { tool_call_id: string }).tool_call_id),
+      );
       const userTexts = request?.messages.filter((m) => m.role === 'user').map((m) => m.content) ?? [];
       expect(userTexts[0]).toBe('Count to forty in count.txt');
       expect(userTexts.at(-1)).toBe('Go on');
       const finished = await trajectory(id);
       expect(finished.slice(0, kept.length)).toEqual(kept);
       // The workspace context was recalled once, for the first message, not again after the restart.
-      expect(finished.filter((e) => e.observation === 'recall' && e.extras?.recall_type === 'workspace_context')).toHaveLength(1);
+      expect(
+        finished.filter((e) => e.observation === 'recall' && e.extras?.recall_type === 'workspace_context'),
+      ).toHaveLength(1);
       // Metrics go on from the restored total instead of starting again at zero.
       expect(finished.at(-1)?.llm_metrics?.accumulated_cost).toBeGreaterThan(costBefore);
       await api('POST', `/api/conversations/${id}/stop`);

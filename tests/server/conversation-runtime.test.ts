@@ -21,7 +21,9 @@ let ossUrl: string;
 
 beforeAll(async () => {
   const llmUrl = await llm.start();
-  await call(oss.app, 'POST', '/api/settings', { body: { llm_model: 'openai/fake-model', llm_base_url: llmUrl, llm_api_key: 'fake-key' } });
+  await call(oss.app, 'POST', '/api/settings', {
+    body: { llm_model: 'openai/fake-model', llm_base_url: llmUrl, llm_api_key: 'fake-key' },
+  });
   ossUrl = await listen(oss.app);
   baseUrl = await listen(t.app);
   user = await signUp(t.app, t.db, 'runtime@acme.example');
@@ -48,43 +50,74 @@ const storedEvents = async (conversationId: string) =>
   (await t.db.select({ n: count() }).from(schema.events).where(eq(schema.events.conversationId, conversationId)))[0]?.n;
 
 describe('a conversation’s runtime', () => {
-  it('lists a served app in web-hosts once it listens, at the address family it listens on, and the address answers', { timeout: 60_000 }, async () => {
-    const conversation = await createRunning(t.app, user.token);
-    const id = conversation.conversation_id;
-    const hosts = async () => (await call(t.app, 'GET', `/api/conversations/${id}/web-hosts`, { token: user.token })).body?.hosts as string[];
-    expect(await hosts()).toEqual([]);
-    const socket = await SocketClient.open(baseUrl, { conversation_id: id, latest_event_id: -1 }, { authorization: `Bearer ${user.token}` });
-    await runInTerminal(socket, 'echo v4 > v4.html && (/usr/bin/python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &)');
-    await runInTerminal(socket, 'echo v6 > v6.html && (/usr/bin/python3 -m http.server "$APP_PORT_2" --bind ::1 > /dev/null 2>&1 &)');
-    const [port1, port2] = String((await runInTerminal(socket, 'echo "ports $APP_PORT_1 $APP_PORT_2"')).content).match(/ports (\d+) (\d+)/)?.slice(1) ?? [];
-    const served = await waitFor(hosts, (list) => list.length === 2, 20_000, 'both apps to listen');
-    expect(served).toEqual([`http://127.0.0.1:${port1}`, `http://[::1]:${port2}`]);
-    // Each address reaches its app through the conversation's network, over the family it names.
-    expect(await (await fetch(`${served[0]}/v4.html`)).text()).toBe('v4\n');
-    expect(await (await fetch(`${served[1]}/v6.html`)).text()).toBe('v6\n');
-    await socket.close();
-    await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: user.token });
-  });
+  it(
+    'lists a served app in web-hosts once it listens, at the address family it listens on, and the address answers',
+    { timeout: 60_000 },
+    async () => {
+      const conversation = await createRunning(t.app, user.token);
+      const id = conversation.conversation_id;
+      const hosts = async () =>
+        (await call(t.app, 'GET', `/api/conversations/${id}/web-hosts`, { token: user.token })).body?.hosts as string[];
+      expect(await hosts()).toEqual([]);
+      const socket = await SocketClient.open(
+        baseUrl,
+        { conversation_id: id, latest_event_id: -1 },
+        { authorization: `Bearer ${user.token}` },
+      );
+      await runInTerminal(
+        socket,
+        'echo v4 > v4.html && (/usr/bin/python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &)',
+      );
+      await runInTerminal(
+        socket,
+        'echo v6 > v6.html && (/usr/bin/python3 -m http.server "$APP_PORT_2" --bind ::1 > /dev/null 2>&1 &)',
+      );
+      const [port1, port2] =
+        String((await runInTerminal(socket, 'echo "ports $APP_PORT_1 $APP_PORT_2"')).content)
+          .match(/ports (\d+) (\d+)/)
+          ?.slice(1) ?? [];
+      const served = await waitFor(hosts, (list) => list.length === 2, 20_000, 'both apps to listen');
+      expect(served).toEqual([`http://127.0.0.1:${port1}`, `http://[::1]:${port2}`]);
+      // Each address reaches its app through the conversation's network, over the family it names.
+      expect(await (await fetch(`${served[0]}/v4.html`)).text()).toBe('v4\n');
+      expect(await (await fetch(`${served[1]}/v6.html`)).text()).toBe('v6\n');
+      await socket.close();
+      await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: user.token });
+    },
+  );
 
-  it('gives the agent and the terminal tab one shell: the terminal sees the agent’s variables and directory', { timeout: 60_000 }, async () => {
-    llm.enqueue(
-      reply.text('Shared shell', { when: withoutTools }),
-      reply.toolCall('execute_bash', { command: 'export SHARED_MARK=from-agent && mkdir -p sub && cd sub', security_risk: 'LOW' }, { when: withTools }),
-      reply.toolCall('finish', { message: 'Done.', task_completed: 'true' }, { when: withTools }),
-    );
-    const created = await call(oss.app, 'POST', '/api/conversations', { body: { initial_user_msg: 'Prepare the shell' } });
-    const id = created.body?.conversation_id as string;
-    const socket = await SocketClient.open(ossUrl, { conversation_id: id, latest_event_id: -1 });
-    await socket.waitFor((s) => s.events.some((e) => e.action === 'finish'), 'the agent to finish', 30_000);
-    const agentRun = socket.events.find((e) => e.observation === 'run');
-    expect(agentRun).toMatchObject({ extras: { metadata: { exit_code: 0 } } });
+  it(
+    'gives the agent and the terminal tab one shell: the terminal sees the agent’s variables and directory',
+    { timeout: 60_000 },
+    async () => {
+      llm.enqueue(
+        reply.text('Shared shell', { when: withoutTools }),
+        reply.toolCall(
+          'execute_bash',
+          { command: 'export SHARED_MARK=from-agent && mkdir -p sub && cd sub', security_risk: 'LOW' },
+          { when: withTools },
+        ),
+        reply.toolCall('finish', { message: 'Done.', task_completed: 'true' }, { when: withTools }),
+      );
+      const created = await call(oss.app, 'POST', '/api/conversations', {
+        body: { initial_user_msg: 'Prepare the shell' },
+      });
+      const id = created.body?.conversation_id as string;
+      const socket = await SocketClient.open(ossUrl, { conversation_id: id, latest_event_id: -1 });
+      await socket.waitFor((s) => s.events.some((e) => e.action === 'finish'), 'the agent to finish', 30_000);
+      const agentRun = socket.events.find((e) => e.observation === 'run');
+      expect(agentRun).toMatchObject({ extras: { metadata: { exit_code: 0 } } });
 
-    const observation = await runInTerminal(socket, 'echo "$SHARED_MARK" && pwd');
-    expect(observation.extras?.metadata?.exit_code).toBe(0);
-    expect(observation.content?.trim().split('\n')).toEqual(['from-agent', path.join(workspaceOf(oss.database.dataDir, id), 'sub')]);
-    await socket.close();
-    await call(oss.app, 'POST', `/api/conversations/${id}/stop`);
-  });
+      const observation = await runInTerminal(socket, 'echo "$SHARED_MARK" && pwd');
+      expect(observation.extras?.metadata?.exit_code).toBe(0);
+      expect(observation.content?.trim().split('\n')).toEqual([
+        'from-agent',
+        path.join(workspaceOf(oss.database.dataDir, id), 'sub'),
+      ]);
+      await socket.close();
+      await call(oss.app, 'POST', `/api/conversations/${id}/stop`);
+    },
+  );
 
   it('deletes the conversation’s events from the database with it, and no one else’s', async () => {
     const doomed = await createRunning(t.app, user.token);
@@ -95,54 +128,79 @@ describe('a conversation’s runtime', () => {
     expect(before).toBeGreaterThan(0);
     const keptBefore = await storedEvents(kept.conversation_id);
 
-    expect((await call(t.app, 'DELETE', `/api/conversations/${doomed.conversation_id}`, { token: user.token })).body).toEqual({ success: true });
+    expect(
+      (await call(t.app, 'DELETE', `/api/conversations/${doomed.conversation_id}`, { token: user.token })).body,
+    ).toEqual({ success: true });
     expect(await storedEvents(doomed.conversation_id)).toBe(0);
     expect(await storedEvents(kept.conversation_id)).toBe(keptBefore);
   });
 
   it('opens the configured VS Code server on the workspace folder while running, and as configured once stopped', async () => {
     const { conversation_id: id } = await createRunning(t.app, user.token);
-    const running = (await call(t.app, 'GET', `/api/conversations/${id}/vscode-url`, { token: user.token })).body?.vscode_url as string;
+    const running = (await call(t.app, 'GET', `/api/conversations/${id}/vscode-url`, { token: user.token })).body
+      ?.vscode_url as string;
     const url = new URL(running);
     expect(url.origin + url.pathname).toBe('https://vscode.acme.example/');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ tkn: 'connection-token', folder: workspaceOf(t.database.dataDir, id) });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      tkn: 'connection-token',
+      folder: workspaceOf(t.database.dataDir, id),
+    });
 
     await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: user.token });
-    expect((await call(t.app, 'GET', `/api/conversations/${id}/vscode-url`, { token: user.token })).body).toEqual({ vscode_url: VSCODE_URL });
-  });
-
-  it('gives the shell every saved provider token, or only those of providers_set on start', { timeout: 60_000 }, async () => {
-    const tokens = await signUp(t.app, t.db, 'tokens@acme.example');
-    const saved = await call(t.app, 'POST', '/api/settings', {
-      token: tokens.token,
-      body: { provider_tokens: { github: { token: 'ghp_runtime_test' }, gitlab: { token: 'glpat-runtime-test' } } },
+    expect((await call(t.app, 'GET', `/api/conversations/${id}/vscode-url`, { token: user.token })).body).toEqual({
+      vscode_url: VSCODE_URL,
     });
-    expect(saved.status).toBe(200);
-    const { conversation_id: id } = await createRunning(t.app, tokens.token);
-    const socket = await SocketClient.open(baseUrl, { conversation_id: id }, { authorization: `Bearer ${tokens.token}` });
-    const command = 'echo "gh=${GITHUB_TOKEN:-none} gl=${GITLAB_TOKEN:-none}"';
-    expect((await runInTerminal(socket, command)).content).toBe('gh=ghp_runtime_test gl=glpat-runtime-test');
-
-    await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: tokens.token });
-    const started = await call(t.app, 'POST', `/api/conversations/${id}/start`, { token: tokens.token, body: { providers_set: ['github'] } });
-    expect(started.status).toBe(200);
-    await waitRunning(t.app, tokens.token, id);
-    expect((await runInTerminal(socket, command)).content).toBe('gh=ghp_runtime_test gl=none');
-    await socket.close();
-    await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: tokens.token });
   });
+
+  it(
+    'gives the shell every saved provider token, or only those of providers_set on start',
+    { timeout: 60_000 },
+    async () => {
+      const tokens = await signUp(t.app, t.db, 'tokens@acme.example');
+      const saved = await call(t.app, 'POST', '/api/settings', {
+        token: tokens.token,
+        body: { provider_tokens: { github: { token: 'ghp_runtime_test' }, gitlab: { token: 'glpat-runtime-test' } } },
+      });
+      expect(saved.status).toBe(200);
+      const { conversation_id: id } = await createRunning(t.app, tokens.token);
+      const socket = await SocketClient.open(
+        baseUrl,
+        { conversation_id: id },
+        { authorization: `Bearer ${tokens.token}` },
+      );
+      const command = 'echo "gh=${GITHUB_TOKEN:-none} gl=${GITLAB_TOKEN:-none}"';
+      expect((await runInTerminal(socket, command)).content).toBe('gh=ghp_runtime_test gl=glpat-runtime-test');
+
+      await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: tokens.token });
+      const started = await call(t.app, 'POST', `/api/conversations/${id}/start`, {
+        token: tokens.token,
+        body: { providers_set: ['github'] },
+      });
+      expect(started.status).toBe(200);
+      await waitRunning(t.app, tokens.token, id);
+      expect((await runInTerminal(socket, command)).content).toBe('gh=ghp_runtime_test gl=none');
+      await socket.close();
+      await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: tokens.token });
+    },
+  );
 
   it('records files_uploaded as the user’s message naming the uploaded file and why the other was skipped', async () => {
     const { conversation_id: id } = await createRunning(t.app, user.token);
     const socket = await SocketClient.open(baseUrl, { conversation_id: id }, { authorization: `Bearer ${user.token}` });
-    socket.send({ action: 'files_uploaded', args: { uploaded_files: ['a.py'], skipped_files: [{ name: 'b.exe', reason: 'Executables are not accepted' }] } });
+    socket.send({
+      action: 'files_uploaded',
+      args: { uploaded_files: ['a.py'], skipped_files: [{ name: 'b.exe', reason: 'Executables are not accepted' }] },
+    });
     await socket.waitFor((s) => s.events.some((e) => e.action === 'message'), 'the message');
     await socket.close();
 
     // This app has no agent: the host records the message itself.
-    const trajectory = (await call(t.app, 'GET', `/api/conversations/${id}/trajectory`, { token: user.token })).body?.trajectory as Event[];
+    const trajectory = (await call(t.app, 'GET', `/api/conversations/${id}/trajectory`, { token: user.token })).body
+      ?.trajectory as Event[];
     const messages = trajectory.filter((e) => e.action === 'message');
-    expect(messages).toEqual([expect.objectContaining({ source: 'user', args: expect.objectContaining({ file_urls: ['a.py'] }) })]);
+    expect(messages).toEqual([
+      expect.objectContaining({ source: 'user', args: expect.objectContaining({ file_urls: ['a.py'] }) }),
+    ]);
     const content = messages[0]?.args?.content;
     expect(content).toContain('a.py');
     expect(content).toMatch(/b\.exe: Executables are not accepted/);

@@ -16,12 +16,26 @@ describe('the event log', () => {
     const store = createEventStore(t.db);
     const start = (await store.latestId(id)) + 1;
     // Single events and batches of three, all at once: on PostgreSQL they race over the pool's connections.
-    const appended = await Promise.all(Array.from({ length: 40 }, (_, n) => store.append(id, n % 4 === 0 ? [note(`${n}a`), note(`${n}b`), note(`${n}c`)] : [note(`${n}`)])));
+    const appended = await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        store.append(id, n % 4 === 0 ? [note(`${n}a`), note(`${n}b`), note(`${n}c`)] : [note(`${n}`)]),
+      ),
+    );
 
     const total = 30 * 1 + 10 * 3;
-    for (const batch of appended) expect(batch.map((event) => event.id)).toEqual(batch.map((_, i) => (batch[0]?.id ?? -1) + i));
-    expect(appended.flat().map((event) => event.id).sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => start + i));
-    const rows = await t.db.select().from(schema.events).where(eq(schema.events.conversationId, id)).orderBy(asc(schema.events.id));
+    for (const batch of appended)
+      expect(batch.map((event) => event.id)).toEqual(batch.map((_, i) => (batch[0]?.id ?? -1) + i));
+    expect(
+      appended
+        .flat()
+        .map((event) => event.id)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: total }, (_, i) => start + i));
+    const rows = await t.db
+      .select()
+      .from(schema.events)
+      .where(eq(schema.events.conversationId, id))
+      .orderBy(asc(schema.events.id));
     const stored = rows.filter((row) => row.id >= start);
     expect(stored.map((row) => (row.data as { id: number }).id)).toEqual(stored.map((row) => row.id));
     // What the store returned is what it stored.
@@ -33,6 +47,8 @@ describe('the event log', () => {
   it('refuses to append to a conversation that does not exist, storing nothing', async () => {
     const store = createEventStore(t.db);
     await expect(store.append('no-such-conversation', [note('lost')])).rejects.toThrow('does not exist');
-    expect(await t.db.select().from(schema.events).where(eq(schema.events.conversationId, 'no-such-conversation'))).toEqual([]);
+    expect(
+      await t.db.select().from(schema.events).where(eq(schema.events.conversationId, 'no-such-conversation')),
+    ).toEqual([]);
   });
 });

@@ -20,7 +20,13 @@ beforeAll(async () => {
   llm = new FakeLlm();
   const baseUrl = await llm.start();
   server = await startServer({
-    env: { LOG_LEVEL: 'trace', LLM_PROVIDER: 'openai-compatible', LLM_MODEL: 'fake-model', LLM_BASE_URL: baseUrl, LLM_API_KEY: llmKey },
+    env: {
+      LOG_LEVEL: 'trace',
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_MODEL: 'fake-model',
+      LLM_BASE_URL: baseUrl,
+      LLM_API_KEY: llmKey,
+    },
   });
 });
 afterAll(async () => {
@@ -28,7 +34,11 @@ afterAll(async () => {
   await llm?.stop();
 });
 
-async function api<T = Record<string, unknown>>(method: string, url: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+async function api<T = Record<string, unknown>>(
+  method: string,
+  url: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<T> {
   const response = await fetch(`${server.url}${url}`, {
     method,
     headers: { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
@@ -42,24 +52,48 @@ describe('the server log', () => {
   it('holds no token, key, password or secret value used in a whole session', async () => {
     const email = 'logged@acme.example';
     await api('POST', '/api/auth/register', { body: { name: 'Logged', email, password } });
-    const { access_token: token } = await api<{ access_token: string }>('POST', '/api/auth/login', { body: { email, password, remember_me: true } });
+    const { access_token: token } = await api<{ access_token: string }>('POST', '/api/auth/login', {
+      body: { email, password, remember_me: true },
+    });
     const bearer = { authorization: `Bearer ${token}` };
     process.env.DATA_DIR = server.database.dataDir;
     if (server.database.databaseUrl) process.env.DATABASE_URL = server.database.databaseUrl;
     expect(await runAdmin(['activate-user', email], () => {})).toBe(0);
     expect(await runAdmin(['grant-credits', email, '5'], () => {})).toBe(0);
 
-    await api('POST', '/api/settings', { headers: bearer, body: { provider_tokens: { github: { token: githubToken } } } });
-    await api('POST', '/api/secrets', { headers: bearer, body: { name: 'DEPLOY_KEY', value: secretValue, description: 'deploys' } });
+    await api('POST', '/api/settings', {
+      headers: bearer,
+      body: { provider_tokens: { github: { token: githubToken } } },
+    });
+    await api('POST', '/api/secrets', {
+      headers: bearer,
+      body: { name: 'DEPLOY_KEY', value: secretValue, description: 'deploys' },
+    });
 
     llm.enqueue(titleReply, finishReply);
-    const { conversation_id: id } = await api<{ conversation_id: string }>('POST', '/api/conversations', { headers: bearer, body: { initial_user_msg: 'Say done' } });
-    const running = await waitFor(() => api<Conversation>('GET', `/api/conversations/${id}`, { headers: bearer }), (c) => c.status === 'RUNNING', 30_000, 'RUNNING');
+    const { conversation_id: id } = await api<{ conversation_id: string }>('POST', '/api/conversations', {
+      headers: bearer,
+      body: { initial_user_msg: 'Say done' },
+    });
+    const running = await waitFor(
+      () => api<Conversation>('GET', `/api/conversations/${id}`, { headers: bearer }),
+      (c) => c.status === 'RUNNING',
+      30_000,
+      'RUNNING',
+    );
     const sessionKey = running.session_api_key as string;
     expect(sessionKey).toBeTruthy();
 
-    const byToken = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: -1, auth_token: token });
-    const byKey = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: -1, session_api_key: sessionKey });
+    const byToken = await SocketClient.open(server.url, {
+      conversation_id: id,
+      latest_event_id: -1,
+      auth_token: token,
+    });
+    const byKey = await SocketClient.open(server.url, {
+      conversation_id: id,
+      latest_event_id: -1,
+      session_api_key: sessionKey,
+    });
     await byToken.waitFor((c) => c.events.some(isAgentState('FINISHED')), 'the agent to finish', 30_000);
     await api('GET', `/api/conversations/${id}/list-files`, { headers: { 'X-Session-API-Key': sessionKey } });
     await byToken.close();

@@ -16,7 +16,9 @@ const post = (url: string, body: unknown) =>
 describe('the server process', () => {
   it('keeps accounts across a graceful restart', async () => {
     const email = 'restart@acme.example';
-    expect((await post(`${server.url}/api/auth/register`, { name: 'Re Start', email, password: 'long enough' })).status).toBe(200);
+    expect(
+      (await post(`${server.url}/api/auth/register`, { name: 'Re Start', email, password: 'long enough' })).status,
+    ).toBe(200);
     await server.restart();
     const login = await post(`${server.url}/api/auth/login`, { email, password: 'long enough' });
     expect(login.status).toBe(200);

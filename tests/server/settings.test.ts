@@ -21,7 +21,9 @@ async function stored(table: string): Promise<string> {
 describe('settings', () => {
   it('answers 404 until the first save, then the defaults under what was saved', async () => {
     expect((await call(t.app, 'GET', '/api/settings', { token: user.token })).status).toBe(404);
-    expect((await call(t.app, 'POST', '/api/settings', { token: user.token, body: { language: 'de' } })).body).toEqual({ success: true });
+    expect((await call(t.app, 'POST', '/api/settings', { token: user.token, body: { language: 'de' } })).body).toEqual({
+      success: true,
+    });
     const settings = await call(t.app, 'GET', '/api/settings', { token: user.token });
     expect(settings.body).toEqual({
       llm_model: 'anthropic/claude-sonnet-4-20250514',
@@ -51,7 +53,10 @@ describe('settings', () => {
   });
 
   it('keeps keys write-only and encrypted, and changes only the fields sent', async () => {
-    const mcp = { sse_servers: ['https://mcp.acme.example/sse'], stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'] }] };
+    const mcp = {
+      sse_servers: ['https://mcp.acme.example/sse'],
+      stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'] }],
+    };
     await call(t.app, 'POST', '/api/settings', {
       token: user.token,
       body: {
@@ -85,16 +90,30 @@ describe('settings', () => {
       expect(text).not.toContain('ghp_secret_token');
     }
 
-    await call(t.app, 'POST', '/api/settings', { token: user.token, body: { llm_api_key: '', provider_tokens: { github: { token: null } } } });
+    await call(t.app, 'POST', '/api/settings', {
+      token: user.token,
+      body: { llm_api_key: '', provider_tokens: { github: { token: null } } },
+    });
     expect((await call(t.app, 'GET', '/api/settings', { token: user.token })).body).toMatchObject({
       llm_api_key_set: false,
       search_api_key_set: true,
       provider_tokens_set: { github: false },
     });
-    await call(t.app, 'POST', '/api/settings', { token: user.token, body: { provider_tokens: { gitlab: { token: 'glpat-x', host: 'gitlab.acme.example' } } } });
-    expect((await call(t.app, 'POST', '/api/unset-provider-tokens', { token: user.token })).body).toEqual({ success: true });
-    expect((await call(t.app, 'GET', '/api/settings', { token: user.token })).body?.provider_tokens_set).toEqual({ github: false, gitlab: false, bitbucket: false });
-    expect((await call(t.app, 'POST', '/api/settings', { token: user.token, body: { unknown_field: 1 } })).status).toBe(422);
+    await call(t.app, 'POST', '/api/settings', {
+      token: user.token,
+      body: { provider_tokens: { gitlab: { token: 'glpat-x', host: 'gitlab.acme.example' } } },
+    });
+    expect((await call(t.app, 'POST', '/api/unset-provider-tokens', { token: user.token })).body).toEqual({
+      success: true,
+    });
+    expect((await call(t.app, 'GET', '/api/settings', { token: user.token })).body?.provider_tokens_set).toEqual({
+      github: false,
+      gitlab: false,
+      bitbucket: false,
+    });
+    expect((await call(t.app, 'POST', '/api/settings', { token: user.token, body: { unknown_field: 1 } })).status).toBe(
+      422,
+    );
   });
 
   it('lists the options of the settings screens', async () => {
@@ -114,22 +133,41 @@ describe('custom secrets', () => {
     expect((await create('STRIPE_KEY', 'again')).status).toBe(409);
     expect((await create('PATH', '/tmp')).status).toBe(422);
     expect((await create('bad name', 'x')).status).toBe(422);
-    expect((await call(t.app, 'GET', '/api/secrets', { token: user.token })).body).toEqual({ custom_secrets: [{ name: 'STRIPE_KEY', description: 'the STRIPE_KEY' }] });
+    expect((await call(t.app, 'GET', '/api/secrets', { token: user.token })).body).toEqual({
+      custom_secrets: [{ name: 'STRIPE_KEY', description: 'the STRIPE_KEY' }],
+    });
     expect(await stored('custom_secrets')).not.toContain('sk_test_cleartext');
     expect((await call(t.app, 'GET', '/api/secrets', { token: other.token })).body).toEqual({ custom_secrets: [] });
-    expect((await call(t.app, 'PUT', '/api/secrets/STRIPE_KEY', { token: other.token, body: { value: 'stolen' } })).status).toBe(404);
+    expect(
+      (await call(t.app, 'PUT', '/api/secrets/STRIPE_KEY', { token: other.token, body: { value: 'stolen' } })).status,
+    ).toBe(404);
 
-    expect((await call(t.app, 'PUT', '/api/secrets/STRIPE_KEY', { token: user.token, body: { name: 'PAYMENT_KEY', value: 'sk_live_rotated' } })).status).toBe(200);
+    expect(
+      (
+        await call(t.app, 'PUT', '/api/secrets/STRIPE_KEY', {
+          token: user.token,
+          body: { name: 'PAYMENT_KEY', value: 'sk_live_rotated' },
+        })
+      ).status,
+    ).toBe(200);
     await create('OTHER_KEY', 'x');
-    expect((await call(t.app, 'PUT', '/api/secrets/OTHER_KEY', { token: user.token, body: { name: 'PAYMENT_KEY' } })).status).toBe(409);
+    expect(
+      (await call(t.app, 'PUT', '/api/secrets/OTHER_KEY', { token: user.token, body: { name: 'PAYMENT_KEY' } })).status,
+    ).toBe(409);
     expect((await call(t.app, 'DELETE', '/api/secrets/OTHER_KEY', { token: user.token })).status).toBe(200);
     expect((await call(t.app, 'DELETE', '/api/secrets/OTHER_KEY', { token: user.token })).status).toBe(404);
-    expect((await call(t.app, 'GET', '/api/secrets', { token: user.token })).body).toEqual({ custom_secrets: [{ name: 'PAYMENT_KEY', description: 'the STRIPE_KEY' }] });
+    expect((await call(t.app, 'GET', '/api/secrets', { token: user.token })).body).toEqual({
+      custom_secrets: [{ name: 'PAYMENT_KEY', description: 'the STRIPE_KEY' }],
+    });
   });
 
   it('reach the runtime as environment variables', async () => {
     const conversation = await createRunning(t.app, user.token);
-    const socket = await SocketClient.open(await listen(t.app), { conversation_id: conversation.conversation_id }, { authorization: `Bearer ${user.token}` });
+    const socket = await SocketClient.open(
+      await listen(t.app),
+      { conversation_id: conversation.conversation_id },
+      { authorization: `Bearer ${user.token}` },
+    );
     socket.send({ action: 'run', args: { command: 'echo "[$PAYMENT_KEY]" "$GIT_AUTHOR_NAME"', hidden: true } });
     await socket.waitFor((s) => s.events.some((e) => e.observation === 'run'));
     expect(socket.events.find((e) => e.observation === 'run')?.content).toContain('[sk_live_rotated] atelier');
@@ -141,16 +179,34 @@ describe('custom secrets', () => {
 describe('saved layouts', () => {
   it('are saved by trimmed name, replaced, listed per user and deleted', async () => {
     const layout = { global: {}, layout: { type: 'row', children: [] } };
-    const saved = await call(t.app, 'PUT', `/api/user/layouts/${encodeURIComponent('  Review  ')}`, { token: user.token, body: { layout } });
+    const saved = await call(t.app, 'PUT', `/api/user/layouts/${encodeURIComponent('  Review  ')}`, {
+      token: user.token,
+      body: { layout },
+    });
     expect(saved.body).toMatchObject({ name: 'Review', layout });
-    await call(t.app, 'PUT', '/api/user/layouts/Review', { token: user.token, body: { layout: { ...layout, global: { tabEnableClose: false } } } });
-    const list = (await call(t.app, 'GET', '/api/user/layouts', { token: user.token })).body?.layouts as { name: string; layout: { global: unknown } }[];
-    expect(list).toEqual([expect.objectContaining({ name: 'Review', layout: expect.objectContaining({ global: { tabEnableClose: false } }) })]);
+    await call(t.app, 'PUT', '/api/user/layouts/Review', {
+      token: user.token,
+      body: { layout: { ...layout, global: { tabEnableClose: false } } },
+    });
+    const list = (await call(t.app, 'GET', '/api/user/layouts', { token: user.token })).body?.layouts as {
+      name: string;
+      layout: { global: unknown };
+    }[];
+    expect(list).toEqual([
+      expect.objectContaining({
+        name: 'Review',
+        layout: expect.objectContaining({ global: { tabEnableClose: false } }),
+      }),
+    ]);
     expect((await call(t.app, 'GET', '/api/user/layouts', { token: other.token })).body).toEqual({ layouts: [] });
     const huge = { blob: 'x'.repeat(300 * 1024) };
-    expect((await call(t.app, 'PUT', '/api/user/layouts/Huge', { token: user.token, body: { layout: huge } })).status).toBe(413);
+    expect(
+      (await call(t.app, 'PUT', '/api/user/layouts/Huge', { token: user.token, body: { layout: huge } })).status,
+    ).toBe(413);
     expect((await call(t.app, 'DELETE', '/api/user/layouts/Review', { token: other.token })).status).toBe(404);
-    expect((await call(t.app, 'DELETE', '/api/user/layouts/Review', { token: user.token })).body).toEqual({ success: true });
+    expect((await call(t.app, 'DELETE', '/api/user/layouts/Review', { token: user.token })).body).toEqual({
+      success: true,
+    });
     expect((await call(t.app, 'GET', '/api/user/layouts', { token: user.token })).body).toEqual({ layouts: [] });
   });
 });

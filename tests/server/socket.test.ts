@@ -21,10 +21,17 @@ async function stoppedConversation() {
   return id;
 }
 
-const emit = (id: string, n: number) => t.app.modules.conversations.manager.emit(id, { source: 'agent', action: 'message', message: `event ${n}`, args: { content: `event ${n}` } });
+const emit = (id: string, n: number) =>
+  t.app.modules.conversations.manager.emit(id, {
+    source: 'agent',
+    action: 'message',
+    message: `event ${n}`,
+    args: { content: `event ${n}` },
+  });
 
 async function allEvents(id: string): Promise<Event[]> {
-  return (await call(t.app, 'GET', `/api/conversations/${id}/trajectory`, { token: user.token })).body?.trajectory as Event[];
+  return (await call(t.app, 'GET', `/api/conversations/${id}/trajectory`, { token: user.token })).body
+    ?.trajectory as Event[];
 }
 
 describe('the conversation socket', () => {
@@ -45,7 +52,10 @@ describe('the conversation socket', () => {
     const conversation = await createRunning(t.app, user.token);
     const query = { conversation_id: conversation.conversation_id, latest_event_id: -1 };
     const viaToken = await SocketClient.open(baseUrl, { ...query, auth_token: user.token });
-    const viaKey = await SocketClient.open(baseUrl, { ...query, session_api_key: conversation.session_api_key as string });
+    const viaKey = await SocketClient.open(baseUrl, {
+      ...query,
+      session_api_key: conversation.session_api_key as string,
+    });
     viaToken.send({ action: 'run', args: { command: 'cd /tmp 2>/dev/null; echo "hello-$((6*7))"', hidden: true } });
     const observed = await viaKey.waitFor((s) => s.events.some((e) => e.observation === 'run'), 'the run observation');
     const action = observed.events.find((e) => e.action === 'run');
@@ -73,7 +83,10 @@ describe('the conversation socket', () => {
     socket.send({ action: 'run', args: { command: 'hello' } });
     socket.send({ action: 'run', args: { command: 'echo after' } });
     await socket.waitFor(() => runs().length === 3, 'the input and the next command', 30_000);
-    expect(runs()[1]).toMatchObject({ content: expect.stringContaining('got:hello'), extras: { metadata: { exit_code: 0 } } });
+    expect(runs()[1]).toMatchObject({
+      content: expect.stringContaining('got:hello'),
+      extras: { metadata: { exit_code: 0 } },
+    });
     expect(runs()[2]).toMatchObject({ content: 'after', extras: { metadata: { exit_code: 0 } } });
     await socket.close();
     await call(t.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
@@ -94,12 +107,19 @@ describe('the conversation socket', () => {
     // Without an agent (this app has none), the host records the message itself.
     socket.send({ action: 'message', args: { content: 'Hello there' }, id: 'client-1' });
     await socket.waitFor((s) => s.events.some((e) => e.action === 'message'));
-    expect(socket.events.find((e) => e.action === 'message')).toMatchObject({ source: 'user', message: 'Hello there', args: { content: 'Hello there' } });
+    expect(socket.events.find((e) => e.action === 'message')).toMatchObject({
+      source: 'user',
+      message: 'Hello there',
+      args: { content: 'Hello there' },
+    });
     socket.send({ action: 'user_authenticated', args: { auth_method: 'login' } });
     await call(t.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
     // A message to the stopped conversation starts it again and is delivered once it runs.
     socket.send({ action: 'message', args: { content: 'Anyone?' } });
-    await socket.waitFor((s) => s.events.some((e) => e.action === 'message' && e.message === 'Anyone?'), 'the message after the restart');
+    await socket.waitFor(
+      (s) => s.events.some((e) => e.action === 'message' && e.message === 'Anyone?'),
+      'the message after the restart',
+    );
     const events = socket.events;
     const stoppedAt = events.findIndex((e) => e.status_id === 'STATUS$STOPPED');
     const readyAgain = events.findIndex((e, i) => i > stoppedAt && e.status_id === 'STATUS$READY');
@@ -107,7 +127,9 @@ describe('the conversation socket', () => {
     expect(readyAgain).toBeGreaterThan(stoppedAt);
     expect(events.findIndex((e) => e.message === 'Anyone?')).toBeGreaterThan(readyAgain);
     expect(socket.frames.filter((f) => f.error)).toHaveLength(3);
-    expect((await call(t.app, 'GET', `/api/conversations/${conversation.conversation_id}`, { token: user.token })).body).toMatchObject({ status: 'RUNNING' });
+    expect(
+      (await call(t.app, 'GET', `/api/conversations/${conversation.conversation_id}`, { token: user.token })).body,
+    ).toMatchObject({ status: 'RUNNING' });
     socket.send({ action: 'generic_rewind', args: { reason: 'signup cancelled' } });
     await socket.waitFor((s) => s.events.some((e) => e.status_id === 'STATUS$REWIND_SUCCESS'));
     await socket.close();
@@ -149,7 +171,12 @@ describe('the conversation socket', () => {
     const history = 3000;
     await t.app.modules.conversations.events.append(
       id,
-      Array.from({ length: history }, (_, n) => ({ source: 'agent' as const, action: 'message' as const, message: `old ${n}`, args: { content: `old ${n}` } })),
+      Array.from({ length: history }, (_, n) => ({
+        source: 'agent' as const,
+        action: 'message' as const,
+        message: `old ${n}`,
+        args: { content: `old ${n}` },
+      })),
     );
     const stored = (await allEvents(id)).length;
     const replayStarted = performance.now();
@@ -158,7 +185,11 @@ describe('the conversation socket', () => {
     const replayMs = performance.now() - replayStarted;
     await fresh.close();
 
-    const sockets = await Promise.all(Array.from({ length: 50 }, () => SocketClient.open(baseUrl, { conversation_id: id, latest_event_id: stored - 1 }, auth())));
+    const sockets = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        SocketClient.open(baseUrl, { conversation_id: id, latest_event_id: stored - 1 }, auth()),
+      ),
+    );
     const latencies: number[] = [];
     for (let round = 0; round < 20; round++) {
       const started = performance.now();

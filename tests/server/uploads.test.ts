@@ -30,14 +30,19 @@ function upload(parts: Part[]): Promise<{ status: number; body: Record<string, u
   async function* body() {
     for (const part of parts) {
       if ('field' in part) {
-        yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`);
+        yield Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`,
+        );
         continue;
       }
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${part.file}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${part.file}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      );
       if (Buffer.isBuffer(part.bytes)) yield part.bytes;
       else {
         const chunk = Buffer.alloc(MB, 97);
-        for (let sent = 0; sent < part.bytes; sent += MB) yield sent + MB <= part.bytes ? chunk : chunk.subarray(0, part.bytes - sent);
+        for (let sent = 0; sent < part.bytes; sent += MB)
+          yield sent + MB <= part.bytes ? chunk : chunk.subarray(0, part.bytes - sent);
       }
       yield Buffer.from('\r\n');
     }
@@ -51,7 +56,9 @@ function upload(parts: Part[]): Promise<{ status: number; body: Record<string, u
     request.on('response', (response) => {
       let text = '';
       response.on('data', (d: Buffer) => (text += d.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }),
+      );
     });
     // Writing fails once the server has answered early and closed: the answer is what matters.
     request.on('error', (error) => setTimeout(() => reject(error), 2000));
@@ -60,7 +67,9 @@ function upload(parts: Part[]): Promise<{ status: number; body: Record<string, u
 }
 
 const workspace = () => path.join(t.database.dataDir, 'workspaces', conversationId);
-const spoolIsEmpty = () => !fs.existsSync(path.join(t.database.dataDir, 'uploads')) || fs.readdirSync(path.join(t.database.dataDir, 'uploads')).length === 0;
+const spoolIsEmpty = () =>
+  !fs.existsSync(path.join(t.database.dataDir, 'uploads')) ||
+  fs.readdirSync(path.join(t.database.dataDir, 'uploads')).length === 0;
 
 describe('uploading files into the workspace', () => {
   it('stores accepted files, skips others with a reason and refuses names that leave the workspace', async () => {
@@ -92,7 +101,9 @@ describe('uploading files into the workspace', () => {
     ]);
     expect(result.body.uploaded_files).toEqual(['review.md']);
     const events = await waitFor(
-      async () => ((await call(t.app, 'GET', `/api/conversations/${conversationId}/events`, { token: user.token })).body?.events ?? []) as Event[],
+      async () =>
+        ((await call(t.app, 'GET', `/api/conversations/${conversationId}/events`, { token: user.token })).body
+          ?.events ?? []) as Event[],
       (list) => list.some((e) => e.action === 'message'),
     );
     expect(events.find((e) => e.action === 'message')).toMatchObject({
@@ -121,7 +132,10 @@ describe('uploading files into the workspace', () => {
 
   it('answers 400 to a request without files', async () => {
     expect((await upload([{ field: 'message_content', value: 'nothing' }])).status).toBe(400);
-    const json = await call(t.app, 'POST', `/api/conversations/${conversationId}/upload-files`, { token: user.token, body: { files: [] } });
+    const json = await call(t.app, 'POST', `/api/conversations/${conversationId}/upload-files`, {
+      token: user.token,
+      body: { files: [] },
+    });
     expect(json.status).toBe(400);
   });
 });

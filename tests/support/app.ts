@@ -9,11 +9,18 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
  * after the file's tests every answer must have matched openapi/atelier.yaml.
  */
 /** `env` may be a function, read when the app starts: for settings known only after earlier hooks (a test server's port). */
-export function withTestApp(env: Record<string, string> | (() => Record<string, string>) = {}, options: Pick<AppOptions, 'agentFactory'> = {}) {
+export function withTestApp(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: Pick<AppOptions, 'agentFactory'> = {},
+) {
   const state = {} as { app: App; database: TestDatabase; db: Db };
   beforeAll(async () => {
     state.database = await createTestDatabase();
-    const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: state.database.dataDir, ...(typeof env === 'function' ? env() : env) });
+    const config = parseConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: state.database.dataDir,
+      ...(typeof env === 'function' ? env() : env),
+    });
     const database = await state.database.open();
     state.db = database.db;
     state.app = await buildApp({ config, database, validateResponses: true, ...options });
@@ -29,7 +36,12 @@ export function withTestApp(env: Record<string, string> | (() => Record<string, 
 }
 
 /** JSON request helper over Fastify's inject. */
-export async function call(app: App, method: string, url: string, options: { body?: unknown; token?: string; ip?: string } = {}) {
+export async function call(
+  app: App,
+  method: string,
+  url: string,
+  options: { body?: unknown; token?: string; ip?: string } = {},
+) {
   const response = await app.http.inject({
     method: method as 'GET',
     url,
@@ -38,5 +50,9 @@ export async function call(app: App, method: string, url: string, options: { bod
     remoteAddress: options.ip ?? '127.0.0.1',
   });
   const text = response.body;
-  return { status: response.statusCode, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+  };
 }

@@ -8,10 +8,18 @@ import { startServer, type RunningServer } from './server.ts';
  * its operator model) and Chromium, started before the file's tests and stopped after them.
  * Read `server` and `browser` inside the tests: they exist once `beforeAll` has run.
  */
-export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm }): { server: RunningServer; browser: Browser } {
+export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm }): {
+  server: RunningServer;
+  browser: Browser;
+} {
   const suite = {} as { server: RunningServer; browser: Browser };
   beforeAll(async () => {
-    const llm = options.llm && { LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: await options.llm.start(), LLM_MODEL: options.llm.model, LLM_API_KEY: 'x' };
+    const llm = options.llm && {
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_BASE_URL: await options.llm.start(),
+      LLM_MODEL: options.llm.model,
+      LLM_API_KEY: 'x',
+    };
     suite.server = await startServer({ mode: options.mode, ...(llm && { env: llm }) });
     suite.browser = await launchBrowser();
   });

@@ -16,7 +16,8 @@ const AXE_SCRIPT = path.resolve(import.meta.dirname, '..', '..', 'node_modules',
  */
 export function browserMissing(): boolean {
   if (fs.existsSync(CHROMIUM_PATH)) return false;
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM_PATH}`);
+  if (process.env.REQUIRE_BROWSER === '1')
+    throw new Error(`REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM_PATH}`);
   return true;
 }
 
@@ -64,7 +65,12 @@ export async function seriousAccessibilityViolations(page: Page): Promise<Access
   const violations = await page.evaluate(async () => {
     const { axe } = window as unknown as { axe: typeof Axe };
     const results = await axe.run(document);
-    return results.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, targets: nodes.map((node) => node.target.join(' ')) }));
+    return results.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      targets: nodes.map((node) => node.target.join(' ')),
+    }));
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }

@@ -7,32 +7,51 @@ import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call } from './app.ts';
 import type { Conversation, Event } from '../../openapi/types.ts';
 
-
 /** Polls `read` until `done` holds for its value (or fails after `timeoutMs`). */
-export async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T> | T,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(value)?.slice(0, 2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(value)?.slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
 /** Matches the event announcing that the agent entered `state`. */
-export const isAgentState = (state: string) => (event: Event) => event.observation === 'agent_state_changed' && event.extras?.agent_state === state;
+export const isAgentState = (state: string) => (event: Event) =>
+  event.observation === 'agent_state_changed' && event.extras?.agent_state === state;
 
 /** A signed-in saas user with $10 of credit: enough to start conversations. */
 export async function signUp(app: App, db: Db, email: string): Promise<{ token: string; id: string }> {
-  await call(app, 'POST', '/api/auth/register', { body: { name: 'Test User', email, password: 'long enough' }, ip: email });
+  await call(app, 'POST', '/api/auth/register', {
+    body: { name: 'Test User', email, password: 'long enough' },
+    ip: email,
+  });
   const login = await call(app, 'POST', '/api/auth/login', { body: { email, password: 'long enough' }, ip: email });
   const id = (await findUserId(db, email)) as string;
-  await grantCredit(db, { userId: id, amountMicros: 10_000_000n, type: 'credit', description: 'tests', idempotencyKey: 'tests' });
+  await grantCredit(db, {
+    userId: id,
+    amountMicros: 10_000_000n,
+    type: 'credit',
+    description: 'tests',
+    idempotencyKey: 'tests',
+  });
   return { token: login.body?.access_token as string, id };
 }
 
 /** Creates a conversation and waits until it runs. */
-export async function createRunning(app: App, token: string, body: Record<string, unknown> = {}): Promise<Conversation> {
+export async function createRunning(
+  app: App,
+  token: string,
+  body: Record<string, unknown> = {},
+): Promise<Conversation> {
   const created = await call(app, 'POST', '/api/conversations', { token, body });
   if (created.status !== 200) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
   return waitRunning(app, token, created.body?.conversation_id as string);
@@ -45,7 +64,8 @@ export async function waitRunning(app: App, token: string, id: string): Promise<
     30_000,
     `conversation ${id} to run`,
   );
-  if (found.body?.status !== 'RUNNING') throw new Error(`conversation ${id} did not start: ${JSON.stringify(found.body)}`);
+  if (found.body?.status !== 'RUNNING')
+    throw new Error(`conversation ${id} did not start: ${JSON.stringify(found.body)}`);
   return found.body as unknown as Conversation;
 }
 
@@ -74,7 +94,11 @@ export class SocketClient {
     ws.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
   }
 
-  static async open(baseUrl: string, query: Record<string, string | number>, headers: Record<string, string> = {}): Promise<SocketClient> {
+  static async open(
+    baseUrl: string,
+    query: Record<string, string | number>,
+    headers: Record<string, string> = {},
+  ): Promise<SocketClient> {
     const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
     const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/socket?${params}`, { headers });
     const client = new SocketClient(ws);
@@ -86,7 +110,8 @@ export class SocketClient {
   }
 
   get frames(): readonly Frame[] {
-    for (let i = this.parsed.length; i < this.received.length; i++) this.parsed.push(JSON.parse(String(this.received[i])) as Frame);
+    for (let i = this.parsed.length; i < this.received.length; i++)
+      this.parsed.push(JSON.parse(String(this.received[i])) as Frame);
     return this.parsed;
   }
 

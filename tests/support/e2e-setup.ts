@@ -7,6 +7,10 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 /** Browser tests run against the built SPA, exactly as `npm start` serves it. */
 export default async function setup() {
   await prepareDatabase();
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (build.status !== 0) throw new Error('vite build failed');
 }

@@ -32,7 +32,16 @@ export class GitHttpServer {
     const bare = path.join(this.root, `${name}.git`);
     const work = `${bare}.work`;
     const git = (cwd: string, ...args: string[]) =>
-      execFileSync('git', args, { cwd, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+      execFileSync('git', args, {
+        cwd,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      });
     fs.mkdirSync(work, { recursive: true });
     git(path.dirname(bare), 'init', '-q', '--bare', '-b', defaultBranch, bare);
     git(work, 'init', '-q', '-b', defaultBranch);
@@ -51,7 +60,8 @@ export class GitHttpServer {
   private handle(request: http.IncomingMessage, response: http.ServerResponse): void {
     const url = new URL(request.url ?? '/', 'http://git.test');
     const [scheme, encoded] = (request.headers.authorization ?? '').split(' ');
-    const [user, token] = scheme === 'Basic' && encoded ? Buffer.from(encoded, 'base64').toString().split(':') : [null, null];
+    const [user, token] =
+      scheme === 'Basic' && encoded ? Buffer.from(encoded, 'base64').toString().split(':') : [null, null];
     this.requests.push({ path: url.pathname, user: user ?? null });
     if (user !== this.credentials.user || token !== this.credentials.token) {
       response.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end();

@@ -7,7 +7,11 @@ export class HistoryBuilder {
   private responses = 0;
 
   add(event: NewEvent): Event {
-    const stored: Event = { ...event, id: this.events.length, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, this.events.length)).toISOString() };
+    const stored: Event = {
+      ...event,
+      id: this.events.length,
+      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, this.events.length)).toISOString(),
+    };
     this.events.push(stored);
     return stored;
   }
@@ -21,7 +25,12 @@ export class HistoryBuilder {
   }
 
   recall(cause: number): Event {
-    return this.add({ source: 'agent', observation: 'recall', cause, extras: { recall_type: 'workspace_context', date: '2026-01-01', repo_instructions: 'Use pnpm.' } });
+    return this.add({
+      source: 'agent',
+      observation: 'recall',
+      cause,
+      extras: { recall_type: 'workspace_context', date: '2026-01-01', repo_instructions: 'Use pnpm.' },
+    });
   }
 
   /** One model response with tool calls; returns the action events. */
@@ -34,13 +43,24 @@ export class HistoryBuilder {
         args: {
           ...call.input,
           thought: index === 0 ? thought : '',
-          tool_call_metadata: { function_name: call.name, tool_call_id: `${responseId}-call-${index}`, model_response_id: responseId, arguments: call.input },
+          tool_call_metadata: {
+            function_name: call.name,
+            tool_call_id: `${responseId}-call-${index}`,
+            model_response_id: responseId,
+            arguments: call.input,
+          },
         },
       }),
     );
   }
 
   result(action: Event, content: string): Event {
-    return this.add({ source: 'agent', observation: action.action === 'run' ? 'run' : 'think', cause: action.id, content, extras: {} });
+    return this.add({
+      source: 'agent',
+      observation: action.action === 'run' ? 'run' : 'think',
+      cause: action.id,
+      content,
+      extras: {},
+    });
   }
 }

@@ -10,7 +10,10 @@ interface EchoHttpServer {
 }
 
 /** Serves `handle` on 127.0.0.1, answering only requests that carry `Authorization: Bearer <apiKey>`. */
-async function serve(apiKey: string, handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>): Promise<{ origin: string; close(): Promise<void> }> {
+async function serve(
+  apiKey: string,
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const http: Server = createServer(async (request, response) => {
     if (request.headers.authorization !== `Bearer ${apiKey}`) {
       response.writeHead(401).end();
@@ -61,7 +64,10 @@ export async function startEchoSseServer(apiKey: string): Promise<EchoHttpServer
       await createEchoServer().connect(transport);
       return;
     }
-    const session = request.method === 'POST' && url.pathname === '/messages' ? sessions.get(url.searchParams.get('sessionId') ?? '') : undefined;
+    const session =
+      request.method === 'POST' && url.pathname === '/messages'
+        ? sessions.get(url.searchParams.get('sessionId') ?? '')
+        : undefined;
     if (!session) {
       response.writeHead(404).end();
       return;

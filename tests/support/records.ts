@@ -1,6 +1,5 @@
 import type { Conversation } from '../../openapi/types.ts';
 
-
 /** A conversation as the API answers it, for browser-side tests: a running, untitled one unless told otherwise. */
 export function conversationRecord(fields: Partial<Conversation> = {}): Conversation {
   return {

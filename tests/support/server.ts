@@ -41,7 +41,9 @@ function freePort(): Promise<number> {
  * With `database` it shares another server's database and data directory instead: a second
  * node of the same installation.
  */
-export async function startServer(options: { mode?: 'saas' | 'oss'; env?: Record<string, string>; database?: TestDatabase } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { mode?: 'saas' | 'oss'; env?: Record<string, string>; database?: TestDatabase } = {},
+): Promise<RunningServer> {
   const database = options.database ?? (await createTestDatabase());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -61,7 +63,11 @@ export async function startServer(options: { mode?: 'saas' | 'oss'; env?: Record
       ...options.env,
     };
     if (!database.databaseUrl) delete env.DATABASE_URL;
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
     const deadline = Date.now() + 60_000;

@@ -26,13 +26,17 @@ function digestLines(units: readonly ContextUnit[]): string[] {
     const [assistant, tool] = unit.messages;
     const results = new Map<string, string>();
     if (tool && Array.isArray(tool.content)) {
-      for (const part of tool.content) if (part.type === 'tool-result' && part.output.type === 'text') results.set(part.toolCallId, part.output.value);
+      for (const part of tool.content)
+        if (part.type === 'tool-result' && part.output.type === 'text') results.set(part.toolCallId, part.output.value);
     }
     const lines: string[] = [];
     if (assistant && Array.isArray(assistant.content)) {
       for (const part of assistant.content) {
         if (part.type === 'text' && part.text.trim()) lines.push(`- You said: "${clip(part.text)}"`);
-        if (part.type === 'tool-call') lines.push(`- You called ${part.toolName}(${clip(JSON.stringify(part.input), 150)}) → ${clip(results.get(part.toolCallId) ?? '', 120)}`);
+        if (part.type === 'tool-call')
+          lines.push(
+            `- You called ${part.toolName}(${clip(JSON.stringify(part.input), 150)}) → ${clip(results.get(part.toolCallId) ?? '', 120)}`,
+          );
       }
     } else if (assistant) {
       lines.push(`- You said: "${clip(contentText(assistant))}"`);
@@ -85,10 +89,15 @@ export class Condenser {
       const dropped = rest.filter((unit) => this.keepFrom !== null && unit.firstEventId < this.keepFrom);
       const kept = rest.filter((unit) => this.keepFrom === null || unit.firstEventId >= this.keepFrom);
       const summary = dropped.length > 0 ? [digest(dropped, digestBudget)] : [];
-      return { messages: [...pinned.flatMap(unitMessages), ...summary, ...kept.flatMap(unitMessages)], kept, condensed: dropped.length > 0 };
+      return {
+        messages: [...pinned.flatMap(unitMessages), ...summary, ...kept.flatMap(unitMessages)],
+        kept,
+        condensed: dropped.length > 0,
+      };
     };
     let result = assemble();
-    if (fixedTokens + estimateTokens(result.messages) <= limitTokens) return { messages: result.messages, condensed: result.condensed };
+    if (fixedTokens + estimateTokens(result.messages) <= limitTokens)
+      return { messages: result.messages, condensed: result.condensed };
 
     // Keep the newest units that fit in the target beside the pinned ones and the digest; the newest always stays.
     let room = targetTokens - fixedTokens - estimateTokens(pinned.flatMap(unitMessages)) - digestBudget;

@@ -23,7 +23,17 @@ describe('eventsToUnits', () => {
           { type: 'tool-call', toolCallId: 'response-1-call-0', toolName: 'execute_bash', input: { command: 'ls' } },
         ],
       },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'response-1-call-0', toolName: 'execute_bash', output: { type: 'text', value: 'a.txt' } }] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'response-1-call-0',
+            toolName: 'execute_bash',
+            output: { type: 'text', value: 'a.txt' },
+          },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'There is a.txt.' }] },
     ]);
   });
@@ -66,7 +76,14 @@ describe('eventsToUnits', () => {
     const tool = messagesOf(history)[2];
     expect(tool).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'response-1-call-0', toolName: 'execute_bash', output: { type: 'text', value: missingResult('execute_bash') } }],
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'response-1-call-0',
+          toolName: 'execute_bash',
+          output: { type: 'text', value: missingResult('execute_bash') },
+        },
+      ],
     });
   });
 
@@ -87,7 +104,9 @@ describe('eventsToUnits', () => {
     history.add({ source: 'agent', observation: 'run', cause: visible.id, content: '3 passed' });
     const hidden = history.add({ source: 'user', action: 'run', args: { command: 'ls', hidden: true } });
     history.add({ source: 'agent', observation: 'run', cause: hidden.id, content: 'x' });
-    expect(messagesOf(history)).toEqual([{ role: 'user', content: 'I ran `npm test` in the terminal. It printed:\n3 passed' }]);
+    expect(messagesOf(history)).toEqual([
+      { role: 'user', content: 'I ran `npm test` in the terminal. It printed:\n3 passed' },
+    ]);
   });
 
   it('leaves out state changes, status updates and the system prompt event', () => {

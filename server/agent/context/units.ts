@@ -67,7 +67,10 @@ export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
 
   const closeTurn = () => {
     if (turn) {
-      const content: AssistantContent = [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), ...turn.calls];
+      const content: AssistantContent = [
+        ...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []),
+        ...turn.calls,
+      ];
       const messages: ModelMessage[] = [{ role: 'assistant', content }];
       if (turn.calls.length > 0) {
         const results: ToolResultPart[] = turn.calls.map((call) => ({
@@ -85,18 +88,36 @@ export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
     deferred = [];
   };
   // User-side messages wait while a turn still expects tool results: results must follow their calls.
-  const addUserUnit = (unit: ContextUnit) => (turn && turn.calls.length > 0 ? deferred.push(unit) : (closeTurn(), units.push(unit)));
+  const addUserUnit = (unit: ContextUnit) =>
+    turn && turn.calls.length > 0 ? deferred.push(unit) : (closeTurn(), units.push(unit));
 
   for (const event of events) {
     if (event.action === 'message' && event.source === 'user') {
-      addUserUnit({ kind: 'user', firstEventId: event.id, pinned: !firstUserMessagePinned, message: { role: 'user', content: userContent(event) } });
+      addUserUnit({
+        kind: 'user',
+        firstEventId: event.id,
+        pinned: !firstUserMessagePinned,
+        message: { role: 'user', content: userContent(event) },
+      });
       firstUserMessagePinned = true;
     } else if (event.observation === 'recall' && event.extras) {
       const text = renderRecall(event.extras);
-      if (text) addUserUnit({ kind: 'user', firstEventId: event.id, pinned: event.extras.recall_type === 'workspace_context', message: { role: 'user', content: text } });
+      if (text)
+        addUserUnit({
+          kind: 'user',
+          firstEventId: event.id,
+          pinned: event.extras.recall_type === 'workspace_context',
+          message: { role: 'user', content: text },
+        });
     } else if (event.action === 'message' && event.source === 'agent') {
       closeTurn();
-      turn = { firstEventId: event.id, responseId: null, text: event.args?.content ?? '', calls: [], results: new Map() };
+      turn = {
+        firstEventId: event.id,
+        responseId: null,
+        text: event.args?.content ?? '',
+        calls: [],
+        results: new Map(),
+      };
       closeTurn();
     } else if (event.action && event.source === 'agent') {
       const metadata = toolCallMetadataOf(event);
@@ -104,24 +125,47 @@ export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
       seenCalls.add(metadata.tool_call_id);
       if (!turn || turn.responseId === null || turn.responseId !== metadata.model_response_id) {
         closeTurn();
-        turn = { firstEventId: event.id, responseId: metadata.model_response_id, text: '', calls: [], results: new Map() };
+        turn = {
+          firstEventId: event.id,
+          responseId: metadata.model_response_id,
+          text: '',
+          calls: [],
+          results: new Map(),
+        };
       }
       if (event.args?.thought) turn.text = turn.text ? `${turn.text}\n${event.args.thought}` : event.args.thought;
-      turn.calls.push({ type: 'tool-call', toolCallId: metadata.tool_call_id, toolName: metadata.function_name, input: metadata.arguments });
+      turn.calls.push({
+        type: 'tool-call',
+        toolCallId: metadata.tool_call_id,
+        toolName: metadata.function_name,
+        input: metadata.arguments,
+      });
     } else if (event.observation && event.cause !== null && event.cause !== undefined) {
       const action = byId.get(event.cause);
       const metadata = action ? toolCallMetadataOf(action) : null;
       if (metadata) {
         const open: OpenTurn | null = turn;
-        if (open && open.calls.some((call) => call.toolCallId === metadata.tool_call_id) && !open.results.has(metadata.tool_call_id)) {
+        if (
+          open &&
+          open.calls.some((call) => call.toolCallId === metadata.tool_call_id) &&
+          !open.results.has(metadata.tool_call_id)
+        ) {
           open.results.set(metadata.tool_call_id, observationText(event));
         }
-      } else if (action?.source === 'user' && action.action === 'run' && !action.args?.hidden && !event.extras?.hidden) {
+      } else if (
+        action?.source === 'user' &&
+        action.action === 'run' &&
+        !action.args?.hidden &&
+        !event.extras?.hidden
+      ) {
         addUserUnit({
           kind: 'user',
           firstEventId: event.id,
           pinned: false,
-          message: { role: 'user', content: `I ran \`${action.args?.command ?? ''}\` in the terminal. It printed:\n${event.content ?? ''}` },
+          message: {
+            role: 'user',
+            content: `I ran \`${action.args?.command ?? ''}\` in the terminal. It printed:\n${event.content ?? ''}`,
+          },
         });
       }
     }

@@ -25,7 +25,12 @@ describe('classifyModelError', () => {
     [402, 'no money', false, 'STATUS$ERROR_LLM_OUT_OF_CREDITS'],
     [404, 'The model `gpt-9` does not exist', false, 'STATUS$ERROR_LLM_NOT_FOUND'],
     [400, "This model's maximum context length is 128000 tokens", false, 'STATUS$ERROR_LLM_CONTEXT_WINDOW'],
-    [400, 'Your request was rejected by our content management policy', false, 'STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION'],
+    [
+      400,
+      'Your request was rejected by our content management policy',
+      false,
+      'STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION',
+    ],
     [422, 'unprocessable', false, 'STATUS$ERROR_LLM_BAD_REQUEST'],
   ])('HTTP %i (%s): retryable %s, %s', (status, message, retryable, errorId) => {
     const classified = classifyModelError(apiError(status, message));
@@ -34,7 +39,9 @@ describe('classifyModelError', () => {
   });
 
   it('flags a prompt that does not fit, so the agent can condense and call again', () => {
-    expect(classifyModelError(apiError(400, 'prompt is too long: 210000 tokens > 200000 maximum')).contextExceeded).toBe(true);
+    expect(
+      classifyModelError(apiError(400, 'prompt is too long: 210000 tokens > 200000 maximum')).contextExceeded,
+    ).toBe(true);
   });
 
   it('keeps the Retry-After of a rate limit', () => {
@@ -43,8 +50,13 @@ describe('classifyModelError', () => {
   });
 
   it('retries network failures', () => {
-    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-    expect(classifyModelError(refused)).toMatchObject({ retryable: true, errorId: 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE' });
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
+    expect(classifyModelError(refused)).toMatchObject({
+      retryable: true,
+      errorId: 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE',
+    });
     expect(classifyModelError(apiError(undefined, 'Cannot connect to API'))).toMatchObject({ retryable: true });
   });
 
@@ -54,12 +66,21 @@ describe('classifyModelError', () => {
       errorId: 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE',
       reason: 'The model provider is unavailable (HTTP 529): Overloaded',
     });
-    expect(classifyModelError({ message: 'Slow down', type: 'requests', code: 429 })).toMatchObject({ retryable: true, errorId: 'STATUS$ERROR_LLM_RATE_LIMITED' });
-    expect(classifyModelError({ type: 'mystery_error', message: 'odd' })).toMatchObject({ retryable: false, reason: 'The model call failed: odd' });
+    expect(classifyModelError({ message: 'Slow down', type: 'requests', code: 429 })).toMatchObject({
+      retryable: true,
+      errorId: 'STATUS$ERROR_LLM_RATE_LIMITED',
+    });
+    expect(classifyModelError({ type: 'mystery_error', message: 'odd' })).toMatchObject({
+      retryable: false,
+      reason: 'The model call failed: odd',
+    });
   });
 
   it('does not retry anything else, and passes classified errors through', () => {
-    expect(classifyModelError(new Error('surprise'))).toMatchObject({ retryable: false, reason: 'The model call failed: surprise' });
+    expect(classifyModelError(new Error('surprise'))).toMatchObject({
+      retryable: false,
+      reason: 'The model call failed: surprise',
+    });
     const known = new ModelCallError({ reason: 'x', retryable: false, errorId: 'Y' });
     expect(classifyModelError(known)).toBe(known);
   });
@@ -69,7 +90,9 @@ describe('backoffDelay', () => {
   const policy = { maxRetries: 5, initialDelayMs: 1000, maxDelayMs: 10_000 };
 
   it('doubles from the initial delay up to the cap', () => {
-    expect([1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(policy, retry, null))).toEqual([1000, 2000, 4000, 8000, 10_000, 10_000]);
+    expect([1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(policy, retry, null))).toEqual([
+      1000, 2000, 4000, 8000, 10_000, 10_000,
+    ]);
   });
 
   it('waits at least what the provider asked for, within the cap', () => {

@@ -14,7 +14,13 @@ export class ModelCallError extends Error {
   /** The prompt did not fit the model's context window: condensing and calling again can help. */
   readonly contextExceeded: boolean;
 
-  constructor(fields: { reason: string; retryable: boolean; errorId: string; retryAfterMs?: number | null; contextExceeded?: boolean }) {
+  constructor(fields: {
+    reason: string;
+    retryable: boolean;
+    errorId: string;
+    retryAfterMs?: number | null;
+    contextExceeded?: boolean;
+  }) {
     super(fields.reason);
     this.name = 'ModelCallError';
     this.reason = fields.reason;
@@ -25,7 +31,16 @@ export class ModelCallError extends Error {
   }
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function causeCode(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
@@ -56,7 +71,8 @@ function providerMessage(error: APICallError): string {
   return error.message;
 }
 
-const CONTEXT_EXCEEDED = /context.{0,20}(length|window)|maximum context|too many tokens|prompt is too long|input is too long/i;
+const CONTEXT_EXCEEDED =
+  /context.{0,20}(length|window)|maximum context|too many tokens|prompt is too long|input is too long/i;
 const CONTENT_POLICY = /content.?(policy|filter|management)/i;
 
 /** An HTTP answer of the provider, classified by status and message. */
@@ -69,15 +85,27 @@ function fromResponse(status: number, message: string, headers: Record<string, s
       contextExceeded: extra.contextExceeded ?? false,
       retryAfterMs: extra.retryable ? retryAfterMs(headers) : null,
     });
-  if (status === 429) return fail('The model provider is rate limiting requests', 'STATUS$ERROR_LLM_RATE_LIMITED', { retryable: true });
-  if (status === 401 || status === 403) return fail('The model provider rejected the API key', 'STATUS$ERROR_LLM_AUTHENTICATION');
+  if (status === 429)
+    return fail('The model provider is rate limiting requests', 'STATUS$ERROR_LLM_RATE_LIMITED', { retryable: true });
+  if (status === 401 || status === 403)
+    return fail('The model provider rejected the API key', 'STATUS$ERROR_LLM_AUTHENTICATION');
   if (status === 402) return fail('The model provider account is out of credits', 'STATUS$ERROR_LLM_OUT_OF_CREDITS');
-  if (status === 404) return fail('The model was not found; check the model name and the base URL', 'STATUS$ERROR_LLM_NOT_FOUND');
+  if (status === 404)
+    return fail('The model was not found; check the model name and the base URL', 'STATUS$ERROR_LLM_NOT_FOUND');
   if (CONTEXT_EXCEEDED.test(message)) {
-    return fail("The conversation no longer fits the model's context window", 'STATUS$ERROR_LLM_CONTEXT_WINDOW', { contextExceeded: true });
+    return fail("The conversation no longer fits the model's context window", 'STATUS$ERROR_LLM_CONTEXT_WINDOW', {
+      contextExceeded: true,
+    });
   }
-  if (CONTENT_POLICY.test(message)) return fail('The model provider refused the request under its content policy', 'STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION');
-  if (status === 500) return fail('The model provider had an internal error', 'STATUS$ERROR_LLM_INTERNAL_SERVER_ERROR', { retryable: true });
+  if (CONTENT_POLICY.test(message))
+    return fail(
+      'The model provider refused the request under its content policy',
+      'STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION',
+    );
+  if (status === 500)
+    return fail('The model provider had an internal error', 'STATUS$ERROR_LLM_INTERNAL_SERVER_ERROR', {
+      retryable: true,
+    });
   if (status === 408 || status === 409 || status > 500) {
     return fail('The model provider is unavailable', 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE', { retryable: true });
   }
@@ -106,21 +134,39 @@ function streamedError(error: unknown): { status: number | null; message: string
   if (typeof error !== 'object' || error === null || error instanceof Error) return null;
   const { message, type, code } = error as { message?: unknown; type?: unknown; code?: unknown };
   if (typeof message !== 'string') return null;
-  const status = typeof code === 'number' ? code : typeof type === 'string' ? (ANTHROPIC_ERROR_STATUS[type] ?? null) : null;
+  const status =
+    typeof code === 'number' ? code : typeof type === 'string' ? (ANTHROPIC_ERROR_STATUS[type] ?? null) : null;
   return { status, message };
 }
 
 export function classifyModelError(error: unknown): ModelCallError {
   if (error instanceof ModelCallError) return error;
-  if (APICallError.isInstance(error) && error.statusCode !== undefined) return fromResponse(error.statusCode, providerMessage(error), error.responseHeaders);
+  if (APICallError.isInstance(error) && error.statusCode !== undefined)
+    return fromResponse(error.statusCode, providerMessage(error), error.responseHeaders);
   const streamed = streamedError(error);
   if (streamed?.status) return fromResponse(streamed.status, streamed.message, undefined);
-  if (streamed) return new ModelCallError({ reason: `The model call failed: ${streamed.message}`, retryable: false, errorId: 'STATUS$ERROR_LLM_UNKNOWN' });
+  if (streamed)
+    return new ModelCallError({
+      reason: `The model call failed: ${streamed.message}`,
+      retryable: false,
+      errorId: 'STATUS$ERROR_LLM_UNKNOWN',
+    });
   const message = error instanceof Error ? error.message : String(error);
   const code = causeCode(error);
-  const unreachable = (APICallError.isInstance(error) && error.isRetryable) || (code !== undefined && NETWORK_CODES.has(code)) || /fetch failed|socket hang up/i.test(message);
+  const unreachable =
+    (APICallError.isInstance(error) && error.isRetryable) ||
+    (code !== undefined && NETWORK_CODES.has(code)) ||
+    /fetch failed|socket hang up/i.test(message);
   if (unreachable) {
-    return new ModelCallError({ reason: `The model provider could not be reached: ${message}`, retryable: true, errorId: 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE' });
+    return new ModelCallError({
+      reason: `The model provider could not be reached: ${message}`,
+      retryable: true,
+      errorId: 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE',
+    });
   }
-  return new ModelCallError({ reason: `The model call failed: ${message}`, retryable: false, errorId: 'STATUS$ERROR_LLM_UNKNOWN' });
+  return new ModelCallError({
+    reason: `The model call failed: ${message}`,
+    retryable: false,
+    errorId: 'STATUS$ERROR_LLM_UNKNOWN',
+  });
 }

@@ -10,7 +10,8 @@ const server = http.createServer((request, response) => {
   request.on('data', (chunk: Buffer) => (body += chunk.toString()));
   request.on('end', () => {
     received.push({ method: request.method ?? '', body, auth: request.headers.authorization });
-    if (request.url === '/missing') return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no"}');
+    if (request.url === '/missing')
+      return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no"}');
     response.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'r1' });
     response.write('data: one\n\n');
     // The rest comes later, or never for /hang.
@@ -28,7 +29,11 @@ afterAll(async () => {
 
 describe('modelFetch', () => {
   it('sends the method, headers and body, and streams the answer with its status and headers', async () => {
-    const response = await modelFetch(`${base}/chat`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"a":1}' });
+    const response = await modelFetch(`${base}/chat`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('r1');
     expect(await response.text()).toBe('data: one\n\ndata: two\n\n');
@@ -51,7 +56,9 @@ describe('modelFetch', () => {
   });
 
   it('refuses what it does not implement rather than sending something else', async () => {
-    await expect(modelFetch(`${base}/chat`, { method: 'POST', body: new Uint8Array([1]) })).rejects.toThrow(/string bodies/);
+    await expect(modelFetch(`${base}/chat`, { method: 'POST', body: new Uint8Array([1]) })).rejects.toThrow(
+      /string bodies/,
+    );
     await expect(modelFetch('ftp://example.com/x')).rejects.toThrow(/Unsupported protocol/);
   });
 });

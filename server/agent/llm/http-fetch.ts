@@ -17,13 +17,20 @@ export const modelFetch: typeof fetch = (input, init) =>
     const url = new URL(input instanceof Request ? input.url : input);
     const library = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (!library) return reject(new TypeError(`Unsupported protocol ${url.protocol}`));
-    if (init?.body != null && typeof init.body !== 'string') return reject(new TypeError('Only string bodies are sent to the model'));
+    if (init?.body != null && typeof init.body !== 'string')
+      return reject(new TypeError('Only string bodies are sent to the model'));
     const request = library.request(
       url,
-      { method: init?.method ?? 'GET', headers: Object.fromEntries(new Headers(init?.headers)), agent: agents[url.protocol as 'http:' | 'https:'], signal: init?.signal ?? undefined },
+      {
+        method: init?.method ?? 'GET',
+        headers: Object.fromEntries(new Headers(init?.headers)),
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        signal: init?.signal ?? undefined,
+      },
       (response) => {
         const headers = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        for (const [name, value] of Object.entries(response.headers))
+          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
         const status = response.statusCode ?? 500;
         // A Response cannot carry a body with these statuses.
         const body = [204, 205, 304].includes(status) ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);

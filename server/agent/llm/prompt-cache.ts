@@ -4,7 +4,13 @@ import type { ModelMessage, SystemModelMessage } from 'ai';
 const CACHE_CONTROL = { type: 'ephemeral' } as const;
 
 function markBreakpoint<M extends ModelMessage | SystemModelMessage>(message: M): M {
-  return { ...message, providerOptions: { ...message.providerOptions, anthropic: { ...message.providerOptions?.anthropic, cacheControl: CACHE_CONTROL } } };
+  return {
+    ...message,
+    providerOptions: {
+      ...message.providerOptions,
+      anthropic: { ...message.providerOptions?.anthropic, cacheControl: CACHE_CONTROL },
+    },
+  };
 }
 
 /**
@@ -14,7 +20,10 @@ function markBreakpoint<M extends ModelMessage | SystemModelMessage>(message: M)
  * message before the last assistant message — the end of the previous call's prompt — so this
  * call reads what the previous one wrote, however many tool results came since.
  */
-export function withCacheBreakpoints(system: string, messages: readonly ModelMessage[]): { system: SystemModelMessage; messages: ModelMessage[] } {
+export function withCacheBreakpoints(
+  system: string,
+  messages: readonly ModelMessage[],
+): { system: SystemModelMessage; messages: ModelMessage[] } {
   const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
   const marked = new Set([messages.length - 1, lastAssistant > 0 ? lastAssistant - 1 : -1]);
   return {

@@ -5,10 +5,19 @@ import { createLanguageModel, NO_MODEL_CONFIGURED } from './provider.ts';
 describe('createLanguageModel', () => {
   it('builds a model for each provider', () => {
     const ids = (['openai', 'anthropic', 'openai-compatible'] as const).map((provider) => {
-      const model = createLanguageModel({ provider, model: 'some-model', apiKey: 'k', baseUrl: 'http://127.0.0.1:1/v1' });
+      const model = createLanguageModel({
+        provider,
+        model: 'some-model',
+        apiKey: 'k',
+        baseUrl: 'http://127.0.0.1:1/v1',
+      });
       return typeof model === 'string' ? model : `${model.provider} ${model.modelId}`;
     });
-    expect(ids).toEqual(['openai.chat some-model', 'anthropic.messages some-model', 'openai-compatible.chat some-model']);
+    expect(ids).toEqual([
+      'openai.chat some-model',
+      'anthropic.messages some-model',
+      'openai-compatible.chat some-model',
+    ]);
   });
 
   it('says how to configure a model when there is none', () => {

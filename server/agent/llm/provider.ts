@@ -16,7 +16,12 @@ export const NO_MODEL_CONFIGURED =
  * server exercises both adapters in tests.
  */
 export function createLanguageModel(llm: LlmSettings | null): LanguageModel {
-  if (!llm) throw new ModelCallError({ reason: NO_MODEL_CONFIGURED, retryable: false, errorId: 'STATUS$ERROR_LLM_NOT_CONFIGURED' });
+  if (!llm)
+    throw new ModelCallError({
+      reason: NO_MODEL_CONFIGURED,
+      retryable: false,
+      errorId: 'STATUS$ERROR_LLM_NOT_CONFIGURED',
+    });
   const baseURL = llm.baseUrl || undefined;
   switch (llm.provider) {
     case 'openai':
@@ -32,6 +37,12 @@ export function createLanguageModel(llm: LlmSettings | null): LanguageModel {
         });
       }
       // includeUsage asks the server for the token counts that metering needs at the end of the stream.
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey: llm.apiKey, includeUsage: true, fetch: modelFetch }).chatModel(llm.model);
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL,
+        apiKey: llm.apiKey,
+        includeUsage: true,
+        fetch: modelFetch,
+      }).chatModel(llm.model);
   }
 }

@@ -38,16 +38,38 @@ describe('streamModelCall against an OpenAI-compatible server', () => {
     const response = await call();
     expect(response.text).toBe('Let me look.');
     expect(response.toolCalls).toEqual([
-      { toolCallId: expect.any(String), toolName: 'execute_bash', input: { command: 'ls -la', security_risk: 'LOW' }, invalidReason: null },
-      { toolCallId: expect.any(String), toolName: 'think', input: { thought: 'then look around' }, invalidReason: null },
+      {
+        toolCallId: expect.any(String),
+        toolName: 'execute_bash',
+        input: { command: 'ls -la', security_risk: 'LOW' },
+        invalidReason: null,
+      },
+      {
+        toolCallId: expect.any(String),
+        toolName: 'think',
+        input: { thought: 'then look around' },
+        invalidReason: null,
+      },
     ]);
-    expect(response.usage).toEqual({ promptTokens: 1200, completionTokens: 40, cacheReadTokens: 1000, cacheWriteTokens: 0 });
+    expect(response.usage).toEqual({
+      promptTokens: 1200,
+      completionTokens: 40,
+      cacheReadTokens: 1000,
+      cacheWriteTokens: 0,
+    });
     expect(response.responseId).toMatch(/^chatcmpl-/);
 
     const sent = llm.completions.at(-1);
     expect(sent).toMatchObject({ model: 'fake-model', stream: true, stream_options: { include_usage: true } });
     expect(sent?.messages[0]).toEqual({ role: 'system', content: 'You are a test.' });
-    expect(sent?.tools?.map((tool) => tool.function.name)).toEqual(['execute_bash', 'str_replace_editor', 'execute_ipython_cell', 'browser', 'think', 'finish']);
+    expect(sent?.tools?.map((tool) => tool.function.name)).toEqual([
+      'execute_bash',
+      'str_replace_editor',
+      'execute_ipython_cell',
+      'browser',
+      'think',
+      'finish',
+    ]);
     expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer test-key');
   });
 
@@ -65,20 +87,31 @@ describe('streamModelCall against an OpenAI-compatible server', () => {
     );
     const [broken, unknown] = (await call()).toolCalls;
     expect(broken?.invalidReason).toBeTruthy();
-    expect(unknown).toMatchObject({ toolName: 'teleport', input: { where: 'mars' }, invalidReason: expect.stringContaining('teleport') });
+    expect(unknown).toMatchObject({
+      toolName: 'teleport',
+      input: { where: 'mars' },
+      invalidReason: expect.stringContaining('teleport'),
+    });
   });
 
   it('throws classified errors', async () => {
     llm.enqueue(reply.error(429, 'Too many requests', { headers: { 'retry-after': '3' } }));
     const error = await call().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelCallError);
-    expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000, reason: 'The model provider is rate limiting requests (HTTP 429): Too many requests' });
+    expect(error).toMatchObject({
+      retryable: true,
+      retryAfterMs: 3000,
+      reason: 'The model provider is rate limiting requests (HTTP 429): Too many requests',
+    });
   });
 
   it('classifies an error sent inside a stream that has started', async () => {
     llm.enqueue(reply.error(503, 'Upstream overloaded', { inStream: true }));
     const error = await call().catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ retryable: true, reason: 'The model provider is unavailable (HTTP 503): Upstream overloaded' });
+    expect(error).toMatchObject({
+      retryable: true,
+      reason: 'The model provider is unavailable (HTTP 503): Upstream overloaded',
+    });
   });
 
   it('stops waiting when aborted', async () => {
@@ -101,7 +134,9 @@ describe('the fake OpenAI-compatible server', () => {
       tools: { think: { inputSchema: jsonSchema({ type: 'object', properties: { thought: { type: 'string' } } }) } },
     });
     expect(result.text).toBe('Thinking.');
-    expect(result.toolCalls.map((toolCall) => [toolCall.toolName, toolCall.input])).toEqual([['think', { thought: 'plain' }]]);
+    expect(result.toolCalls.map((toolCall) => [toolCall.toolName, toolCall.input])).toEqual([
+      ['think', { thought: 'plain' }],
+    ]);
     expect(result.usage.inputTokens).toBeGreaterThan(0);
   });
 
@@ -111,7 +146,10 @@ describe('the fake OpenAI-compatible server', () => {
   });
 
   it('answers 500 when the script has no reply, so a missing step fails loudly', async () => {
-    const response = await fetch(`${baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'x', messages: [] }) });
+    const response = await fetch(`${baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'x', messages: [] }),
+    });
     expect(response.status).toBe(500);
     expect(await response.text()).toContain('the script has no reply');
   });

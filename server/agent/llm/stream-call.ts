@@ -29,7 +29,8 @@ export interface ModelRequest {
   signal: AbortSignal;
 }
 
-type ProviderStreamPart = Awaited<ReturnType<ProviderModel['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
+type ProviderStreamPart =
+  Awaited<ReturnType<ProviderModel['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
 type ProviderUsage = Extract<ProviderStreamPart, { type: 'finish' }>['usage'];
 
 function providerCallUsage(usage: ProviderUsage | undefined): CallUsage {
@@ -52,10 +53,14 @@ function parseArguments(text: string): Pick<ModelToolCall, 'input' | 'invalidRea
   }
 }
 
-function toolCallOf(part: Extract<ProviderStreamPart, { type: 'tool-call' }>, toolNames: ReadonlySet<string>): ModelToolCall {
+function toolCallOf(
+  part: Extract<ProviderStreamPart, { type: 'tool-call' }>,
+  toolNames: ReadonlySet<string>,
+): ModelToolCall {
   const call = { toolCallId: part.toolCallId, toolName: part.toolName, ...parseArguments(part.input) };
   // Kept as the model sent them, so the action event shows what it tried.
-  if (!toolNames.has(part.toolName)) return { ...call, invalidReason: `Model tried to call unavailable tool '${part.toolName}'.` };
+  if (!toolNames.has(part.toolName))
+    return { ...call, invalidReason: `Model tried to call unavailable tool '${part.toolName}'.` };
   return call;
 }
 
@@ -105,7 +110,8 @@ export async function streamModelCall(request: ModelRequest): Promise<ModelRespo
     if (request.signal.aborted) throw request.signal.reason ?? error;
     throw classifyModelError(error);
   }
-  if (request.signal.aborted) throw request.signal.reason ?? new DOMException('The model call was aborted', 'AbortError');
+  if (request.signal.aborted)
+    throw request.signal.reason ?? new DOMException('The model call was aborted', 'AbortError');
   return { text: text.trim(), toolCalls, usage: providerCallUsage(usage), responseId };
 }
 

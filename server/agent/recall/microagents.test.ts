@@ -4,15 +4,27 @@ import { parseMicroagent, triggeredKnowledge } from './microagents.ts';
 describe('parseMicroagent', () => {
   it('reads the name and triggers from the YAML front matter', () => {
     const text = '---\nname: docker\ntriggers:\n  - docker\n  - container\n---\nUse `docker compose up -d`.\n';
-    expect(parseMicroagent('docker.md', text)).toEqual({ name: 'docker', triggers: ['docker', 'container'], content: 'Use `docker compose up -d`.' });
+    expect(parseMicroagent('docker.md', text)).toEqual({
+      name: 'docker',
+      triggers: ['docker', 'container'],
+      content: 'Use `docker compose up -d`.',
+    });
   });
 
   it('names a file without front matter after the file, with no triggers', () => {
-    expect(parseMicroagent('repo.md', '# Repo\nRun npm test.')).toEqual({ name: 'repo', triggers: [], content: '# Repo\nRun npm test.' });
+    expect(parseMicroagent('repo.md', '# Repo\nRun npm test.')).toEqual({
+      name: 'repo',
+      triggers: [],
+      content: '# Repo\nRun npm test.',
+    });
   });
 
   it('keeps the content when the front matter is not valid YAML', () => {
-    expect(parseMicroagent('x.md', '---\ntriggers: [unclosed\n---\nBody')).toEqual({ name: 'x', triggers: [], content: 'Body' });
+    expect(parseMicroagent('x.md', '---\ntriggers: [unclosed\n---\nBody')).toEqual({
+      name: 'x',
+      triggers: [],
+      content: 'Body',
+    });
   });
 });
 
@@ -23,7 +35,9 @@ describe('triggeredKnowledge', () => {
   ];
 
   it('matches triggers anywhere in the message, ignoring case', () => {
-    expect(triggeredKnowledge(knowledge, 'Put it in a Container please')).toEqual([{ name: 'docker', trigger: 'container', content: 'D' }]);
+    expect(triggeredKnowledge(knowledge, 'Put it in a Container please')).toEqual([
+      { name: 'docker', trigger: 'container', content: 'D' },
+    ]);
   });
 
   it('lists each microagent once', () => {

@@ -31,15 +31,23 @@ export function parseMicroagent(fileName: string, text: string): { name: string;
   } catch {
     // A broken header still leaves usable instructions.
   }
-  const triggers = Array.isArray(meta.triggers) ? meta.triggers.filter((t): t is string => typeof t === 'string' && t.trim() !== '') : [];
-  return { name: typeof meta.name === 'string' && meta.name ? meta.name : fallbackName, triggers, content: text.slice(match[0].length).trim() };
+  const triggers = Array.isArray(meta.triggers)
+    ? meta.triggers.filter((t): t is string => typeof t === 'string' && t.trim() !== '')
+    : [];
+  return {
+    name: typeof meta.name === 'string' && meta.name ? meta.name : fallbackName,
+    triggers,
+    content: text.slice(match[0].length).trim(),
+  };
 }
 
 export async function loadMicroagents(runtime: RuntimeSession, baseDir: string): Promise<Microagents> {
   const dir = `${baseDir.replace(/\/$/, '')}/.openhands/microagents`;
   let names: string[];
   try {
-    names = (await runtime.listFiles(dir)).filter((name) => name.endsWith('.md')).sort((a, b) => Number(b === 'repo.md') - Number(a === 'repo.md'));
+    names = (await runtime.listFiles(dir))
+      .filter((name) => name.endsWith('.md'))
+      .sort((a, b) => Number(b === 'repo.md') - Number(a === 'repo.md'));
   } catch {
     return { repoInstructions: '', knowledge: [] };
   }
@@ -54,7 +62,10 @@ export async function loadMicroagents(runtime: RuntimeSession, baseDir: string):
 }
 
 /** The knowledge entries a message triggers, once per microagent (its first matching trigger). */
-export function triggeredKnowledge(knowledge: readonly KnowledgeMicroagent[], message: string): { name: string; trigger: string; content: string }[] {
+export function triggeredKnowledge(
+  knowledge: readonly KnowledgeMicroagent[],
+  message: string,
+): { name: string; trigger: string; content: string }[] {
   const text = message.toLowerCase();
   return knowledge.flatMap((agent) => {
     const trigger = agent.triggers.find((candidate) => text.includes(candidate.toLowerCase()));

@@ -20,9 +20,16 @@ export function renderRecall(extras: EventExtras): string {
           .join('\n'),
       ),
     );
-    if (extras.repo_name) parts.push(section('REPOSITORY_INFO', `The repository ${extras.repo_name} is checked out at ${extras.repo_directory || 'the workspace root'}.`));
+    if (extras.repo_name)
+      parts.push(
+        section(
+          'REPOSITORY_INFO',
+          `The repository ${extras.repo_name} is checked out at ${extras.repo_directory || 'the workspace root'}.`,
+        ),
+      );
     if (extras.repo_instructions) parts.push(section('REPOSITORY_INSTRUCTIONS', extras.repo_instructions));
-    if (extras.additional_agent_instructions) parts.push(section('CONVERSATION_INSTRUCTIONS', extras.additional_agent_instructions));
+    if (extras.additional_agent_instructions)
+      parts.push(section('CONVERSATION_INSTRUCTIONS', extras.additional_agent_instructions));
     const secrets = Object.entries(extras.custom_secrets_descriptions ?? {});
     if (secrets.length > 0) {
       parts.push(
@@ -34,7 +41,12 @@ export function renderRecall(extras: EventExtras): string {
     }
   }
   for (const entry of extras.microagent_knowledge ?? []) {
-    parts.push(section('EXTRA_INFO', `The following information was found because the message mentions "${entry.trigger}":\n${entry.content}`));
+    parts.push(
+      section(
+        'EXTRA_INFO',
+        `The following information was found because the message mentions "${entry.trigger}":\n${entry.content}`,
+      ),
+    );
   }
   return parts.join('\n\n');
 }

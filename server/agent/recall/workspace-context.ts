@@ -4,7 +4,11 @@ import { loadMicroagents, triggeredKnowledge, type KnowledgeMicroagent } from '.
 
 /** Served-app URL → port: the URL where the user reaches what the agent serves on that port. */
 export function runtimeHostPorts(host: Pick<AgentHost, 'runtimeHosts' | 'runtime'>): Record<string, number> {
-  return Object.fromEntries(host.runtimeHosts.flatMap((url, index) => (host.runtime.ports[index] === undefined ? [] : [[url, host.runtime.ports[index]]])));
+  return Object.fromEntries(
+    host.runtimeHosts.flatMap((url, index) =>
+      host.runtime.ports[index] === undefined ? [] : [[url, host.runtime.ports[index]]],
+    ),
+  );
 }
 
 /**

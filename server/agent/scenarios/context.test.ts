@@ -15,7 +15,10 @@ function expectPairedToolCalls(request: ChatRequest): void {
     let back = index - 1;
     while (messages[back]?.role === 'tool') back--;
     const calls = (messages[back]?.tool_calls ?? []) as { id: string }[];
-    expect(calls.map((call) => call.id), `tool message ${index} answers a call just before it`).toContain(message.tool_call_id);
+    expect(
+      calls.map((call) => call.id),
+      `tool message ${index} answers a call just before it`,
+    ).toContain(message.tool_call_id);
   });
   messages.forEach((message, index) => {
     const calls = (message.tool_calls ?? []) as { id: string }[];
@@ -26,7 +29,9 @@ function expectPairedToolCalls(request: ChatRequest): void {
 
 describe('the model context', () => {
   it('condenses a long task to fit the context window, keeping the first message, the recall and every call with its result', async () => {
-    const steps = Array.from({ length: 12 }, (_, i) => reply.toolCall('execute_bash', { command: `seq ${i} 600` }, { when: withTools }));
+    const steps = Array.from({ length: 12 }, (_, i) =>
+      reply.toolCall('execute_bash', { command: `seq ${i} 600` }, { when: withTools }),
+    );
     scenario = await scenarios.start({
       agent: { contextWindow: 12_000 },
       script: (llm) => llm.enqueue(titleReply, ...steps, finishReply),
@@ -35,7 +40,9 @@ describe('the model context', () => {
     await scenario.store.waitForState('FINISHED', { timeoutMs: 30_000 });
 
     const requests = scenario.llm.completions.filter(withTools);
-    const condensed = requests.filter((request) => request.messages.some((message) => String(message.content).includes('were condensed to fit the context window')));
+    const condensed = requests.filter((request) =>
+      request.messages.some((message) => String(message.content).includes('were condensed to fit the context window')),
+    );
     expect(condensed.length).toBeGreaterThan(0);
     for (const request of requests) {
       expectPairedToolCalls(request);
@@ -83,7 +90,10 @@ describe('the model context', () => {
     const { store, llm } = scenario;
     const runtime = store.host.runtime;
     await runtime.writeFile('.openhands/microagents/repo.md', '# Repo\nRun tests with npm test.');
-    await runtime.writeFile('.openhands/microagents/docker.md', '---\nname: docker\ntriggers:\n  - docker\n---\nUse docker compose.');
+    await runtime.writeFile(
+      '.openhands/microagents/docker.md',
+      '---\nname: docker\ntriggers:\n  - docker\n---\nUse docker compose.',
+    );
     scenario.say('Hello');
     const first = await store.waitFor((event) => event.observation === 'recall');
     expect(first.extras).toMatchObject({
@@ -100,7 +110,10 @@ describe('the model context', () => {
     const answered = await store.waitForState('AWAITING_USER_INPUT', { after: first.id });
     scenario.say('Can you use Docker?');
     const knowledge = await store.waitFor((event) => event.observation === 'recall', { after: answered.id });
-    expect(knowledge.extras).toEqual({ recall_type: 'knowledge', microagent_knowledge: [{ name: 'docker', trigger: 'docker', content: 'Use docker compose.' }] });
+    expect(knowledge.extras).toEqual({
+      recall_type: 'knowledge',
+      microagent_knowledge: [{ name: 'docker', trigger: 'docker', content: 'Use docker compose.' }],
+    });
     await store.waitForState('AWAITING_USER_INPUT', { after: knowledge.id });
     const context = JSON.stringify(llm.completions.filter(withTools)[1]?.messages);
     expect(context).toContain('acme/shop');
@@ -111,7 +124,11 @@ describe('the model context', () => {
 
   it('falls back to the first line of the message for the title when the model cannot give one', async () => {
     scenario = await scenarios.start({
-      script: (llm) => llm.enqueue(reply.error(500, 'no titles today', { when: withoutTools }), reply.text('Hi.', { when: withTools })),
+      script: (llm) =>
+        llm.enqueue(
+          reply.error(500, 'no titles today', { when: withoutTools }),
+          reply.text('Hi.', { when: withTools }),
+        ),
     });
     scenario.say('Make me a website for my bakery with online orders and delivery tracking\nIt should be pink.');
     await expect.poll(() => scenario?.store.titles).toEqual(['Make me a website for my bakery with online order…']);

@@ -8,18 +8,24 @@ let scenario: Scenario | undefined;
 afterEach(async () => scenario?.close());
 afterAll(async () => scenarios.cleanup());
 
-const think = (thought: string) => reply.toolCall('think', { thought }, { when: withTools, usage: { prompt_tokens: 1000, completion_tokens: 10 } });
+const think = (thought: string) =>
+  reply.toolCall('think', { thought }, { when: withTools, usage: { prompt_tokens: 1000, completion_tokens: 10 } });
 const title = reply.text('Title', { when: withoutTools, usage: { prompt_tokens: 10, completion_tokens: 2 } });
 
 describe('limits checked before each model call', () => {
   it('stops in ERROR once the budget is spent, without sending the next call', async () => {
     // 'fake-model' is unknown: $3 per million prompt tokens, so one step of 1000 prompt tokens costs $0.003.
-    scenario = await scenarios.start({ settings: { maxBudgetPerTask: 0.002 }, script: (llm) => llm.enqueue(title, think('one'), think('two')) });
+    scenario = await scenarios.start({
+      settings: { maxBudgetPerTask: 0.002 },
+      script: (llm) => llm.enqueue(title, think('one'), think('two')),
+    });
     const { store, llm } = scenario;
     scenario.say('Think twice');
     const error = await store.waitForState('ERROR');
     expect(error.extras?.reason).toMatch(/reached its maximum budget of \$0\.0020/);
-    expect(store.events.find((event) => event.status_update && event.type === 'error')?.status_id).toBe('AGENT_ERROR$BUDGET_EXCEEDED');
+    expect(store.events.find((event) => event.status_update && event.type === 'error')?.status_id).toBe(
+      'AGENT_ERROR$BUDGET_EXCEEDED',
+    );
     expect(llm.completions.filter(withTools)).toHaveLength(1);
     expect(error.llm_metrics?.max_budget_per_task).toBe(0.002);
   });
@@ -35,7 +41,13 @@ describe('limits checked before each model call', () => {
   it('pauses at the maximum iterations with a message saying so, and continues on the next message', async () => {
     scenario = await scenarios.start({
       settings: { maxIterations: 2 },
-      script: (llm) => llm.enqueue(title, think('one'), think('two'), reply.toolCall('finish', { message: 'Done.' }, { when: withTools })),
+      script: (llm) =>
+        llm.enqueue(
+          title,
+          think('one'),
+          think('two'),
+          reply.toolCall('finish', { message: 'Done.' }, { when: withTools }),
+        ),
     });
     const { store } = scenario;
     scenario.say('Think a lot');
@@ -53,7 +65,10 @@ describe('limits checked before each model call', () => {
 
   it('stops with the spec message when the credits are below $0.10, and charges each call once', async () => {
     // $0.1020 allows one step; the step ($0.00315) leaves less than $0.10.
-    scenario = await scenarios.start({ balanceMicros: 102_000n, script: (llm) => llm.enqueue(title, think('one'), think('two'), think('three')) });
+    scenario = await scenarios.start({
+      balanceMicros: 102_000n,
+      script: (llm) => llm.enqueue(title, think('one'), think('two'), think('three')),
+    });
     const { store, llm } = scenario;
     scenario.say('Think');
     const error = await store.waitForState('ERROR');

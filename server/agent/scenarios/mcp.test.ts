@@ -16,7 +16,11 @@ const echoServer = {
   name: 'echo',
   command: process.execPath,
   // Stdio servers start in the workspace, where a bare `tsx` would not resolve: name it by its URL.
-  args: ['--import', import.meta.resolve('tsx'), path.resolve(import.meta.dirname, '../../../tests/support/mcp-echo-server.ts')],
+  args: [
+    '--import',
+    import.meta.resolve('tsx'),
+    path.resolve(import.meta.dirname, '../../../tests/support/mcp-echo-server.ts'),
+  ],
   env: { ECHO_MODE: 'test' },
 };
 
@@ -52,14 +56,27 @@ describe('MCP tools', () => {
     const { store, llm } = scenario;
     await store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
     const system = store.events.find((event) => event.action === 'system');
-    expect(system?.args?.tools?.map((tool) => tool.name)).toEqual(['execute_bash', 'str_replace_editor', 'execute_ipython_cell', 'browser', 'think', 'finish', 'echo', 'fail']);
+    expect(system?.args?.tools?.map((tool) => tool.name)).toEqual([
+      'execute_bash',
+      'str_replace_editor',
+      'execute_ipython_cell',
+      'browser',
+      'think',
+      'finish',
+      'echo',
+      'fail',
+    ]);
 
     scenario.say('Echo something');
     await store.waitForState('FINISHED');
     const [call] = store.events.filter((event) => event.action === 'call_tool_mcp');
     expect(call?.args).toMatchObject({ name: 'echo', arguments: { text: 'hi there' } });
     const [echoed, failed] = store.events.filter((event) => event.observation === 'mcp');
-    expect(echoed).toMatchObject({ cause: call?.id, content: 'echo: hi there', extras: { name: 'echo', arguments: { text: 'hi there' } } });
+    expect(echoed).toMatchObject({
+      cause: call?.id,
+      content: 'echo: hi there',
+      extras: { name: 'echo', arguments: { text: 'hi there' } },
+    });
     expect(failed?.content).toBe('this tool always fails');
     expect(llm.completions.filter(withTools)[0]?.tools?.map((tool) => tool.function.name)).toContain('echo');
   }, 30_000);
@@ -75,7 +92,11 @@ describe('MCP tools', () => {
     const call = events.find((event) => event.action === 'call_tool_mcp');
     expect(call?.args).toMatchObject({ name: 'echo', arguments: { text: 'over sse' } });
     const observation = events.find((event) => event.observation === 'mcp');
-    expect(observation).toMatchObject({ cause: call?.id, content: 'echo: over sse', extras: { name: 'echo', arguments: { text: 'over sse' } } });
+    expect(observation).toMatchObject({
+      cause: call?.id,
+      content: 'echo: over sse',
+      extras: { name: 'echo', arguments: { text: 'over sse' } },
+    });
     // The server refuses Streamable HTTP, but check that the answer really came over an SSE session.
     expect(remote.sseSessionsOpened()).toBeGreaterThan(0);
   }, 30_000);
@@ -84,15 +105,24 @@ describe('MCP tools', () => {
     scenario = await scenarios.start({
       balanceMicros: 10_000_000n,
       // Inline: the sandbox hides /tmp, where this repository (and the echo server's file) may be checked out.
-      settings: { mcpConfig: { stdio_servers: [{ name: 'listing', command: process.execPath, args: ['-e', LISTING_MCP_SERVER] }], sse_servers: [] } },
+      settings: {
+        mcpConfig: {
+          stdio_servers: [{ name: 'listing', command: process.execPath, args: ['-e', LISTING_MCP_SERVER] }],
+          sse_servers: [],
+        },
+      },
       script: (llm) => llm.enqueue(titleReply),
     });
     const { runtime } = scenario.store.host;
     await scenario.store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
-    const offered = scenario.store.events.find((event) => event.action === 'system')?.args?.tools?.map((tool) => tool.name);
+    const offered = scenario.store.events
+      .find((event) => event.action === 'system')
+      ?.args?.tools?.map((tool) => tool.name);
     if (!runtime.sandboxed) {
       const refusal = scenario.store.events.find((event) => event.status_id === 'STATUS$ERROR_MCP_SERVER');
-      expect(refusal?.message).toMatch(/The MCP server listing could not be used: stdio MCP servers would run on the server host outside any sandbox/);
+      expect(refusal?.message).toMatch(
+        /The MCP server listing could not be used: stdio MCP servers would run on the server host outside any sandbox/,
+      );
       expect(offered).not.toContain('list');
       return;
     }
@@ -104,7 +134,9 @@ describe('MCP tools', () => {
     scenario.llm.enqueue(reply.toolCall('list', { dir: workspaces }, { when: withTools }), finishReply);
     scenario.say('What do you see?');
     await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
-    const seen = JSON.parse(scenario.store.events.find((event) => event.observation === 'mcp')?.content ?? 'null') as string[];
+    const seen = JSON.parse(
+      scenario.store.events.find((event) => event.observation === 'mcp')?.content ?? 'null',
+    ) as string[];
     expect(fs.readdirSync(workspaces)).toContain('another-conversation');
     expect(seen).toContain(path.basename(runtime.workspaceDir));
     expect(seen).not.toContain('another-conversation');
@@ -113,10 +145,17 @@ describe('MCP tools', () => {
 
   it('tells the user about a server that cannot start, and works without it', async () => {
     scenario = await scenarios.start({
-      settings: { mcpConfig: { stdio_servers: [{ name: 'broken', command: '/nonexistent/mcp-server' }], sse_servers: ['http://127.0.0.1:9/mcp'] } },
+      settings: {
+        mcpConfig: {
+          stdio_servers: [{ name: 'broken', command: '/nonexistent/mcp-server' }],
+          sse_servers: ['http://127.0.0.1:9/mcp'],
+        },
+      },
     });
     await scenario.store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
-    const failures = scenario.store.events.filter((event) => event.status_update && event.status_id === 'STATUS$ERROR_MCP_SERVER');
+    const failures = scenario.store.events.filter(
+      (event) => event.status_update && event.status_id === 'STATUS$ERROR_MCP_SERVER',
+    );
     expect(failures.map((event) => event.message)).toEqual([
       expect.stringContaining('The MCP server broken could not be used'),
       expect.stringContaining('The MCP server http://127.0.0.1:9/mcp could not be used'),

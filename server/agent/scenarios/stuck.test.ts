@@ -10,7 +10,9 @@ afterAll(async () => scenarios.cleanup());
 describe('stuck detection', () => {
   it('stops when the same action gives the same result four times in a row', async () => {
     const same = () => reply.toolCall('execute_bash', { command: 'echo same' }, { when: withTools });
-    scenario = await scenarios.start({ script: (llm) => llm.enqueue(titleReply, same(), same(), same(), same(), same()) });
+    scenario = await scenarios.start({
+      script: (llm) => llm.enqueue(titleReply, same(), same(), same(), same(), same()),
+    });
     scenario.say('Loop');
     const error = await scenario.store.waitForState('ERROR');
     expect(error.extras?.reason).toMatch(/stuck in a loop: it repeated the same action with the same result 4 times/);
@@ -20,7 +22,9 @@ describe('stuck detection', () => {
 
   it('stops when the same error comes back three times in a row', async () => {
     const broken = () => reply.toolCall('str_replace_editor', { command: 'view' }, { when: withTools });
-    scenario = await scenarios.start({ script: (llm) => llm.enqueue(titleReply, broken(), broken(), broken(), broken()) });
+    scenario = await scenarios.start({
+      script: (llm) => llm.enqueue(titleReply, broken(), broken(), broken(), broken()),
+    });
     scenario.say('View something');
     const error = await scenario.store.waitForState('ERROR');
     expect(error.extras?.reason).toMatch(/same error came back 3 times/);

@@ -43,7 +43,8 @@ function parseArguments(text: string, line: string): Argument[] {
       args.push(value);
     } else {
       const number = /^-?\d+(?:\.\d+)?/.exec(text.slice(index));
-      if (!number) throw new BrowserCodeError(`Cannot read the arguments of \`${line}\`: use quoted strings and numbers.`);
+      if (!number)
+        throw new BrowserCodeError(`Cannot read the arguments of \`${line}\`: use quoted strings and numbers.`);
       args.push(Number(number[0]));
       index += number[0].length;
     }
@@ -84,7 +85,9 @@ function toAction(name: string, args: Argument[], line: string): BrowserAction {
       expectArguments(name, args, [], line);
       return { action: 'screenshot' };
     default:
-      throw new BrowserCodeError(`\`${line}\`: ${name} is not a browser action. Use goto, click, fill, scroll or screenshot.`);
+      throw new BrowserCodeError(
+        `\`${line}\`: ${name} is not a browser action. Use goto, click, fill, scroll or screenshot.`,
+      );
   }
 }
 

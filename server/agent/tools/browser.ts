@@ -28,7 +28,13 @@ function pageOutcome(kind: 'browse' | 'browse_interactive', code: string, state:
     observation: kind,
     content: `[Current URL: ${state.url}]\n[Title: ${state.title}]\n\n${truncateMiddle(state.text, PAGE_TEXT_LIMIT)}`,
     message: `Browsing ${state.url}`,
-    extras: { url: state.url, screenshot: state.screenshot, title: state.title, last_browser_action: code, error: false },
+    extras: {
+      url: state.url,
+      screenshot: state.screenshot,
+      title: state.title,
+      last_browser_action: code,
+      error: false,
+    },
   };
 }
 
@@ -49,7 +55,11 @@ export const browser = zodTool({
   describe(input) {
     const url = isPlainNavigation(input.code);
     if (url !== null) return { action: 'browse', message: `Browsing ${url}`, args: { url } };
-    return { action: 'browse_interactive', message: 'Interacting with the browser', args: { browser_actions: input.code } };
+    return {
+      action: 'browse_interactive',
+      message: 'Interacting with the browser',
+      args: { browser_actions: input.code },
+    };
   },
   async run(input, { runtime }): Promise<ToolOutcome> {
     const kind = isPlainNavigation(input.code) === null ? 'browse_interactive' : 'browse';
@@ -59,7 +69,12 @@ export const browser = zodTool({
         state = await runtime.browse(action);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        return { observation: 'error', content: `The browser action ${JSON.stringify(action)} failed: ${reason}`, extras: {}, error: true };
+        return {
+          observation: 'error',
+          content: `The browser action ${JSON.stringify(action)} failed: ${reason}`,
+          extras: {},
+          error: true,
+        };
       }
     }
     if (!state) throw new ToolInputError('The browser code has no action.');

@@ -9,12 +9,17 @@ const schema = z.object({
       'The bash command to run. Chain commands with && or ;. An empty string shows more output of the command still running. ' +
         'With is_input=true the text is sent to the running process instead: an answer to a prompt, or C-c / C-d / C-z to interrupt it.',
     ),
-  is_input: z.boolean().optional().describe('True when `command` is input for the command still running rather than a new command. Default false.'),
+  is_input: z
+    .boolean()
+    .optional()
+    .describe('True when `command` is input for the command still running rather than a new command. Default false.'),
   timeout: z
     .number()
     .positive()
     .optional()
-    .describe('Seconds to wait for the command before returning what it printed so far (it keeps running; default 120).'),
+    .describe(
+      'Seconds to wait for the command before returning what it printed so far (it keeps running; default 120).',
+    ),
   security_risk: securityRiskArgument,
 });
 
@@ -31,19 +36,33 @@ export const executeBash = zodTool({
   describe: (input) => ({
     action: 'run',
     message: `Running command: ${input.command}`,
-    args: { command: input.command, is_input: input.is_input ?? false, timeout: input.timeout ?? null, blocking: false, hidden: false },
+    args: {
+      command: input.command,
+      is_input: input.is_input ?? false,
+      timeout: input.timeout ?? null,
+      blocking: false,
+      hidden: false,
+    },
   }),
   async run(input, { runtime, signal }): Promise<ToolOutcome> {
     // The runtime turns C-c, C-d and C-z sent as input into the control characters, and polls on an empty command.
     let result;
     try {
-      result = await runtime.runCommand({ command: input.command, isInput: input.is_input ?? false, timeoutSeconds: input.timeout, signal });
+      result = await runtime.runCommand({
+        command: input.command,
+        isInput: input.is_input ?? false,
+        timeoutSeconds: input.timeout,
+        signal,
+      });
     } catch (error) {
       if (!signal.aborted) throw error;
       // Stopped or paused: interrupt the command and report what it printed before it ended.
       await runtime.interrupt();
       const ended = await runtime.runCommand({ command: '', timeoutSeconds: 5 });
-      return outcome(input.command, { ...ended, output: `${ended.output}\n[The command was interrupted because the agent was paused or stopped.]`.trim() });
+      return outcome(input.command, {
+        ...ended,
+        output: `${ended.output}\n[The command was interrupted because the agent was paused or stopped.]`.trim(),
+      });
     }
     return outcome(input.command, result);
   },
@@ -56,7 +75,9 @@ function outcome(command: string, result: CommandResult): ToolOutcome {
   return {
     observation: 'run',
     content,
-    message: result.running ? `Command \`${command}\` is still running.` : `Command \`${command}\` executed with exit code ${exitCode}.`,
+    message: result.running
+      ? `Command \`${command}\` is still running.`
+      : `Command \`${command}\` executed with exit code ${exitCode}.`,
     extras: {
       command,
       hidden: false,

@@ -2,13 +2,19 @@ import { z } from 'zod';
 import { OUTPUT_LIMIT, securityRiskArgument, truncateMiddle, zodTool, type ToolOutcome } from './tool.ts';
 
 const schema = z.object({
-  code: z.string().min(1).describe('The Python code to run in the IPython kernel; variables persist between cells. `%pip install pkg` installs packages.'),
+  code: z
+    .string()
+    .min(1)
+    .describe(
+      'The Python code to run in the IPython kernel; variables persist between cells. `%pip install pkg` installs packages.',
+    ),
   security_risk: securityRiskArgument,
 });
 
 export const executeIpythonCell = zodTool({
   name: 'execute_ipython_cell',
-  description: 'Run Python code in a persistent IPython kernel in the workspace. Use it for data work and quick computations; use execute_bash for shell commands.',
+  description:
+    'Run Python code in a persistent IPython kernel in the workspace. Use it for data work and quick computations; use execute_bash for shell commands.',
   actionKind: 'run_ipython',
   schema,
   describe: (input) => ({

@@ -9,7 +9,10 @@ export const finish = zodTool({
   actionKind: 'finish',
   schema: z.object({
     message: z.string().min(1).describe('The final message to the user.'),
-    task_completed: z.enum(['true', 'false', 'partial']).optional().describe('Whether the task was completed: true, false or partial.'),
+    task_completed: z
+      .enum(['true', 'false', 'partial'])
+      .optional()
+      .describe('Whether the task was completed: true, false or partial.'),
   }),
   describe: (input) => ({
     action: 'finish',
@@ -17,7 +20,10 @@ export const finish = zodTool({
     args: {
       final_thought: input.message,
       outputs: {},
-      task_completed: input.task_completed === undefined ? null : ({ true: 'success', false: 'failure', partial: 'partial' } as const)[input.task_completed],
+      task_completed:
+        input.task_completed === undefined
+          ? null
+          : ({ true: 'success', false: 'failure', partial: 'partial' } as const)[input.task_completed],
     },
   }),
 });

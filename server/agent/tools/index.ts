@@ -15,7 +15,14 @@ export { ToolInputError } from './tool.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyTool = AgentTool<any>;
 
-export const BUILT_IN_TOOLS: readonly AnyTool[] = [executeBash, strReplaceEditor, executeIpythonCell, browser, think, finish];
+export const BUILT_IN_TOOLS: readonly AnyTool[] = [
+  executeBash,
+  strReplaceEditor,
+  executeIpythonCell,
+  browser,
+  think,
+  finish,
+];
 
 /** The tools of one agent session: the built-in ones and those of the user's MCP servers. */
 export class ToolRegistry {
@@ -35,7 +42,12 @@ export class ToolRegistry {
 
   /** The tool definitions sent to the model (the agent runs the calls itself). */
   forModel(): ProviderTool[] {
-    return this.tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, inputSchema: tool.parameters as JSONSchema7 }));
+    return this.tools.map((tool) => ({
+      type: 'function',
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.parameters as JSONSchema7,
+    }));
   }
 
   /** The tools as the `system` event lists them. */

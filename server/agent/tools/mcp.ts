@@ -13,7 +13,10 @@ const CONNECT_TIMEOUT_MS = 30_000;
  * the conversation's sandbox (saas with bubblewrap), or nowhere — without a sandbox a saas
  * user's server would run commands on the host.
  */
-export type StdioLauncher = { kind: 'host' } | { kind: 'sandbox'; launch: (argv: string[]) => { argv: string[]; env: Record<string, string> } } | { kind: 'refused' };
+export type StdioLauncher =
+  | { kind: 'host' }
+  | { kind: 'sandbox'; launch: (argv: string[]) => { argv: string[]; env: Record<string, string> } }
+  | { kind: 'refused' };
 
 const STDIO_REFUSED =
   'stdio MCP servers would run on the server host outside any sandbox (bubblewrap is not available), so they are disabled here; use an SSE or Streamable HTTP server instead';
@@ -39,7 +42,13 @@ function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string, la
       const argv = [server.command, ...(server.args ?? [])];
       const sandboxed = launcher.kind === 'sandbox' ? launcher.launch(argv) : null;
       const [command = server.command, ...args] = sandboxed?.argv ?? argv;
-      const transport = new StdioClientTransport({ command, args, env: { ...(sandboxed?.env ?? getDefaultEnvironment()), ...server.env }, cwd, stderr: 'ignore' });
+      const transport = new StdioClientTransport({
+        command,
+        args,
+        env: { ...(sandboxed?.env ?? getDefaultEnvironment()), ...server.env },
+        cwd,
+        stderr: 'ignore',
+      });
       return client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     },
   };
@@ -67,23 +76,36 @@ function remoteServer(server: McpConfig['sse_servers'][number]): McpServerSpec {
 }
 
 function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
-  const parts = Array.isArray(result.content) ? (result.content as { type: string; text?: string; uri?: string }[]) : [];
-  const texts = parts.map((part) => (part.type === 'text' ? (part.text ?? '') : `[${part.type}${part.uri ? `: ${part.uri}` : ''}]`));
-  if (texts.length === 0 && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent));
+  const parts = Array.isArray(result.content)
+    ? (result.content as { type: string; text?: string; uri?: string }[])
+    : [];
+  const texts = parts.map((part) =>
+    part.type === 'text' ? (part.text ?? '') : `[${part.type}${part.uri ? `: ${part.uri}` : ''}]`,
+  );
+  if (texts.length === 0 && result.structuredContent !== undefined)
+    texts.push(JSON.stringify(result.structuredContent));
   return texts.join('\n');
 }
 
-function mcpTool(client: Client, tool: Awaited<ReturnType<Client['listTools']>>['tools'][number]): AgentTool<Record<string, unknown>> {
+function mcpTool(
+  client: Client,
+  tool: Awaited<ReturnType<Client['listTools']>>['tools'][number],
+): AgentTool<Record<string, unknown>> {
   return {
     name: tool.name,
     description: tool.description ?? `The ${tool.name} tool of an MCP server.`,
     parameters: tool.inputSchema,
     actionKind: 'call_tool_mcp',
     parse(input) {
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ToolInputError(`The arguments of ${tool.name} must be an object.`);
+      if (typeof input !== 'object' || input === null || Array.isArray(input))
+        throw new ToolInputError(`The arguments of ${tool.name} must be an object.`);
       return input as Record<string, unknown>;
     },
-    describe: (input) => ({ action: 'call_tool_mcp', message: `Calling MCP tool: ${tool.name}`, args: { name: tool.name, arguments: input } }),
+    describe: (input) => ({
+      action: 'call_tool_mcp',
+      message: `Calling MCP tool: ${tool.name}`,
+      args: { name: tool.name, arguments: input },
+    }),
     async run(input, { signal }): Promise<ToolOutcome> {
       const result = await client.callTool({ name: tool.name, arguments: input }, undefined, { signal });
       return {
@@ -107,7 +129,10 @@ export async function connectMcpServers(
   options: { cwd: string; reservedNames: ReadonlySet<string>; stdio: StdioLauncher },
 ): Promise<McpConnections> {
   const stdio = options.stdio.kind === 'refused' ? [] : config.stdio_servers;
-  const specs = [...stdio.map((server) => stdioServer(server, options.cwd, options.stdio)), ...config.sse_servers.map(remoteServer)];
+  const specs = [
+    ...stdio.map((server) => stdioServer(server, options.cwd, options.stdio)),
+    ...config.sse_servers.map(remoteServer),
+  ];
   const clients: Client[] = [];
   const connected = await Promise.all(
     specs.map(async (spec) => {
@@ -119,11 +144,17 @@ export async function connectMcpServers(
         return { tools: tools.map((tool) => mcpTool(client, tool)) };
       } catch (error) {
         await client.close().catch(() => undefined);
-        return { tools: [], failure: { server: spec.label, reason: error instanceof Error ? error.message : String(error) } };
+        return {
+          tools: [],
+          failure: { server: spec.label, reason: error instanceof Error ? error.message : String(error) },
+        };
       }
     }),
   );
-  const refused = options.stdio.kind !== 'refused' ? [] : config.stdio_servers.map((server) => ({ server: server.name, reason: STDIO_REFUSED }));
+  const refused =
+    options.stdio.kind !== 'refused'
+      ? []
+      : config.stdio_servers.map((server) => ({ server: server.name, reason: STDIO_REFUSED }));
   const failures = [...refused, ...connected.flatMap((result) => (result.failure ? [result.failure] : []))];
   const listed = connected.map((result) => result.tools);
   const names = new Set(options.reservedNames);

@@ -3,12 +3,25 @@ import type { EditorInput } from '../../runtime/types.ts';
 import { OUTPUT_LIMIT, securityRiskArgument, truncateMiddle, zodTool, type ToolOutcome } from './tool.ts';
 
 const schema = z.object({
-  command: z.enum(['view', 'create', 'str_replace', 'insert', 'undo_edit']).describe('view, create, str_replace, insert or undo_edit.'),
-  path: z.string().min(1).describe('Path of the file or directory, absolute (inside the workspace) or relative to the workspace.'),
+  command: z
+    .enum(['view', 'create', 'str_replace', 'insert', 'undo_edit'])
+    .describe('view, create, str_replace, insert or undo_edit.'),
+  path: z
+    .string()
+    .min(1)
+    .describe('Path of the file or directory, absolute (inside the workspace) or relative to the workspace.'),
   file_text: z.string().optional().describe('create: the content of the new file.'),
-  old_str: z.string().optional().describe('str_replace: the exact text to replace; it must occur exactly once, whitespace included.'),
+  old_str: z
+    .string()
+    .optional()
+    .describe('str_replace: the exact text to replace; it must occur exactly once, whitespace included.'),
   new_str: z.string().optional().describe('str_replace: the replacement text. insert: the text to insert.'),
-  insert_line: z.number().int().min(0).optional().describe('insert: the line after which new_str is inserted (0 inserts at the top).'),
+  insert_line: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('insert: the line after which new_str is inserted (0 inserts at the top).'),
   view_range: z
     .tuple([z.number().int().min(1), z.number().int().min(-1)])
     .optional()
@@ -35,7 +48,11 @@ export const strReplaceEditor = zodTool({
   describe(input) {
     if (input.command === 'view') {
       const [start, end] = input.view_range ?? [1, -1];
-      return { action: 'read', message: `Reading file: ${input.path}`, args: { path: input.path, start: start - 1, end, view_range: input.view_range ?? null, impl_source: 'oh_aci' } };
+      return {
+        action: 'read',
+        message: `Reading file: ${input.path}`,
+        args: { path: input.path, start: start - 1, end, view_range: input.view_range ?? null, impl_source: 'oh_aci' },
+      };
     }
     return {
       action: 'edit',
@@ -55,7 +72,12 @@ export const strReplaceEditor = zodTool({
     const result = await runtime.editor(editorInput(input));
     const content = truncateMiddle(result.output, OUTPUT_LIMIT);
     if (input.command === 'view') {
-      return { observation: 'read', content, message: `I read the file ${input.path}.`, extras: { path: input.path, impl_source: 'oh_aci' } };
+      return {
+        observation: 'read',
+        content,
+        message: `I read the file ${input.path}.`,
+        extras: { path: input.path, impl_source: 'oh_aci' },
+      };
     }
     return {
       observation: 'edit',

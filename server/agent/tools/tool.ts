@@ -58,7 +58,9 @@ export class ToolInputError extends Error {
 export const securityRiskArgument = z
   .enum(['LOW', 'MEDIUM', 'HIGH'])
   .optional()
-  .describe('How risky this action is: LOW (read-only or easily undone), MEDIUM (changes the workspace), HIGH (destructive, affects the system or data outside the workspace, or runs code from the network).');
+  .describe(
+    'How risky this action is: LOW (read-only or easily undone), MEDIUM (changes the workspace), HIGH (destructive, affects the system or data outside the workspace, or runs code from the network).',
+  );
 
 /** A built-in tool whose arguments are a zod schema; the model sees the schema as JSON Schema. */
 export function zodTool<TSchema extends z.ZodType>(

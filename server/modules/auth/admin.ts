@@ -5,7 +5,14 @@ import { users } from '../../db/schema.ts';
 /** Staff operations the spec leaves to the operator (`npm run admin`). */
 export async function listUsers(db: Db) {
   return db
-    .select({ id: users.id, email: users.email, fullname: users.fullname, isActive: users.isActive, isPersonal: users.isPersonal, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      fullname: users.fullname,
+      isActive: users.isActive,
+      isPersonal: users.isPersonal,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .orderBy(desc(users.createdAt));
 }
@@ -21,6 +28,9 @@ export async function setUserActive(db: Db, email: string, active: boolean): Pro
 }
 
 export async function findUserId(db: Db, email: string): Promise<string | null> {
-  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
   return row?.id ?? null;
 }

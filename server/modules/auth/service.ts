@@ -32,16 +32,24 @@ export function createAuthService(db: Db, options: AuthOptions) {
   function throttle(limiters: RateLimiter[], keys: string[], what: string) {
     const wait = Math.max(...limiters.map((l, i) => l.hit(keys[i] ?? '')));
     if (wait > 0)
-      throw new HttpError(429, `Too many ${what} attempts. Please try again in ${wait} seconds.`, { 'retry-after': String(wait) });
+      throw new HttpError(429, `Too many ${what} attempts. Please try again in ${wait} seconds.`, {
+        'retry-after': String(wait),
+      });
   }
 
   async function findByEmail(email: string) {
-    const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
     return row;
   }
 
   return {
-    async register(input: { name: string; email: string; password: string; affiliate_code?: string | null; is_personal?: boolean }, ip: string) {
+    async register(
+      input: { name: string; email: string; password: string; affiliate_code?: string | null; is_personal?: boolean },
+      ip: string,
+    ) {
       const email = input.email.trim();
       const name = input.name.trim();
       throttle([limits.registerIp, limits.registerEmail], [ip, email.toLowerCase()], 'registration');
@@ -71,10 +79,14 @@ export function createAuthService(db: Db, options: AuthOptions) {
       const email = input.email.trim();
       throttle([limits.loginIp, limits.loginEmail], [ip, email.toLowerCase()], 'sign-in');
       const user = await findByEmail(email);
-      const valid = user?.passwordHash ? await verify(user.passwordHash, input.password) : (await verify(await decoyHash, input.password), false);
+      const valid = user?.passwordHash
+        ? await verify(user.passwordHash, input.password)
+        : (await verify(await decoyHash, input.password), false);
       if (!user || !valid) throw new HttpError(401, 'Invalid email or password.');
       const token = newToken();
-      const expiresAt = new Date(Date.now() + (input.remember_me === false ? TOKEN_LIFETIME_MS.session : TOKEN_LIFETIME_MS.rememberMe));
+      const expiresAt = new Date(
+        Date.now() + (input.remember_me === false ? TOKEN_LIFETIME_MS.session : TOKEN_LIFETIME_MS.rememberMe),
+      );
       await db.insert(sessions).values({ id: randomUUID(), userId: user.id, tokenHash: hashToken(token), expiresAt });
       return { access_token: token, token_type: 'bearer' as const, expires_at: expiresAt.toISOString() };
     },
@@ -85,17 +97,25 @@ export function createAuthService(db: Db, options: AuthOptions) {
         .select({ id: users.id, email: users.email, isActive: users.isActive })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+        .where(
+          and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
+        );
       return row ?? null;
     },
 
     async logout(token: string) {
-      await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+      await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
     },
 
     async currentUser(userId: string) {
       // One query: the user's row and the ledger's sum.
-      const [row] = await db.select({ user: users, balance: userBalanceMicros() }).from(users).where(eq(users.id, userId));
+      const [row] = await db
+        .select({ user: users, balance: userBalanceMicros() })
+        .from(users)
+        .where(eq(users.id, userId));
       if (!row) throw new HttpError(401, 'Not authenticated');
       const { user, balance } = row;
       return {
@@ -118,7 +138,13 @@ export function createAuthService(db: Db, options: AuthOptions) {
     async ensureLocalUser(): Promise<AuthUser> {
       await db
         .insert(users)
-        .values({ id: LOCAL_USER.id, email: LOCAL_USER.email, fullname: LOCAL_USER.fullname, isActive: true, isPersonal: false })
+        .values({
+          id: LOCAL_USER.id,
+          email: LOCAL_USER.email,
+          fullname: LOCAL_USER.fullname,
+          isActive: true,
+          isPersonal: false,
+        })
         .onConflictDoNothing();
       return { id: LOCAL_USER.id, email: LOCAL_USER.email, isActive: true };
     },

@@ -15,7 +15,8 @@ import type { ClientAction } from '../../../openapi/types.ts';
  * - user_authenticated: nothing — it concerns the chat-only onboarding agent, which this
  *   server does not have.
  */
-type Disposition = { kind: 'ignore' } | { kind: 'record'; event: NewEvent } | { kind: 'dispatch'; action: ClientAction };
+type Disposition =
+  { kind: 'ignore' } | { kind: 'record'; event: NewEvent } | { kind: 'dispatch'; action: ClientAction };
 
 export function disposition(action: ClientAction): Disposition {
   switch (action.action) {
@@ -24,7 +25,13 @@ export function disposition(action: ClientAction): Disposition {
     case 'generic_rewind':
       return {
         kind: 'record',
-        event: { source: 'environment', status_update: true, type: 'info', status_id: 'STATUS$REWIND_SUCCESS', message: action.args.reason },
+        event: {
+          source: 'environment',
+          status_update: true,
+          type: 'info',
+          status_id: 'STATUS$REWIND_SUCCESS',
+          message: action.args.reason,
+        },
       };
     case 'files_uploaded': {
       const { uploaded_files: uploaded, skipped_files: skipped } = action.args;
@@ -32,7 +39,10 @@ export function disposition(action: ClientAction): Disposition {
         uploaded.length ? `I uploaded these files to the workspace: ${uploaded.join(', ')}.` : 'No file was uploaded.',
         ...skipped.map((s) => `Skipped ${s.name}: ${s.reason}`),
       ];
-      return { kind: 'dispatch', action: { action: 'message', args: { content: lines.join('\n'), file_urls: uploaded } } };
+      return {
+        kind: 'dispatch',
+        action: { action: 'message', args: { content: lines.join('\n'), file_urls: uploaded } },
+      };
     }
     default:
       return { kind: 'dispatch', action };

@@ -7,26 +7,47 @@ import type { ConversationRow } from './store.ts';
 /** Iterations of the agent loop per task before it pauses and asks the user to continue. */
 const MAX_ITERATIONS = 100;
 
-const TOKEN_VARIABLES: Record<GitProvider, string> = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN', bitbucket: 'BITBUCKET_TOKEN' };
-const DEFAULT_HOSTS: Record<GitProvider, string> = { github: 'https://github.com', gitlab: 'https://gitlab.com', bitbucket: 'https://bitbucket.org' };
+const TOKEN_VARIABLES: Record<GitProvider, string> = {
+  github: 'GITHUB_TOKEN',
+  gitlab: 'GITLAB_TOKEN',
+  bitbucket: 'BITBUCKET_TOKEN',
+};
+const DEFAULT_HOSTS: Record<GitProvider, string> = {
+  github: 'https://github.com',
+  gitlab: 'https://gitlab.com',
+  bitbucket: 'https://bitbucket.org',
+};
 /** The user name each provider expects beside a token over HTTPS. */
-const TOKEN_USERS: Record<GitProvider, string> = { github: 'x-access-token', gitlab: 'oauth2', bitbucket: 'x-token-auth' };
+const TOKEN_USERS: Record<GitProvider, string> = {
+  github: 'x-access-token',
+  gitlab: 'oauth2',
+  bitbucket: 'x-token-auth',
+};
 
 /**
  * Where the conversation's repository is cloned from: the provider's host, or the host saved
  * with the token (self-hosted; a full URL such as http://git.internal or file:///srv/git is
  * taken as it is). With a token, git asks a helper that reads it from the environment.
  */
-function repositorySource(row: ConversationRow, tokens: readonly { provider: GitProvider; host: string | null }[]): RepositorySource | null {
+function repositorySource(
+  row: ConversationRow,
+  tokens: readonly { provider: GitProvider; host: string | null }[],
+): RepositorySource | null {
   if (!row.selectedRepository) return null;
   // A conversation created without a provider names a GitHub repository, as the spec's home page does.
   const provider = (row.gitProvider ?? 'github') as GitProvider;
   const token = tokens.find((t) => t.provider === provider);
-  const host = token?.host ? (token.host.includes('://') ? token.host : `https://${token.host}`) : DEFAULT_HOSTS[provider];
+  const host = token?.host
+    ? token.host.includes('://')
+      ? token.host
+      : `https://${token.host}`
+    : DEFAULT_HOSTS[provider];
   return {
     url: `${host.replace(/\/+$/, '')}/${row.selectedRepository}.git`,
     branch: row.selectedBranch,
-    credentialHelper: token ? `!f() { test "$1" = get && echo username=${TOKEN_USERS[provider]} && echo "password=$${TOKEN_VARIABLES[provider]}"; }; f` : null,
+    credentialHelper: token
+      ? `!f() { test "$1" = get && echo username=${TOKEN_USERS[provider]} && echo "password=$${TOKEN_VARIABLES[provider]}"; }; f`
+      : null,
   };
 }
 

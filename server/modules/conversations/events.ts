@@ -58,7 +58,11 @@ export function createEventStore(db: Db) {
 
     /** The whole history, oldest first (the agent's context, the trajectory download). */
     async all(conversationId: string): Promise<Event[]> {
-      const rows = await db.select({ data: events.data }).from(events).where(eq(events.conversationId, conversationId)).orderBy(asc(events.id));
+      const rows = await db
+        .select({ data: events.data })
+        .from(events)
+        .where(eq(events.conversationId, conversationId))
+        .orderBy(asc(events.id));
       return rows.map((r) => r.data as Event);
     },
 
@@ -71,7 +75,10 @@ export function createEventStore(db: Db) {
     },
 
     async latestId(conversationId: string): Promise<number> {
-      const [row] = await db.select({ next: conversations.nextEventId }).from(conversations).where(eq(conversations.id, conversationId));
+      const [row] = await db
+        .select({ next: conversations.nextEventId })
+        .from(conversations)
+        .where(eq(conversations.id, conversationId));
       return (row?.next ?? 0) - 1;
     },
   };

@@ -22,7 +22,11 @@ export const RUNTIME_OPERATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** Binds the contract's conversation operations to the service and the workspace calls. */
-export function conversationHandlers(service: ConversationService, workspace: WorkspaceCalls, events: EventStore): Handlers {
+export function conversationHandlers(
+  service: ConversationService,
+  workspace: WorkspaceCalls,
+  events: EventStore,
+): Handlers {
   /** The caller's conversation of the path (404 for anyone else's). */
   const row = (ctx: { user: Parameters<typeof requireUser>[0]['user']; params: { conversation_id: string } }) =>
     service.owned(requireUser(ctx), ctx.params.conversation_id);
@@ -36,7 +40,8 @@ export function conversationHandlers(service: ConversationService, workspace: Wo
       await service.remove(requireUser(ctx), ctx.params.conversation_id);
       return { success: true };
     },
-    startConversation: async (ctx) => service.start(requireUser(ctx), ctx.params.conversation_id, ctx.body?.providers_set),
+    startConversation: async (ctx) =>
+      service.start(requireUser(ctx), ctx.params.conversation_id, ctx.body?.providers_set),
     stopConversation: async (ctx) => service.stop(requireUser(ctx), ctx.params.conversation_id),
     listEvents: async (ctx) => {
       const conversation = await row(ctx);

@@ -12,7 +12,12 @@ export interface HostDeps {
 }
 
 /** The conversation as its agent sees it (server/agent/types.ts). */
-export function createAgentHost(conversationId: string, session: RuntimeSession, settings: AgentSettings, deps: HostDeps): AgentHost {
+export function createAgentHost(
+  conversationId: string,
+  session: RuntimeSession,
+  settings: AgentSettings,
+  deps: HostDeps,
+): AgentHost {
   return {
     conversationId,
     runtime: session,

@@ -19,7 +19,13 @@ export function createInbox(db: Db) {
           .where(eq(conversationInbox.conversationId, conversationId))
           .orderBy(asc(conversationInbox.id))
           .for('update', { skipLocked: true });
-        if (rows.length) await tx.delete(conversationInbox).where(inArray(conversationInbox.id, rows.map((r) => r.id)));
+        if (rows.length)
+          await tx.delete(conversationInbox).where(
+            inArray(
+              conversationInbox.id,
+              rows.map((r) => r.id),
+            ),
+          );
         return rows.map((r) => r.action as ClientAction);
       });
     },

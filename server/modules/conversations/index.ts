@@ -54,7 +54,12 @@ export function createConversationsModule(deps: ConversationsDeps) {
         ? (userId, conversationId) => ({
             balance: () => balanceMicros(db, userId),
             charge: (amountMicros, idempotencyKey) =>
-              chargeUsage(db, { userId, amountMicros, idempotencyKey, description: `Model usage in conversation ${conversationId}` }),
+              chargeUsage(db, {
+                userId,
+                amountMicros,
+                idempotencyKey,
+                description: `Model usage in conversation ${conversationId}`,
+              }),
           })
         : null,
     log: deps.log,

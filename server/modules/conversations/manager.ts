@@ -39,7 +39,10 @@ export interface ManagerDeps {
   agentFactory: AgentFactory | undefined;
   box: SecretBox;
   /** The runtime environment (secrets, git identity and tokens) and agent settings of a start. */
-  prepare(row: ConversationRow, providers: string[] | undefined): Promise<{ env: Record<string, string>; settings: AgentSettings; repository: RepositorySource | null }>;
+  prepare(
+    row: ConversationRow,
+    providers: string[] | undefined,
+  ): Promise<{ env: Record<string, string>; settings: AgentSettings; repository: RepositorySource | null }>;
   /** saas: the owner's credits; null in oss mode. */
   credits: ((userId: string, conversationId: string) => NonNullable<HostDeps['credits']>) | null;
   log: Logger;
@@ -88,8 +91,10 @@ export class ConversationManager {
   /** Marks conversations whose processes died with an earlier process of this node (or a dead node) as stopped. */
   async recover(everyone: boolean) {
     const stopped = await this.deps.conversations.stopOrphans(this.deps.nodeId, everyone);
-    for (const { id } of stopped) await this.emit(id, statusUpdate(Status.STOPPED, 'The server restarted; the conversation was stopped.'));
-    if (stopped.length) this.deps.log.info({ count: stopped.length }, 'conversations left running by a previous process are now stopped');
+    for (const { id } of stopped)
+      await this.emit(id, statusUpdate(Status.STOPPED, 'The server restarted; the conversation was stopped.'));
+    if (stopped.length)
+      this.deps.log.info({ count: stopped.length }, 'conversations left running by a previous process are now stopped');
   }
 
   /** Starts the runtime (and then the agent) unless it runs already; answers the row, STARTING or RUNNING. */
@@ -130,12 +135,20 @@ export class ConversationManager {
       const session = await this.deps.runtime.start(id, { env });
       active.session = session;
       if (active.stopping) return false;
-      const settings = repository && !(await this.checkout(id, session, repository, row.selectedRepository ?? repository.url)) ? { ...prepared, repository: null } : prepared;
+      const settings =
+        repository && !(await this.checkout(id, session, repository, row.selectedRepository ?? repository.url))
+          ? { ...prepared, repository: null }
+          : prepared;
       if (active.stopping) return false;
       await this.deps.conversations.update(id, { runtimeStatus: Status.RUNTIME_STARTED });
       if (options.replay?.length) {
         await this.emit(id, statusUpdate(Status.REPLAYING, `Replaying ${options.replay.length} recorded events…`));
-        await replayTrajectory(options.replay, session, (event) => this.emit(id, event), () => active.stopping);
+        await replayTrajectory(
+          options.replay,
+          session,
+          (event) => this.emit(id, event),
+          () => active.stopping,
+        );
         if (active.stopping) return false;
       }
       if (this.deps.agentFactory) {
@@ -155,20 +168,32 @@ export class ConversationManager {
       return true;
     } catch (error) {
       this.deps.log.error({ err: error, conversationId: id }, 'conversation failed to start');
-      await this.emit(id, statusUpdate(Status.ERROR, `The runtime could not start: ${(error as Error).message}`, 'error')).catch(() => {});
+      await this.emit(
+        id,
+        statusUpdate(Status.ERROR, `The runtime could not start: ${(error as Error).message}`, 'error'),
+      ).catch(() => {});
       void this.stop(id, Status.ERROR);
       return false;
     }
   }
 
   /** The conversation's repository in its workspace (on first start); false, with an error in the chat, when it could not be checked out. */
-  private async checkout(id: string, session: RuntimeSession, repository: RepositorySource, name: string): Promise<boolean> {
+  private async checkout(
+    id: string,
+    session: RuntimeSession,
+    repository: RepositorySource,
+    name: string,
+  ): Promise<boolean> {
     try {
-      if (await session.checkoutRepository(repository)) await this.emit(id, statusUpdate(Status.REPOSITORY_READY, `Checked out ${name}.`));
+      if (await session.checkoutRepository(repository))
+        await this.emit(id, statusUpdate(Status.REPOSITORY_READY, `Checked out ${name}.`));
       return true;
     } catch (error) {
       const reason = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
-      await this.emit(id, statusUpdate(Status.REPOSITORY_FAILED, `The repository ${name} could not be checked out: ${reason}`, 'error'));
+      await this.emit(
+        id,
+        statusUpdate(Status.REPOSITORY_FAILED, `The repository ${name} could not be checked out: ${reason}`, 'error'),
+      );
       return false;
     }
   }
@@ -178,7 +203,14 @@ export class ConversationManager {
    * conversation another node runs is marked stopped here and its owner told to stop it.
    */
   async stop(conversationId: string, runtimeStatus: string = Status.STOPPED): Promise<void> {
-    const stopped = { status: 'STOPPED', runtimeStatus, sessionApiKey: null, ownerNode: null, ownerUrl: null, leaseExpiresAt: null } as const;
+    const stopped = {
+      status: 'STOPPED',
+      runtimeStatus,
+      sessionApiKey: null,
+      ownerNode: null,
+      ownerUrl: null,
+      leaseExpiresAt: null,
+    } as const;
     if (this.active.has(conversationId)) {
       await this.release(conversationId);
       await this.deps.conversations.update(conversationId, stopped);
@@ -209,7 +241,8 @@ export class ConversationManager {
     }
     const active = this.active.get(row.id);
     if (active) return this.deliver(active, what.action);
-    const runsElsewhere = row.status !== 'STOPPED' && row.ownerNode !== null && (row.leaseExpiresAt?.getTime() ?? 0) > Date.now();
+    const runsElsewhere =
+      row.status !== 'STOPPED' && row.ownerNode !== null && (row.leaseExpiresAt?.getTime() ?? 0) > Date.now();
     if (!runsElsewhere) throw new HttpError(409, 'The conversation is stopped; start it first.');
     await this.pushToOwner(row.id, what.action);
   }
@@ -230,7 +263,11 @@ export class ConversationManager {
   async shutdown() {
     clearInterval(this.renewal);
     this.unsubscribe();
-    await Promise.all([...this.active.keys()].map((id) => this.stop(id).catch((error: unknown) => this.deps.log.error({ err: error, conversationId: id }, 'stop failed'))));
+    await Promise.all(
+      [...this.active.keys()].map((id) =>
+        this.stop(id).catch((error: unknown) => this.deps.log.error({ err: error, conversationId: id }, 'stop failed')),
+      ),
+    );
     await this.deps.runtime.stopAll();
   }
 
@@ -251,7 +288,9 @@ export class ConversationManager {
       } else if (active.agent) active.agent.handle(action);
       else if (action.action === 'message') await this.emit(active.id, messageEvent(action.args));
     };
-    run().catch((error: unknown) => this.deps.log.error({ err: error, conversationId: active.id }, 'acting on a client action failed'));
+    run().catch((error: unknown) =>
+      this.deps.log.error({ err: error, conversationId: active.id }, 'acting on a client action failed'),
+    );
   }
 
   /** Ends this node's part: agent and processes stop, the entry goes; the row is the caller's business. */
@@ -304,7 +343,13 @@ export class ConversationManager {
         if (gone) await this.deps.runtime.remove(id);
       }
       for (const { id } of await this.deps.conversations.stopExpired(this.deps.nodeId))
-        await this.emit(id, statusUpdate(Status.STOPPED, 'The server running this conversation stopped answering; the conversation was stopped.'));
+        await this.emit(
+          id,
+          statusUpdate(
+            Status.STOPPED,
+            'The server running this conversation stopped answering; the conversation was stopped.',
+          ),
+        );
     } catch (error) {
       this.deps.log.warn({ err: error }, 'renewing conversation leases failed');
     }

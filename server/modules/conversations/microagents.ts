@@ -47,5 +47,7 @@ export async function loadMicroagents(session: RuntimeSession): Promise<Microage
     return [];
   }
   const files = names.filter((n) => !n.endsWith('/') && n.toLowerCase().endsWith('.md'));
-  return Promise.all(files.map(async (name) => parseMicroagent(name, await session.readFile(`${MICROAGENT_DIR}/${name}`))));
+  return Promise.all(
+    files.map(async (name) => parseMicroagent(name, await session.readFile(`${MICROAGENT_DIR}/${name}`))),
+  );
 }

@@ -65,17 +65,30 @@ async function execute(action: Event, session: RuntimeSession): Promise<NewEvent
     switch (action.action) {
       case 'run': {
         const command = args.command ?? '';
-        const result = await session.runCommand({ command, isInput: args.is_input ?? false, timeoutSeconds: args.timeout ?? DEFAULT_COMMAND_TIMEOUT });
+        const result = await session.runCommand({
+          command,
+          isInput: args.is_input ?? false,
+          timeoutSeconds: args.timeout ?? DEFAULT_COMMAND_TIMEOUT,
+        });
         return {
           ...base,
           observation: 'run',
           content: result.output,
           message: `Command \`${command}\` executed with exit code ${result.exitCode}.`,
-          extras: { command, hidden: args.hidden ?? false, metadata: { exit_code: result.exitCode, working_dir: result.cwd } },
+          extras: {
+            command,
+            hidden: args.hidden ?? false,
+            metadata: { exit_code: result.exitCode, working_dir: result.cwd },
+          },
         };
       }
       case 'edit': {
-        const command = typeof args.command === 'string' && EDITOR_COMMANDS.has(args.command) ? (args.command as EditorCommand) : args.file_text != null ? 'create' : null;
+        const command =
+          typeof args.command === 'string' && EDITOR_COMMANDS.has(args.command)
+            ? (args.command as EditorCommand)
+            : args.file_text != null
+              ? 'create'
+              : null;
         if (!command) return null;
         const input: EditorInput = { command, path };
         if (args.file_text != null) input.file_text = args.file_text;
@@ -83,21 +96,49 @@ async function execute(action: Event, session: RuntimeSession): Promise<NewEvent
         if (args.new_str != null) input.new_str = args.new_str;
         if (typeof args.insert_line === 'number') input.insert_line = args.insert_line;
         const result = await session.editor(input);
-        return { ...base, observation: 'edit', content: result.output, message: `I edited the file ${path}.`, extras: { path, diff: result.diff } };
+        return {
+          ...base,
+          observation: 'edit',
+          content: result.output,
+          message: `I edited the file ${path}.`,
+          extras: { path, diff: result.diff },
+        };
       }
       case 'write': {
         await session.writeFile(path, args.content ?? '');
-        return { ...base, observation: 'edit', content: `File written: ${path}`, message: `I wrote to the file ${path}.`, extras: { path } };
+        return {
+          ...base,
+          observation: 'edit',
+          content: `File written: ${path}`,
+          message: `I wrote to the file ${path}.`,
+          extras: { path },
+        };
       }
       case 'read': {
-        const result = await session.editor({ command: 'view', path, ...(Array.isArray(args.view_range) && { view_range: args.view_range as [number, number] }) });
-        return { ...base, observation: 'read', content: result.output, message: `I read the file ${path}.`, extras: { path } };
+        const result = await session.editor({
+          command: 'view',
+          path,
+          ...(Array.isArray(args.view_range) && { view_range: args.view_range as [number, number] }),
+        });
+        return {
+          ...base,
+          observation: 'read',
+          content: result.output,
+          message: `I read the file ${path}.`,
+          extras: { path },
+        };
       }
       default:
         return null;
     }
   } catch (error) {
     const message = (error as Error).message;
-    return { ...base, observation: 'error', content: message, message: `Replaying ${action.action} failed: ${message}`, extras: {} };
+    return {
+      ...base,
+      observation: 'error',
+      content: message,
+      message: `Replaying ${action.action} failed: ${message}`,
+      extras: {},
+    };
   }
 }

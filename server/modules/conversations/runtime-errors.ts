@@ -8,7 +8,8 @@ import { HttpError } from '../../shared/http-error.ts';
 export function runtimeError(error: unknown, path?: string): unknown {
   const err = error as NodeJS.ErrnoException;
   const message = err?.message ?? '';
-  if (message.startsWith('Path is outside the workspace')) return new HttpError(400, 'The path is outside the workspace');
+  if (message.startsWith('Path is outside the workspace'))
+    return new HttpError(400, 'The path is outside the workspace');
   if (err?.code === 'ENOENT') return new HttpError(404, path ? `No such file: ${path}` : 'No such file');
   if (err?.code === 'EISDIR') return new HttpError(400, path ? `${path} is a directory` : 'That is a directory');
   if (err?.code === 'ENOTDIR') return new HttpError(400, path ? `${path} is not a directory` : 'Not a directory');

@@ -42,11 +42,16 @@ export function createConversationService(deps: ServiceDeps) {
   /** saas: the credits needed to run an agent; every mode: a verified email and a free slot. */
   async function mayStart(user: AuthUser) {
     const account = await findUser(db, user.id);
-    if (!account?.emailVerified) throw new HttpError(403, 'Please verify your email address before starting a conversation.');
+    if (!account?.emailVerified)
+      throw new HttpError(403, 'Please verify your email address before starting a conversation.');
     if (config.appMode === 'saas' && (await balanceMicros(db, user.id)) < MINIMUM_BALANCE_MICROS)
       throw new HttpError(402, INSUFFICIENT_CREDITS);
     if ((await conversations.countRunning(user.id)) >= config.maxRunningConversations)
-      throw new HttpError(429, `At most ${config.maxRunningConversations} conversations can run at once. Stop one to start another.`, { 'retry-after': '60' });
+      throw new HttpError(
+        429,
+        `At most ${config.maxRunningConversations} conversations can run at once. Stop one to start another.`,
+        { 'retry-after': '60' },
+      );
   }
 
   return {
@@ -57,10 +62,12 @@ export function createConversationService(deps: ServiceDeps) {
     async create(user: AuthUser, body: CreateRequest) {
       if (body.user_id && body.user_id !== user.id) throw new HttpError(403, 'user_id must be your own id');
       const replay = body.replay_json ? parseTrajectory(body.replay_json, (e) => isEvent.is(e)) : undefined;
-      if (typeof replay === 'string') throw new ValidationFailure([{ loc: ['body', 'replay_json'], msg: replay, type: 'value_error' }]);
+      if (typeof replay === 'string')
+        throw new ValidationFailure([{ loc: ['body', 'replay_json'], msg: replay, type: 'value_error' }]);
       await mayStart(user);
       const id = randomUUID().replaceAll('-', '');
-      const content = body.initial_user_msg?.trim() || (body.suggested_task ? suggestedTaskPrompt(body.suggested_task) : '');
+      const content =
+        body.initial_user_msg?.trim() || (body.suggested_task ? suggestedTaskPrompt(body.suggested_task) : '');
       const trigger = body.create_microagent ? 'microagent_management' : body.suggested_task ? 'suggested_task' : 'gui';
       const row = await conversations.insert({
         id,
@@ -81,8 +88,18 @@ export function createConversationService(deps: ServiceDeps) {
       return { conversation_id: id, url: shown.url, session_api_key: shown.session_api_key, status: shown.status };
     },
 
-    async list(user: AuthUser, query: { limit?: number; page_id?: string; user_id?: string; selected_repository?: string; conversation_trigger?: string }) {
-      if (query.user_id && query.user_id !== user.id) throw new HttpError(403, 'You can only list your own conversations');
+    async list(
+      user: AuthUser,
+      query: {
+        limit?: number;
+        page_id?: string;
+        user_id?: string;
+        selected_repository?: string;
+        conversation_trigger?: string;
+      },
+    ) {
+      if (query.user_id && query.user_id !== user.id)
+        throw new HttpError(403, 'You can only list your own conversations');
       const page = await conversations.list(user.id, {
         limit: query.limit ?? 20,
         cursor: query.page_id,
@@ -96,7 +113,13 @@ export function createConversationService(deps: ServiceDeps) {
       await owned(user, id);
       const title = rawTitle.trim();
       if (title.length < 1 || title.length > 200)
-        throw new ValidationFailure([{ loc: ['body', 'title'], msg: 'The title must be 1 to 200 characters long (spaces at either end do not count)', type: 'value_error' }]);
+        throw new ValidationFailure([
+          {
+            loc: ['body', 'title'],
+            msg: 'The title must be 1 to 200 characters long (spaces at either end do not count)',
+            type: 'value_error',
+          },
+        ]);
       await manager.setTitle(id, title);
       return view(await owned(user, id));
     },

@@ -14,6 +14,11 @@ export const Status = {
 } as const;
 
 /** A status update event: shown in the status bar (info) or in the chat (error). */
-export function statusUpdate(statusId: string, message: string, type: 'info' | 'error' = 'info', extra: Partial<NewEvent> = {}): NewEvent {
+export function statusUpdate(
+  statusId: string,
+  message: string,
+  type: 'info' | 'error' = 'info',
+  extra: Partial<NewEvent> = {},
+): NewEvent {
   return { source: 'environment', status_update: true, type, status_id: statusId, message, ...extra };
 }

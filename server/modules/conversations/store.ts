@@ -38,13 +38,26 @@ export function createConversationStore(db: Db) {
       return row ?? null;
     },
 
-    async list(userId: string, options: { limit: number; cursor?: string | undefined; repository?: string | undefined; trigger?: string | undefined }) {
+    async list(
+      userId: string,
+      options: {
+        limit: number;
+        cursor?: string | undefined;
+        repository?: string | undefined;
+        trigger?: string | undefined;
+      },
+    ) {
       const after = options.cursor ? decodeCursor(options.cursor) : null;
       const where: (SQL | undefined)[] = [eq(conversations.userId, userId)];
       if (options.repository) where.push(eq(conversations.selectedRepository, options.repository));
       if (options.trigger) where.push(eq(conversations.trigger, options.trigger));
       if (after)
-        where.push(or(lt(conversations.lastUpdatedAt, after.at), and(eq(conversations.lastUpdatedAt, after.at), lt(conversations.id, after.id))));
+        where.push(
+          or(
+            lt(conversations.lastUpdatedAt, after.at),
+            and(eq(conversations.lastUpdatedAt, after.at), lt(conversations.id, after.id)),
+          ),
+        );
       const rows = await db
         .select()
         .from(conversations)
@@ -91,7 +104,12 @@ export function createConversationStore(db: Db) {
         .where(
           and(
             eq(conversations.id, id),
-            or(eq(conversations.status, 'STOPPED'), isNull(conversations.ownerNode), eq(conversations.ownerNode, node), lt(conversations.leaseExpiresAt, now)),
+            or(
+              eq(conversations.status, 'STOPPED'),
+              isNull(conversations.ownerNode),
+              eq(conversations.ownerNode, node),
+              lt(conversations.leaseExpiresAt, now),
+            ),
           ),
         )
         .returning();
@@ -104,7 +122,9 @@ export function createConversationStore(db: Db) {
       const rows = await db
         .update(conversations)
         .set({ leaseExpiresAt: new Date(Date.now() + leaseMs) })
-        .where(and(inArray(conversations.id, ids), eq(conversations.ownerNode, node), ne(conversations.status, 'STOPPED')))
+        .where(
+          and(inArray(conversations.id, ids), eq(conversations.ownerNode, node), ne(conversations.status, 'STOPPED')),
+        )
         .returning({ id: conversations.id });
       return rows.map((r) => r.id);
     },
@@ -113,8 +133,21 @@ export function createConversationStore(db: Db) {
     async stopExpired(node: string) {
       return db
         .update(conversations)
-        .set({ status: 'STOPPED', runtimeStatus: 'STATUS$STOPPED', sessionApiKey: null, ownerNode: null, ownerUrl: null, leaseExpiresAt: null })
-        .where(and(ne(conversations.status, 'STOPPED'), ne(conversations.ownerNode, node), lt(conversations.leaseExpiresAt, new Date())))
+        .set({
+          status: 'STOPPED',
+          runtimeStatus: 'STATUS$STOPPED',
+          sessionApiKey: null,
+          ownerNode: null,
+          ownerUrl: null,
+          leaseExpiresAt: null,
+        })
+        .where(
+          and(
+            ne(conversations.status, 'STOPPED'),
+            ne(conversations.ownerNode, node),
+            lt(conversations.leaseExpiresAt, new Date()),
+          ),
+        )
         .returning({ id: conversations.id });
     },
 
@@ -124,10 +157,19 @@ export function createConversationStore(db: Db) {
      */
     async stopOrphans(node: string, everyone: boolean) {
       const now = new Date();
-      const orphaned = everyone ? undefined : or(eq(conversations.ownerNode, node), isNull(conversations.ownerNode), lt(conversations.leaseExpiresAt, now));
+      const orphaned = everyone
+        ? undefined
+        : or(eq(conversations.ownerNode, node), isNull(conversations.ownerNode), lt(conversations.leaseExpiresAt, now));
       return db
         .update(conversations)
-        .set({ status: 'STOPPED', runtimeStatus: 'STATUS$STOPPED', sessionApiKey: null, ownerNode: null, ownerUrl: null, leaseExpiresAt: null })
+        .set({
+          status: 'STOPPED',
+          runtimeStatus: 'STATUS$STOPPED',
+          sessionApiKey: null,
+          ownerNode: null,
+          ownerUrl: null,
+          leaseExpiresAt: null,
+        })
         .where(and(ne(conversations.status, 'STOPPED'), orphaned))
         .returning({ id: conversations.id });
     },

@@ -23,7 +23,8 @@ export interface TerminalState {
 export async function runUserCommand(session: RuntimeSession, action: Event, state: TerminalState): Promise<NewEvent> {
   const command = action.args?.command ?? '';
   const hidden = action.args?.hidden ?? false;
-  const attempt = (isInput: boolean) => session.runCommand({ command, isInput, timeoutSeconds: TERMINAL_TIMEOUT_SECONDS });
+  const attempt = (isInput: boolean) =>
+    session.runCommand({ command, isInput, timeoutSeconds: TERMINAL_TIMEOUT_SECONDS });
   try {
     let result: CommandResult;
     try {

@@ -13,7 +13,35 @@ import { viaRuntime } from './runtime-errors.ts';
 export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
 
 const ARCHIVES = ['zip', 'tar', 'tar.gz', 'tgz', 'rar', '7z'];
-const SOURCES = ['js', 'ts', 'tsx', 'jsx', 'py', 'java', 'cpp', 'c', 'cs', 'php', 'rb', 'go', 'rs', 'swift', 'kt', 'dart', 'vue', 'html', 'css', 'scss', 'sass', 'json', 'xml', 'yaml', 'yml', 'md', 'txt'];
+const SOURCES = [
+  'js',
+  'ts',
+  'tsx',
+  'jsx',
+  'py',
+  'java',
+  'cpp',
+  'c',
+  'cs',
+  'php',
+  'rb',
+  'go',
+  'rs',
+  'swift',
+  'kt',
+  'dart',
+  'vue',
+  'html',
+  'css',
+  'scss',
+  'sass',
+  'json',
+  'xml',
+  'yaml',
+  'yml',
+  'md',
+  'txt',
+];
 /** Images go with messages (the model looks at them); they are stored like the rest. */
 const IMAGES = ['png', 'jpg', 'jpeg', 'gif', 'webp'];
 const ACCEPTED = [...ARCHIVES, ...SOURCES, ...IMAGES];
@@ -36,7 +64,8 @@ function refusal(name: string): string | null {
     return 'The file name must be a plain name inside the workspace';
   const lower = name.toLowerCase();
   const kind = ACCEPTED.find((ext) => lower.endsWith(`.${ext}`));
-  if (!kind) return `Files of type ${path.extname(lower) || '(none)'} are not accepted: upload archives, source or text files, or images`;
+  if (!kind)
+    return `Files of type ${path.extname(lower) || '(none)'} are not accepted: upload archives, source or text files, or images`;
   return null;
 }
 
@@ -58,7 +87,9 @@ function counter(state: { total: number }) {
 const tooLarge = (detail: string) => new HttpError(413, detail, { connection: 'close' });
 
 const tooLargeInTotal = (total: number) =>
-  tooLarge(`Total file size would be over ${Math.floor(total / 1024 / 1024)} MB, exceeding the 200MB limit. Please select fewer or smaller files.`);
+  tooLarge(
+    `Total file size would be over ${Math.floor(total / 1024 / 1024)} MB, exceeding the 200MB limit. Please select fewer or smaller files.`,
+  );
 
 /**
  * Reads the multipart form, spooling accepted files to `spoolDir` so nothing reaches the
@@ -85,7 +116,8 @@ export async function receiveForm(parts: AsyncIterableIterator<Multipart>, spool
     if (reason) form.skipped.push({ name, reason });
     else form.files.push({ name, spooled });
   }
-  if (form.files.length + form.skipped.length === 0) throw new HttpError(400, 'Please select at least one file to upload');
+  if (form.files.length + form.skipped.length === 0)
+    throw new HttpError(400, 'Please select at least one file to upload');
   return form;
 }
 

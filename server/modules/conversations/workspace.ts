@@ -23,7 +23,8 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
     const found = manager.session(row.id);
     if (found) return found;
     if (row.status === 'STOPPED') throw new HttpError(503, 'The conversation is not running; start it first.');
-    if (row.ownerNode && row.status === 'RUNNING') throw new HttpError(503, 'The runtime of this conversation runs on another server.');
+    if (row.ownerNode && row.status === 'RUNNING')
+      throw new HttpError(503, 'The runtime of this conversation runs on another server.');
     throw new HttpError(503, 'The runtime is starting; try again in a moment.');
   }
 
@@ -79,7 +80,8 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
       };
     },
 
-    listFiles: (row: ConversationRow, path: string | undefined) => viaRuntime(() => session(row).listFiles(path || undefined), path),
+    listFiles: (row: ConversationRow, path: string | undefined) =>
+      viaRuntime(() => session(row).listFiles(path || undefined), path),
 
     async selectFile(row: ConversationRow, file: string) {
       let code: string;
@@ -87,7 +89,8 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
         code = await viaRuntime(() => session(row).readFile(file), file);
       } catch (error) {
         // V8 cannot hold a string that long: the file is far beyond the editor anyway.
-        if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') throw new HttpError(413, `${file} is too large for the editor`);
+        if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG')
+          throw new HttpError(413, `${file} is too large for the editor`);
         throw error;
       }
       if (code.includes('\0') || code.includes('\uFFFD')) throw new HttpError(400, `${file} is a binary file`);
@@ -101,7 +104,10 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
     },
 
     /** Stores the uploaded files; with `send_message`, the agent then gets a message naming them. */
-    async upload(row: ConversationRow, parts: ((options?: { preservePath: boolean }) => AsyncIterableIterator<Multipart>) | null) {
+    async upload(
+      row: ConversationRow,
+      parts: ((options?: { preservePath: boolean }) => AsyncIterableIterator<Multipart>) | null,
+    ) {
       const running = session(row);
       if (!parts) throw new HttpError(400, 'Send the files as multipart/form-data');
       const spool = spoolDirectory(config.dataDir);
@@ -110,8 +116,13 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
         const form = await receiveForm(parts({ preservePath: true }), spool.dir).catch(notMultipart);
         const uploaded = await storeFiles(running, form);
         if (form.sendMessage && uploaded.length) {
-          const content = [form.messageContent.trim(), `Uploaded files: ${uploaded.join(', ')}`].filter(Boolean).join('\n\n');
-          await manager.handle(row, { action: 'message', args: { content, image_urls: form.imageUrls, file_urls: uploaded } });
+          const content = [form.messageContent.trim(), `Uploaded files: ${uploaded.join(', ')}`]
+            .filter(Boolean)
+            .join('\n\n');
+          await manager.handle(row, {
+            action: 'message',
+            args: { content, image_urls: form.imageUrls, file_urls: uploaded },
+          });
         }
         return { uploaded_files: uploaded, skipped_files: form.skipped };
       } finally {
@@ -123,7 +134,8 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
 
 /** A body that is not multipart at all is the caller's mistake (400, not the plugin's 406). */
 function notMultipart(error: unknown): never {
-  if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, 'Send the files as multipart/form-data');
+  if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+    throw new HttpError(400, 'Send the files as multipart/form-data');
   throw error;
 }
 

@@ -26,7 +26,13 @@ export async function balanceMicros(db: Db, userId: string): Promise<bigint> {
 /** Adds credit once per idempotency key; returns false when the key was already used. */
 export async function grantCredit(
   db: Db,
-  entry: { userId: string; amountMicros: bigint; type: 'initial_credit' | 'credit'; description: string; idempotencyKey: string },
+  entry: {
+    userId: string;
+    amountMicros: bigint;
+    type: 'initial_credit' | 'credit';
+    description: string;
+    idempotencyKey: string;
+  },
 ): Promise<boolean> {
   if (entry.amountMicros <= 0n) throw new RangeError('A grant must be positive');
   const inserted = await db

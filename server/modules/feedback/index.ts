@@ -66,7 +66,11 @@ export function createFeedbackService({ db, findOwned, events }: FeedbackDeps) {
 
     async ofConversation(user: AuthUser, conversationId: string): Promise<Record<string, EventFeedback>> {
       await owned(user, conversationId);
-      const rows = await db.select().from(eventFeedback).where(eq(eventFeedback.conversationId, conversationId)).orderBy(asc(eventFeedback.eventId));
+      const rows = await db
+        .select()
+        .from(eventFeedback)
+        .where(eq(eventFeedback.conversationId, conversationId))
+        .orderBy(asc(eventFeedback.eventId));
       return Object.fromEntries(rows.map((row) => [String(row.eventId), view(row)]));
     },
 
@@ -98,8 +102,10 @@ export function feedbackHandlers(feedback: FeedbackService): Handlers {
       await feedback.rate(requireUser(ctx), ctx.body);
       return { success: true };
     },
-    getEventFeedback: async (ctx) => feedback.ofEvent(requireUser(ctx), ctx.params.conversation_id, ctx.params.event_id),
+    getEventFeedback: async (ctx) =>
+      feedback.ofEvent(requireUser(ctx), ctx.params.conversation_id, ctx.params.event_id),
     getConversationFeedbackBatch: async (ctx) => feedback.ofConversation(requireUser(ctx), ctx.params.conversation_id),
-    submitTrajectoryFeedback: async (ctx) => feedback.onTrajectory(requireUser(ctx), ctx.params.conversation_id, ctx.body),
+    submitTrajectoryFeedback: async (ctx) =>
+      feedback.onTrajectory(requireUser(ctx), ctx.params.conversation_id, ctx.body),
   };
 }

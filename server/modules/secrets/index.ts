@@ -12,7 +12,13 @@ const RESERVED = /^(PATH|HOME|SHELL|USER|PWD|LANG|TERM|TMPDIR|LD_.*|GIT_.*)$/;
 
 function checkName(name: string | undefined) {
   if (name !== undefined && RESERVED.test(name))
-    throw new ValidationFailure([{ loc: ['body', 'name'], msg: `${name} is used by the workspace itself; choose another name`, type: 'value_error' }]);
+    throw new ValidationFailure([
+      {
+        loc: ['body', 'name'],
+        msg: `${name} is used by the workspace itself; choose another name`,
+        type: 'value_error',
+      },
+    ]);
 }
 
 /** Custom secrets: values are encrypted at rest, never answered, and only given to runtimes. */
@@ -31,7 +37,12 @@ export function createSecretsService(db: Db, box: SecretBox) {
     async create(userId: string, input: { name: string; value: string; description?: string | null }) {
       checkName(input.name);
       try {
-        await db.insert(customSecrets).values({ userId, name: input.name, value: box.encrypt(input.value), description: input.description ?? null });
+        await db.insert(customSecrets).values({
+          userId,
+          name: input.name,
+          value: box.encrypt(input.value),
+          description: input.description ?? null,
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw taken(input.name);
         throw error;
@@ -47,7 +58,11 @@ export function createSecretsService(db: Db, box: SecretBox) {
       };
       let updated;
       try {
-        updated = await db.update(customSecrets).set(changes).where(mine(userId, name)).returning({ name: customSecrets.name });
+        updated = await db
+          .update(customSecrets)
+          .set(changes)
+          .where(mine(userId, name))
+          .returning({ name: customSecrets.name });
       } catch (error) {
         if (isUniqueViolation(error)) throw taken(input.name ?? name);
         throw error;

@@ -26,7 +26,10 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
     },
 
     async save(userId: string, update: Parameters<typeof toColumns>[0]) {
-      await store.save(userId, toColumns(update, (plain) => box.encrypt(plain)));
+      await store.save(
+        userId,
+        toColumns(update, (plain) => box.encrypt(plain)),
+      );
       for (const provider of GIT_PROVIDERS) {
         const input = update.provider_tokens?.[provider];
         if (!input) continue;
@@ -50,7 +53,12 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
       if (config.appMode === 'saas' || !row) {
         const id = configuredModelId(llm);
         const parsed = id && parseModelId(id, llm.baseUrl);
-        if (parsed) choice = { ...parsed, ...(llm.apiKey && { apiKey: llm.apiKey }), ...(llm.baseUrl && { baseUrl: llm.baseUrl }) };
+        if (parsed)
+          choice = {
+            ...parsed,
+            ...(llm.apiKey && { apiKey: llm.apiKey }),
+            ...(llm.baseUrl && { baseUrl: llm.baseUrl }),
+          };
       } else {
         const operatorModel = configuredModelId(llm);
         const id = row.llmModel ?? operatorModel ?? DEFAULT_MODEL;
@@ -70,7 +78,10 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
         maxBudgetPerTask: row?.maxBudgetPerTaskMicros == null ? null : microsToDollars(row.maxBudgetPerTaskMicros),
         enableDefaultCondenser: row?.enableDefaultCondenser ?? true,
         mcpConfig: (row?.mcpConfig as Settings['mcp_config']) ?? EMPTY_MCP_CONFIG,
-        gitUser: { name: row?.gitUserName ?? DEFAULT_GIT_USER.name, email: row?.gitUserEmail ?? DEFAULT_GIT_USER.email },
+        gitUser: {
+          name: row?.gitUserName ?? DEFAULT_GIT_USER.name,
+          email: row?.gitUserEmail ?? DEFAULT_GIT_USER.email,
+        },
       };
     },
 

@@ -24,7 +24,10 @@ export function configuredModelId(llm: Config['llm']): string | null {
  * prefix (ollama/, openrouter/, ...) or any model with a base URL goes to an OpenAI-compatible
  * endpoint, which needs that base URL. Null when the model cannot be reached.
  */
-export function parseModelId(id: string, baseUrl: string | null | undefined): Pick<LlmChoice, 'provider' | 'model'> | null {
+export function parseModelId(
+  id: string,
+  baseUrl: string | null | undefined,
+): Pick<LlmChoice, 'provider' | 'model'> | null {
   const slash = id.indexOf('/');
   const prefix = slash > 0 ? id.slice(0, slash) : '';
   const rest = slash > 0 ? id.slice(slash + 1) : id;

@@ -28,8 +28,11 @@ export function toSettings(
     llm_api_key_set: row.llmApiKey !== null,
     search_api_key_set: row.searchApiKey !== null,
     search_api_key: null,
-    remote_runtime_resource_factor: (row.remoteRuntimeResourceFactor ?? null) as Settings['remote_runtime_resource_factor'],
-    provider_tokens_set: Object.fromEntries(GIT_PROVIDERS.map((p) => [p, tokens.has(p)])) as Settings['provider_tokens_set'],
+    remote_runtime_resource_factor: (row.remoteRuntimeResourceFactor ??
+      null) as Settings['remote_runtime_resource_factor'],
+    provider_tokens_set: Object.fromEntries(
+      GIT_PROVIDERS.map((p) => [p, tokens.has(p)]),
+    ) as Settings['provider_tokens_set'],
     enable_default_condenser: row.enableDefaultCondenser,
     enable_sound_notifications: row.enableSoundNotifications,
     enable_proactive_conversation_starters: row.enableProactiveConversationStarters,
@@ -45,7 +48,8 @@ export function toSettings(
 }
 
 /** Null or an empty string clears a write-only key; anything else is stored encrypted. */
-const key = (value: string | null | undefined, encrypt: (plain: string) => string) => (value ? encrypt(value.trim()) : null);
+const key = (value: string | null | undefined, encrypt: (plain: string) => string) =>
+  value ? encrypt(value.trim()) : null;
 
 /** The columns a partial update changes (absent fields stay as they are). */
 export function toColumns(update: SettingsUpdate, encrypt: (plain: string) => string): Partial<SettingsRow> {
@@ -67,7 +71,8 @@ export function toColumns(update: SettingsUpdate, encrypt: (plain: string) => st
   set('enableProactiveConversationStarters', update.enable_proactive_conversation_starters);
   set('userConsentsToAnalytics', update.user_consents_to_analytics);
   if (update.max_budget_per_task !== undefined)
-    columns.maxBudgetPerTaskMicros = update.max_budget_per_task === null ? null : parseDollars(update.max_budget_per_task.toFixed(6));
+    columns.maxBudgetPerTaskMicros =
+      update.max_budget_per_task === null ? null : parseDollars(update.max_budget_per_task.toFixed(6));
   set('email', update.email);
   set('isNewUser', update.is_new_user);
   if (update.mcp_config !== undefined) columns.mcpConfig = update.mcp_config;

@@ -9,7 +9,13 @@ const MAX_LAYOUT_BYTES = 256 * 1024;
 function layoutName(raw: string): string {
   const name = raw.trim();
   if (name.length < 1 || name.length > 100)
-    throw new ValidationFailure([{ loc: ['path', 'name'], msg: 'Layout name must be 1 to 100 characters after trimming spaces', type: 'value_error' }]);
+    throw new ValidationFailure([
+      {
+        loc: ['path', 'name'],
+        msg: 'Layout name must be 1 to 100 characters after trimming spaces',
+        type: 'value_error',
+      },
+    ]);
   return name;
 }
 
@@ -23,13 +29,18 @@ const view = (row: typeof savedLayouts.$inferSelect) => ({
 export function createLayouts(db: Db) {
   return {
     async list(userId: string) {
-      const rows = await db.select().from(savedLayouts).where(eq(savedLayouts.userId, userId)).orderBy(asc(savedLayouts.name));
+      const rows = await db
+        .select()
+        .from(savedLayouts)
+        .where(eq(savedLayouts.userId, userId))
+        .orderBy(asc(savedLayouts.name));
       return rows.map(view);
     },
 
     async save(userId: string, rawName: string, layout: Record<string, unknown>) {
       const name = layoutName(rawName);
-      if (Buffer.byteLength(JSON.stringify(layout)) > MAX_LAYOUT_BYTES) throw new HttpError(413, 'A layout may be at most 256 KiB.');
+      if (Buffer.byteLength(JSON.stringify(layout)) > MAX_LAYOUT_BYTES)
+        throw new HttpError(413, 'A layout may be at most 256 KiB.');
       const values = { layout, updatedAt: new Date() };
       const [row] = await db
         .insert(savedLayouts)

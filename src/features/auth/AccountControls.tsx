@@ -1,7 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { selectSignInAvailable, selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
-import { Avatar, Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../../ui/index.ts';
+import {
+  Avatar,
+  Button,
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../ui/index.ts';
 import * as styles from './auth.css.ts';
 
 /** The header's account corner: the profile menu when signed in, Sign in / Sign up otherwise; nothing in oss mode. */

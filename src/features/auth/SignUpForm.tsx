@@ -1,6 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { selectIsBusy, selectIsConfirmingPersonalEmail, selectIsEditing, selectSignInFailed } from '../../../machines/registration.ts';
+import {
+  selectIsBusy,
+  selectIsConfirmingPersonalEmail,
+  selectIsEditing,
+  selectSignInFailed,
+} from '../../../machines/registration.ts';
 import { useRegistrationForm } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, TextField } from '../../ui/index.ts';

@@ -14,7 +14,13 @@ import type { ClientAction, Event } from '../../../openapi/types.ts';
 
 /** A stream the test feeds by hand; it records what the chat sends. */
 function fakeStream(events: Event[]) {
-  let snapshot: StreamSnapshot = { events, hasOlder: false, loadingOlder: false, connection: 'CONNECTED', connectionMessage: null };
+  let snapshot: StreamSnapshot = {
+    events,
+    hasOlder: false,
+    loadingOlder: false,
+    connection: 'CONNECTED',
+    connectionMessage: null,
+  };
   const listeners = new Set<() => void>();
   const sent: ClientAction[] = [];
   const stream: ConversationStream = {
@@ -39,7 +45,10 @@ function fakeStream(events: Event[]) {
 const conversation = conversationRecord({ runtime_status: 'STATUS$READY' });
 
 const at = '2026-01-01T00:00:00Z';
-const agentState = (id: number, agent_state: 'RUNNING' | 'AWAITING_USER_INPUT' | 'AWAITING_USER_CONFIRMATION'): Event => ({
+const agentState = (
+  id: number,
+  agent_state: 'RUNNING' | 'AWAITING_USER_INPUT' | 'AWAITING_USER_CONFIRMATION',
+): Event => ({
   id,
   source: 'agent',
   timestamp: at,
@@ -58,7 +67,9 @@ function renderChat(stream: ConversationStream) {
     SUPPORT_EMAIL: '',
     BUILD_NUMBER: '',
   });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+  );
   return render(<ChatPanel stream={stream} conversation={conversation} />, { wrapper });
 }
 
@@ -66,7 +77,9 @@ beforeAll(async () => {
   // happy-dom has no layout: give the list a viewport so the virtualiser renders rows.
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 720 });
   Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 480 });
-  await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { chat, workspace } }, interpolation: { escapeValue: false } });
+  await i18next
+    .use(initReactI18next)
+    .init({ lng: 'en', resources: { en: { chat, workspace } }, interpolation: { escapeValue: false } });
 });
 afterEach(cleanup);
 
@@ -82,7 +95,13 @@ describe('chat panel', () => {
     expect(action).toMatchObject({ action: 'message', args: { content: 'Build a todo app' } });
     expect((box as HTMLTextAreaElement).value).toBe('');
     expect(screen.getByText('Sending…')).toBeTruthy();
-    append({ id: 2, source: 'user', timestamp: at, action: 'message', args: { content: 'Build a todo app', client_id: action.id } });
+    append({
+      id: 2,
+      source: 'user',
+      timestamp: at,
+      action: 'message',
+      args: { content: 'Build a todo app', client_id: action.id },
+    });
     expect(screen.queryByText('Sending…')).toBeNull();
   });
 
@@ -120,7 +139,15 @@ describe('chat panel', () => {
     const { stream, sent } = fakeStream([
       { id: 1, source: 'user', timestamp: at, action: 'run', args: { command: 'whoami', hidden: true } },
       { id: 2, source: 'agent', timestamp: at, action: 'run', args: { command: 'npm test' } },
-      { id: 3, source: 'agent', timestamp: at, observation: 'run', cause: 2, content: 'ok', extras: { metadata: { exit_code: 0 } } },
+      {
+        id: 3,
+        source: 'agent',
+        timestamp: at,
+        observation: 'run',
+        cause: 2,
+        content: 'ok',
+        extras: { metadata: { exit_code: 0 } },
+      },
       agentState(4, 'AWAITING_USER_CONFIRMATION'),
     ]);
     renderChat(stream);
@@ -144,6 +171,10 @@ describe('chat panel', () => {
     const { container } = renderChat(stream);
     const axe = (await import('axe-core')).default;
     const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
-    expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+    expect(
+      results.violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => violation.id),
+    ).toEqual([]);
   });
 });

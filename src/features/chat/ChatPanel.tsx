@@ -89,7 +89,14 @@ export function ChatPanel({ stream, conversation, onRefresh }: ChatPanelProps) {
           {t('actions.exportTrajectory')}
         </Button>
       </div>
-      <MessageList stream={stream} pending={pending} awaitingConfirmation={awaitingConfirmation} onConfirm={confirm} onReject={reject} feedbackEnabled={feedbackEnabled} />
+      <MessageList
+        stream={stream}
+        pending={pending}
+        awaitingConfirmation={awaitingConfirmation}
+        onConfirm={confirm}
+        onReject={reject}
+        feedbackEnabled={feedbackEnabled}
+      />
       {typing && (
         <p className={styles.typing} role="status">
           {tw('agent.typing')}

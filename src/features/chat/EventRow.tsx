@@ -8,7 +8,13 @@ import { Markdown } from './Markdown.tsx';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { agentErrorKey } from './rules/agent-errors.ts';
 import type { ChatRow } from './rules/chat-rows.ts';
-import { commandTitle, observationResult, truncateRunOutput, truncateText, type ResultStatus } from '../../rules/event-display.ts';
+import {
+  commandTitle,
+  observationResult,
+  truncateRunOutput,
+  truncateText,
+  type ResultStatus,
+} from '../../rules/event-display.ts';
 import type { Event } from '../../../openapi/types.ts';
 
 export interface EventRowProps {
@@ -57,18 +63,20 @@ function Output({ text, run }: { text: string; run: boolean }) {
       </pre>
     );
   }
-  return (
-    <pre className={styles.output}>
-      {truncateText(text).text}
-    </pre>
-  );
+  return <pre className={styles.output}>{truncateText(text).text}</pre>;
 }
 
 function Screenshot({ event }: { event: Event | null }) {
   const { t } = useTranslation('chat');
   const screenshot = event?.extras?.screenshot;
   if (!screenshot) return null;
-  return <img src={screenshot} alt={t('events.screenshot', { url: event.extras?.url ?? '' })} className={styles.screenshot} />;
+  return (
+    <img
+      src={screenshot}
+      alt={t('events.screenshot', { url: event.extras?.url ?? '' })}
+      className={styles.screenshot}
+    />
+  );
 }
 
 /** A step of the agent: a collapsible title with its result icon; the details hold the command, code, diff or output. */
@@ -115,8 +123,10 @@ const RISK_LEVELS = { [-1]: null, 0: null, 1: 'medium', 2: 'high' } as const;
 function ActionRow({ action, observation }: { action: Event; observation: Event | null }) {
   const { t } = useTranslation('chat');
   const args = action.args ?? {};
-  if (action.action === 'finish') return <AgentBubble text={args.final_thought || args.thought || action.message || ''} />;
-  if (action.action === 'reject') return <AgentBubble text={[t('events.rejected'), args.reason].filter(Boolean).join('\n\n')} />;
+  if (action.action === 'finish')
+    return <AgentBubble text={args.final_thought || args.thought || action.message || ''} />;
+  if (action.action === 'reject')
+    return <AgentBubble text={[t('events.rejected'), args.reason].filter(Boolean).join('\n\n')} />;
   if (action.action === 'think') {
     return (
       <Step title={t('events.thought')} status={null}>
@@ -208,7 +218,9 @@ function RecallRow({ event }: { event: Event }) {
   const hosts = Object.keys(extras.runtime_hosts ?? {});
   return (
     <details className={styles.step}>
-      <summary className={styles.stepSummary}>{extras.recall_type === 'knowledge' ? t('events.knowledge') : t('events.workspaceContext')}</summary>
+      <summary className={styles.stepSummary}>
+        {extras.recall_type === 'knowledge' ? t('events.knowledge') : t('events.workspaceContext')}
+      </summary>
       {extras.repo_name && <p>{t('events.repository', { name: extras.repo_name })}</p>}
       {extras.date && <p>{t('events.date', { date: extras.date })}</p>}
       {hosts.length > 0 && <p>{t('events.hosts', { hosts: hosts.join(', ') })}</p>}
@@ -285,13 +297,21 @@ function RowContent({ row }: { row: ChatRow }) {
       return <ErrorBlock title={row.event.extras?.reason?.trim() || tw('agent.unknownError')} detail="" />;
     case 'statusError': {
       const key = agentErrorKey(row.event.status_id);
-      return <ErrorBlock title={key ? t(key) : row.event.message || t('events.error')} detail={key ? (row.event.message ?? '') : ''} />;
+      return (
+        <ErrorBlock
+          title={key ? t(key) : row.event.message || t('events.error')}
+          detail={key ? (row.event.message ?? '') : ''}
+        />
+      );
     }
   }
 }
 
 /** Rows whose agent text can be rated. */
-const isRatableRow = (row: ChatRow) => row.kind !== 'pending' && row.event.source === 'agent' && (row.kind === 'message' || (row.kind === 'action' && row.event.action === 'finish'));
+const isRatableRow = (row: ChatRow) =>
+  row.kind !== 'pending' &&
+  row.event.source === 'agent' &&
+  (row.kind === 'message' || (row.kind === 'action' && row.event.action === 'finish'));
 
 /** One row of the chat; memoised, so it renders again only when its own row, buttons or feedback change. */
 export const EventRow = memo(function EventRow({ row, confirmation, feedback }: EventRowProps) {
@@ -309,7 +329,9 @@ export const EventRow = memo(function EventRow({ row, confirmation, feedback }: 
           </Button>
         </div>
       )}
-      {feedback && row.kind !== 'pending' && isRatableRow(row) && <FeedbackStars stream={feedback.stream} eventId={row.id} />}
+      {feedback && row.kind !== 'pending' && isRatableRow(row) && (
+        <FeedbackStars stream={feedback.stream} eventId={row.id} />
+      )}
     </div>
   );
 });

@@ -26,14 +26,19 @@ const RATINGS = [1, 2, 3, 4, 5] as const;
 
 const feedbackLogic = feedbackMachine.provide({
   actors: {
-    checkFeedback: fromPromise<EventFeedback, { conversationId: string; eventId: number }>(({ input }) => chatRequests.eventFeedback(input.conversationId, input.eventId)),
+    checkFeedback: fromPromise<EventFeedback, { conversationId: string; eventId: number }>(({ input }) =>
+      chatRequests.eventFeedback(input.conversationId, input.eventId),
+    ),
     submitFeedback: fromPromise<void, Feedback>(({ input }) => chatRequests.submitFeedback(input)),
   },
 });
 
 /** The star rating of one agent message (saas only); it appears once the message is among the last 10 events. */
 export function FeedbackStars({ stream, eventId }: { stream: ConversationStream; eventId: number }) {
-  const selectRatable = useCallback((snapshot: ReturnType<ConversationStream['getSnapshot']>) => isAmongRatableEvents(snapshot.events, eventId), [eventId]);
+  const selectRatable = useCallback(
+    (snapshot: ReturnType<ConversationStream['getSnapshot']>) => isAmongRatableEvents(snapshot.events, eventId),
+    [eventId],
+  );
   const ratable = useStreamSelector(stream, selectRatable);
   // Once offered, the form stays mounted so a rating already given keeps showing.
   const [offered, setOffered] = useState(ratable);
@@ -75,7 +80,12 @@ function StarForm({ conversationId, eventId, ratable }: { conversationId: string
         <div role="group" aria-label={t('feedback.reasonsTitle')}>
           <span>{t('feedback.reasonsTitle')} </span>
           {LOW_RATING_REASONS.map((reason) => (
-            <Button key={reason} size="sm" tone="secondary" onClick={() => actor.send({ type: 'CHOOSE_REASON', reason })}>
+            <Button
+              key={reason}
+              size="sm"
+              tone="secondary"
+              onClick={() => actor.send({ type: 'CHOOSE_REASON', reason })}
+            >
               {t(`feedback.reasons.${reason}`)}
             </Button>
           ))}

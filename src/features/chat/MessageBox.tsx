@@ -2,7 +2,13 @@ import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectSendDisabled, selectShowStop } from '../../../machines/agent.ts';
-import { enterKeyIntent, selectCanSend, selectImages, selectInsufficientCredits, selectText } from '../../../machines/chat-input.ts';
+import {
+  enterKeyIntent,
+  selectCanSend,
+  selectImages,
+  selectInsufficientCredits,
+  selectText,
+} from '../../../machines/chat-input.ts';
 import { selectIsUploading, selectProgress, selectUploadError } from '../../../machines/upload.ts';
 import { Button } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
@@ -22,12 +28,18 @@ function UploadStatus({ upload }: { upload: ChatActors['upload'] }) {
     return (
       <div className={styles.banner} role="status">
         <span>{t('upload.progress', { percent })}</span>
-        <progress className={styles.progressBar} max={100} value={percent} aria-label={t('upload.progress', { percent })} />
+        <progress
+          className={styles.progressBar}
+          max={100}
+          value={percent}
+          aria-label={t('upload.progress', { percent })}
+        />
       </div>
     );
   }
   if (error === null) return null;
-  const message = error.key === 'upload.failed' || error.key === 'upload.noFiles' ? t(error.key) : t(error.key, error.params);
+  const message =
+    error.key === 'upload.failed' || error.key === 'upload.noFiles' ? t(error.key) : t(error.key, error.params);
   return (
     <div className={styles.dangerBanner} role="alert">
       <span>{t('upload.error', { message })}</span>
@@ -62,7 +74,13 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
       {images.length > 0 && (
         <div className={styles.images}>
           {images.map((image) => (
-            <Button key={image.url} size="sm" tone="secondary" onClick={() => chatInput.send({ type: 'IMAGE_REMOVED', url: image.url })} aria-label={t('actions.removeImage', { name: image.name })}>
+            <Button
+              key={image.url}
+              size="sm"
+              tone="secondary"
+              onClick={() => chatInput.send({ type: 'IMAGE_REMOVED', url: image.url })}
+              aria-label={t('actions.removeImage', { name: image.name })}
+            >
               <img src={image.url} alt="" className={styles.thumbnail} />
             </Button>
           ))}
@@ -87,8 +105,23 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
             event.target.value = '';
           }}
         />
-        <Button tone="ghost" className={styles.fixedButton} onClick={() => fileInput.current?.click()} aria-label={t('actions.attachFiles')}>
-          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+        <Button
+          tone="ghost"
+          className={styles.fixedButton}
+          onClick={() => fileInput.current?.click()}
+          aria-label={t('actions.attachFiles')}
+        >
+          <svg
+            width="18"
+            height="18"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            aria-hidden="true"
+          >
             <path d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48" />
           </svg>
         </Button>

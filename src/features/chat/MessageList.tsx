@@ -6,7 +6,14 @@ import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts
 import { Button } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
 import { EventRow, type EventRowProps } from './EventRow.tsx';
-import { createRowsSelector, isAtBottom, lastAgentRowId, LOAD_OLDER_THRESHOLD_PX, rowKey, type ChatRow } from './rules/chat-rows.ts';
+import {
+  createRowsSelector,
+  isAtBottom,
+  lastAgentRowId,
+  LOAD_OLDER_THRESHOLD_PX,
+  rowKey,
+  type ChatRow,
+} from './rules/chat-rows.ts';
 import { useStreamSelector } from '../../realtime/use-stream-selector.ts';
 
 export interface MessageListProps {
@@ -39,13 +46,23 @@ const selectLoadingOlder = (snapshot: StreamSnapshot) => snapshot.loadingOlder;
  * The virtualised list of the conversation: follows new rows while the reader is at the bottom
  * (within 20 px), stops when they scroll up, and loads older pages when they reach the top.
  */
-export function MessageList({ stream, pending, awaitingConfirmation, onConfirm, onReject, feedbackEnabled }: MessageListProps) {
+export function MessageList({
+  stream,
+  pending,
+  awaitingConfirmation,
+  onConfirm,
+  onReject,
+  feedbackEnabled,
+}: MessageListProps) {
   const { t } = useTranslation('chat');
   const [selectRows] = useState(createRowsSelector);
   const eventRows = useStreamSelector(stream, selectRows);
   const hasOlder = useStreamSelector(stream, selectHasOlder);
   const loadingOlder = useStreamSelector(stream, selectLoadingOlder);
-  const rows = useMemo(() => (pending.length === 0 ? eventRows : [...eventRows, ...pending.map(pendingRow)]), [eventRows, pending]);
+  const rows = useMemo(
+    () => (pending.length === 0 ? eventRows : [...eventRows, ...pending.map(pendingRow)]),
+    [eventRows, pending],
+  );
   const confirmRowId = awaitingConfirmation ? lastAgentRowId(rows) : null;
   const confirmation = useMemo(() => ({ onConfirm, onReject }), [onConfirm, onReject]);
   const feedback = useMemo(() => (feedbackEnabled ? { stream } : null), [feedbackEnabled, stream]);
@@ -110,7 +127,14 @@ export function MessageList({ stream, pending, awaitingConfirmation, onConfirm, 
 
   return (
     <>
-      <div ref={scrollRef} className={styles.scroller} onScroll={onScroll} role="log" aria-label={t('panel.messages')} tabIndex={0}>
+      <div
+        ref={scrollRef}
+        className={styles.scroller}
+        onScroll={onScroll}
+        role="log"
+        aria-label={t('panel.messages')}
+        tabIndex={0}
+      >
         {loadingOlder && (
           <p className={styles.centred} role="status">
             {t('panel.loadingOlder')}
@@ -120,9 +144,19 @@ export function MessageList({ stream, pending, awaitingConfirmation, onConfirm, 
         <div className={styles.virtualBody} style={{ height: totalSize }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index] as ChatRow;
-            const props: EventRowProps = { row, confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null, feedback };
+            const props: EventRowProps = {
+              row,
+              confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null,
+              feedback,
+            };
             return (
-              <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={styles.virtualRow} style={{ transform: `translateY(${item.start}px)` }}>
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className={styles.virtualRow}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
                 <EventRow {...props} />
               </div>
             );

@@ -13,7 +13,17 @@ const selectConnection = (snapshot: StreamSnapshot) => snapshot.connection;
 const selectConnectionMessage = (snapshot: StreamSnapshot) => snapshot.connectionMessage;
 
 /** The status dot and message, with Refresh while the socket is disconnected; hidden when all is ready. */
-export function StatusBar({ stream, conversation, agent, onRefresh }: { stream: ConversationStream; conversation: Conversation; agent: ActorRefFrom<typeof agentMachine>; onRefresh: () => void }) {
+export function StatusBar({
+  stream,
+  conversation,
+  agent,
+  onRefresh,
+}: {
+  stream: ConversationStream;
+  conversation: Conversation;
+  agent: ActorRefFrom<typeof agentMachine>;
+  onRefresh: () => void;
+}) {
   const { t } = useTranslation(['chat', 'workspace']);
   const connection = useStreamSelector(stream, selectConnection);
   const connectionMessage = useStreamSelector(stream, selectConnectionMessage);
@@ -25,7 +35,10 @@ export function StatusBar({ stream, conversation, agent, onRefresh }: { stream: 
   return (
     <div className={styles.statusBar} role="status">
       <span className={`${styles.dot} ${styles.dotColour[colour]}`} aria-hidden="true" />
-      <span>{connectionMessage ?? (text.namespace === 'chat' ? t(text.key, { ns: 'chat' }) : t(text.key, { ns: 'workspace' }))}</span>
+      <span>
+        {connectionMessage ??
+          (text.namespace === 'chat' ? t(text.key, { ns: 'chat' }) : t(text.key, { ns: 'workspace' }))}
+      </span>
       {connection === 'DISCONNECTED' && (
         <Button size="sm" tone="secondary" onClick={onRefresh}>
           {t('connection.refresh', { ns: 'workspace' })}

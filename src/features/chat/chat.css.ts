@@ -1,7 +1,15 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
 
-export const panel = style({ position: 'relative', display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, background: vars.color.background, color: vars.color.text });
+export const panel = style({
+  position: 'relative',
+  display: 'flex',
+  flexDirection: 'column',
+  height: '100%',
+  minHeight: 0,
+  background: vars.color.background,
+  color: vars.color.text,
+});
 
 export const statusBar = style({
   display: 'flex',
@@ -21,15 +29,36 @@ export const dotColour = styleVariants({
   green: { background: '#30a46c' },
 });
 
-export const toolbar = style({ display: 'flex', justifyContent: 'flex-end', gap: vars.space.sm, padding: `${vars.space.xs} ${vars.space.md}` });
+export const toolbar = style({
+  display: 'flex',
+  justifyContent: 'flex-end',
+  gap: vars.space.sm,
+  padding: `${vars.space.xs} ${vars.space.md}`,
+});
 
-export const scroller = style({ flex: 1, minHeight: 0, overflowY: 'auto', position: 'relative', padding: `0 ${vars.space.md}` });
+export const scroller = style({
+  flex: 1,
+  minHeight: 0,
+  overflowY: 'auto',
+  position: 'relative',
+  padding: `0 ${vars.space.md}`,
+});
 export const virtualBody = style({ position: 'relative', width: '100%' });
 export const virtualRow = style({ position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: vars.space.sm });
 
-export const centred = style({ padding: vars.space.md, textAlign: 'center', color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+export const centred = style({
+  padding: vars.space.md,
+  textAlign: 'center',
+  color: vars.color.textMuted,
+  fontSize: vars.fontSize.sm,
+});
 
-const bubbleBase = style({ maxWidth: '80%', padding: `${vars.space.sm} ${vars.space.md}`, borderRadius: vars.radius.lg, overflowWrap: 'anywhere' });
+const bubbleBase = style({
+  maxWidth: '80%',
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.lg,
+  overflowWrap: 'anywhere',
+});
 export const bubble = styleVariants({
   user: [bubbleBase, { marginLeft: 'auto', background: vars.color.accent, color: vars.color.onAccent }],
   agent: [bubbleBase, { background: vars.color.surface }],
@@ -44,9 +73,17 @@ export const plainText = style({ whiteSpace: 'pre-wrap' });
 export const images = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, marginTop: vars.space.xs });
 export const thumbnail = style({ maxWidth: '160px', maxHeight: '120px', borderRadius: vars.radius.sm });
 
-export const step = style({ border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.md, padding: `${vars.space.xs} ${vars.space.sm}`, fontSize: vars.fontSize.sm });
+export const step = style({
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  fontSize: vars.fontSize.sm,
+});
 export const stepSummary = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, cursor: 'pointer' });
-export const stepTitle = style({ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', overflowWrap: 'anywhere' });
+export const stepTitle = style({
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+  overflowWrap: 'anywhere',
+});
 export const output = style({
   margin: `${vars.space.xs} 0 0`,
   padding: vars.space.sm,
@@ -59,22 +96,62 @@ export const output = style({
   maxHeight: '400px',
   overflowY: 'auto',
 });
-export const cutNote = style({ display: 'block', color: vars.color.textMuted, fontStyle: 'italic', margin: `${vars.space.xs} 0` });
+export const cutNote = style({
+  display: 'block',
+  color: vars.color.textMuted,
+  fontStyle: 'italic',
+  margin: `${vars.space.xs} 0`,
+});
 export const result = styleVariants({
   success: { color: '#30a46c' },
   error: { color: vars.color.danger },
   timeout: { color: '#f76b15' },
 });
-export const screenshot = style({ maxWidth: '100%', marginTop: vars.space.xs, borderRadius: vars.radius.sm, border: `1px solid ${vars.color.border}` });
-export const errorBlock = style({ border: `1px solid ${vars.color.danger}`, borderRadius: vars.radius.md, padding: vars.space.sm, color: vars.color.danger, fontSize: vars.fontSize.sm });
+export const screenshot = style({
+  maxWidth: '100%',
+  marginTop: vars.space.xs,
+  borderRadius: vars.radius.sm,
+  border: `1px solid ${vars.color.border}`,
+});
+export const errorBlock = style({
+  border: `1px solid ${vars.color.danger}`,
+  borderRadius: vars.radius.md,
+  padding: vars.space.sm,
+  color: vars.color.danger,
+  fontSize: vars.fontSize.sm,
+});
 export const rowActions = style({ display: 'flex', gap: vars.space.sm, marginTop: vars.space.sm, flexWrap: 'wrap' });
 
-export const typing = style({ padding: `${vars.space.xs} ${vars.space.md}`, color: vars.color.textMuted, fontSize: vars.fontSize.sm });
-export const scrollToBottom = style({ position: 'absolute', right: vars.space.lg, bottom: '140px', zIndex: 2, boxShadow: vars.shadow.raised });
+export const typing = style({
+  padding: `${vars.space.xs} ${vars.space.md}`,
+  color: vars.color.textMuted,
+  fontSize: vars.fontSize.sm,
+});
+export const scrollToBottom = style({
+  position: 'absolute',
+  right: vars.space.lg,
+  bottom: '140px',
+  zIndex: 2,
+  boxShadow: vars.shadow.raised,
+});
 
-export const footer = style({ borderTop: `1px solid ${vars.color.border}`, padding: vars.space.md, display: 'flex', flexDirection: 'column', gap: vars.space.sm });
+export const footer = style({
+  borderTop: `1px solid ${vars.color.border}`,
+  padding: vars.space.md,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.sm,
+});
 export const suggestions = style({ display: 'flex', gap: vars.space.sm, flexWrap: 'wrap' });
-export const banner = style({ padding: vars.space.sm, borderRadius: vars.radius.md, background: vars.color.surface, fontSize: vars.fontSize.sm, display: 'flex', alignItems: 'center', gap: vars.space.sm });
+export const banner = style({
+  padding: vars.space.sm,
+  borderRadius: vars.radius.md,
+  background: vars.color.surface,
+  fontSize: vars.fontSize.sm,
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+});
 export const dangerBanner = style([banner, { color: vars.color.danger, border: `1px solid ${vars.color.danger}` }]);
 export const progressBar = style({ flex: 1 });
 export const inputRow = style({ display: 'flex', alignItems: 'flex-end', gap: vars.space.sm });
@@ -112,6 +189,21 @@ export const dropOverlay = style({
   pointerEvents: 'none',
 });
 
-export const stars = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, marginTop: vars.space.xs, fontSize: vars.fontSize.sm, flexWrap: 'wrap' });
-export const star = style({ background: 'none', border: 'none', padding: '2px', cursor: 'pointer', fontSize: '1.1rem', color: vars.color.textMuted, selectors: { '&:disabled': { cursor: 'default' } } });
+export const stars = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  marginTop: vars.space.xs,
+  fontSize: vars.fontSize.sm,
+  flexWrap: 'wrap',
+});
+export const star = style({
+  background: 'none',
+  border: 'none',
+  padding: '2px',
+  cursor: 'pointer',
+  fontSize: '1.1rem',
+  color: vars.color.textMuted,
+  selectors: { '&:disabled': { cursor: 'default' } },
+});
 export const starFilled = style({ color: '#f5a524' });

@@ -7,9 +7,18 @@ import { apiClient } from '../../app/services.ts';
 type Feedback = components['schemas']['Feedback'];
 
 export const chatRequests = {
-  trajectory: (conversationId: string) => dataOf(apiClient.GET('/api/conversations/{conversation_id}/trajectory', { params: { path: { conversation_id: conversationId } } })),
+  trajectory: (conversationId: string) =>
+    dataOf(
+      apiClient.GET('/api/conversations/{conversation_id}/trajectory', {
+        params: { path: { conversation_id: conversationId } },
+      }),
+    ),
   eventFeedback: (conversationId: string, eventId: number) =>
-    dataOf(apiClient.GET('/feedback/conversation/{conversation_id}/{event_id}', { params: { path: { conversation_id: conversationId, event_id: eventId } } })),
+    dataOf(
+      apiClient.GET('/feedback/conversation/{conversation_id}/{event_id}', {
+        params: { path: { conversation_id: conversationId, event_id: eventId } },
+      }),
+    ),
   submitFeedback: async (body: Feedback) => {
     await dataOf(apiClient.POST('/feedback/conversation', { body }));
   },

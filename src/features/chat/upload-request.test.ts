@@ -58,8 +58,19 @@ describe('upload request', () => {
     const uploaded: unknown[] = [];
     const actor = createActor(
       uploadMachine.provide({
-        actors: { uploadFiles: uploadFilesActor({ conversationId: 'c1', readToken: () => 'token', createRequest: () => new FakeRequest() as unknown as XMLHttpRequest }) },
-        actions: { attachImages: ignore, announceSkipped: ignore, announceUploaded: (_, result) => uploaded.push(result), announceFailure: ignore },
+        actors: {
+          uploadFiles: uploadFilesActor({
+            conversationId: 'c1',
+            readToken: () => 'token',
+            createRequest: () => new FakeRequest() as unknown as XMLHttpRequest,
+          }),
+        },
+        actions: {
+          attachImages: ignore,
+          announceSkipped: ignore,
+          announceUploaded: (_, result) => uploaded.push(result),
+          announceFailure: ignore,
+        },
       }),
     ).start();
     actor.send({ type: 'SELECT_FILES', files: [file('a.ts')] });
@@ -75,9 +86,16 @@ describe('upload request', () => {
   });
 
   it('fails on an error status and aborts when cancelled', () => {
-    const logic = uploadFilesActor({ conversationId: 'c1', readToken: () => null, createRequest: () => new FakeRequest() as unknown as XMLHttpRequest });
+    const logic = uploadFilesActor({
+      conversationId: 'c1',
+      readToken: () => null,
+      createRequest: () => new FakeRequest() as unknown as XMLHttpRequest,
+    });
     const actor = createActor(
-      uploadMachine.provide({ actors: { uploadFiles: logic }, actions: { attachImages: ignore, announceSkipped: ignore, announceUploaded: ignore, announceFailure: ignore } }),
+      uploadMachine.provide({
+        actors: { uploadFiles: logic },
+        actions: { attachImages: ignore, announceSkipped: ignore, announceUploaded: ignore, announceFailure: ignore },
+      }),
     ).start();
     actor.send({ type: 'SELECT_FILES', files: [file('a.ts')] });
     FakeRequest.last.answer(500, { detail: 'no' });

@@ -22,7 +22,12 @@ export function uploadFormData(request: UploadRequest): FormData {
 }
 
 function isUploadResult(value: unknown): value is UploadResult {
-  return typeof value === 'object' && value !== null && Array.isArray((value as UploadResult).uploaded_files) && Array.isArray((value as UploadResult).skipped_files);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as UploadResult).uploaded_files) &&
+    Array.isArray((value as UploadResult).skipped_files)
+  );
 }
 
 /** The upload machine's `uploadFiles` actor for one conversation. */
@@ -34,11 +39,16 @@ export function uploadFilesActor(target: UploadTarget) {
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.responseType = 'json';
     xhr.upload.addEventListener('progress', (progress) => {
-      if (progress.lengthComputable) sendBack({ type: 'UPLOAD_PROGRESS', progress: { loaded: progress.loaded, total: progress.total } });
+      if (progress.lengthComputable)
+        sendBack({ type: 'UPLOAD_PROGRESS', progress: { loaded: progress.loaded, total: progress.total } });
     });
     xhr.addEventListener('load', () => {
       const body: unknown = xhr.response;
-      sendBack(xhr.status >= 200 && xhr.status < 300 && isUploadResult(body) ? { type: 'UPLOAD_DONE', result: body } : { type: 'UPLOAD_FAILED' });
+      sendBack(
+        xhr.status >= 200 && xhr.status < 300 && isUploadResult(body)
+          ? { type: 'UPLOAD_DONE', result: body }
+          : { type: 'UPLOAD_FAILED' },
+      );
     });
     xhr.addEventListener('error', () => sendBack({ type: 'UPLOAD_FAILED' }));
     xhr.send(uploadFormData(input));

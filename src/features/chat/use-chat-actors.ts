@@ -4,7 +4,12 @@ import i18next from 'i18next';
 import { useEffect } from 'react';
 import { toast } from '../../ui/index.ts';
 import { agentMachine, selectSendDisabled } from '../../../machines/agent.ts';
-import { chatInputMachine, selectHasPending, type AttachedImage, type PendingMessage } from '../../../machines/chat-input.ts';
+import {
+  chatInputMachine,
+  selectHasPending,
+  type AttachedImage,
+  type PendingMessage,
+} from '../../../machines/chat-input.ts';
 import { selectIsUploading, uploadMachine, type FileLike } from '../../../machines/upload.ts';
 import { currentUserQuery } from '../../api/queries.ts';
 import { useClientConfig } from '../../app/hooks.ts';
@@ -30,7 +35,12 @@ const readAsDataUrl = (file: FileLike) =>
 
 /** The `message` action for a sent message; the client id is echoed back for de-duplication. */
 export function messageAction(message: PendingMessage, images: readonly AttachedImage[]): ClientAction {
-  const args = { content: message.content, timestamp: message.timestamp, image_urls: images.map((image) => image.url), client_id: message.id };
+  const args = {
+    content: message.content,
+    timestamp: message.timestamp,
+    image_urls: images.map((image) => image.url),
+    client_id: message.id,
+  };
   return { action: 'message', id: message.id, source: 'user', timestamp: message.timestamp, args };
 }
 
@@ -69,10 +79,14 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
   );
   const upload = useActorRef(
     uploadMachine.provide({
-      actors: { uploadFiles: uploadFilesActor({ conversationId: conversation.conversation_id, readToken: tokenStore.read }) },
+      actors: {
+        uploadFiles: uploadFilesActor({ conversationId: conversation.conversation_id, readToken: tokenStore.read }),
+      },
       actions: {
         attachImages: (_, files) => {
-          void Promise.all(files.map(readAsDataUrl)).then((images) => chatInput.send({ type: 'IMAGES_ATTACHED', images }));
+          void Promise.all(files.map(readAsDataUrl)).then((images) =>
+            chatInput.send({ type: 'IMAGES_ATTACHED', images }),
+          );
         },
         announceSkipped: (_, skipped) => {
           toast.error(i18next.t('workspace:upload.skipped', { name: skipped.name, reason: skipped.reason }));
@@ -120,7 +134,10 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
     return stream.subscribe(report);
   }, [stream, agent]);
 
-  useEffect(() => agent.send({ type: 'CONVERSATION_STATUS_CHANGED', status: conversation.status }), [conversation.status, agent]);
+  useEffect(
+    () => agent.send({ type: 'CONVERSATION_STATUS_CHANGED', status: conversation.status }),
+    [conversation.status, agent],
+  );
 
   const busy = useSelector(agent, selectSendDisabled);
   useEffect(() => chatInput.send({ type: 'BUSY_CHANGED', busy }), [busy, chatInput]);

@@ -20,7 +20,13 @@ function download(blob: Blob, name: string) {
   URL.revokeObjectURL(url);
 }
 
-export function ConversationCard({ conversation, onOpenDialog }: { conversation: Conversation; onOpenDialog: (dialog: ConversationDialog) => void }) {
+export function ConversationCard({
+  conversation,
+  onOpenDialog,
+}: {
+  conversation: Conversation;
+  onOpenDialog: (dialog: ConversationDialog) => void;
+}) {
   const { t } = useTranslation('conversations');
   const [editing, setEditing] = useState(false);
   const change = useConversationChanges();
@@ -37,7 +43,8 @@ export function ConversationCard({ conversation, onOpenDialog }: { conversation:
 
   const finishEditing = (raw: string | null) => {
     setEditing(false);
-    if (raw !== null) change({ kind: 'rename', conversationId: conversation.conversation_id, current: conversation.title, title: raw });
+    if (raw !== null)
+      change({ kind: 'rename', conversationId: conversation.conversation_id, current: conversation.title, title: raw });
   };
   const onTitleKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter' && !event.nativeEvent.isComposing) event.currentTarget.blur();
@@ -60,7 +67,11 @@ export function ConversationCard({ conversation, onOpenDialog }: { conversation:
             onBlur={(event) => finishEditing(event.currentTarget.value)}
           />
         ) : (
-          <Link to="/experiment/conversations/$conversationId" params={{ conversationId: id }} className={styles.cardTitle}>
+          <Link
+            to="/experiment/conversations/$conversationId"
+            params={{ conversationId: id }}
+            className={styles.cardTitle}
+          >
             {conversation.title}
           </Link>
         )}
@@ -72,12 +83,24 @@ export function ConversationCard({ conversation, onOpenDialog }: { conversation:
           </DropdownMenuTrigger>
           <DropdownMenuContent>
             <DropdownMenuItem onSelect={() => setEditing(true)}>{t('actions.rename')}</DropdownMenuItem>
-            {conversation.status === 'STOPPED' ? null : <DropdownMenuItem onSelect={() => change({ kind: 'stop', conversationId: id })}>{t('actions.stop')}</DropdownMenuItem>}
-            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'delete', conversation })}>{t('actions.delete')}</DropdownMenuItem>
+            {conversation.status === 'STOPPED' ? null : (
+              <DropdownMenuItem onSelect={() => change({ kind: 'stop', conversationId: id })}>
+                {t('actions.stop')}
+              </DropdownMenuItem>
+            )}
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'delete', conversation })}>
+              {t('actions.delete')}
+            </DropdownMenuItem>
             <DropdownMenuItem onSelect={() => downloadZip.mutate()}>{t('actions.download')}</DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'metrics', conversation })}>{t('actions.cost')}</DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'system', conversation })}>{t('actions.tools')}</DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'microagents', conversation })}>{t('actions.microagents')}</DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'metrics', conversation })}>
+              {t('actions.cost')}
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'system', conversation })}>
+              {t('actions.tools')}
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'microagents', conversation })}>
+              {t('actions.microagents')}
+            </DropdownMenuItem>
           </DropdownMenuContent>
         </DropdownMenu>
       </div>
@@ -87,7 +110,9 @@ export function ConversationCard({ conversation, onOpenDialog }: { conversation:
       </div>
       <div className={styles.meta}>
         <span>{t('card.created', { time: time(conversation.created_at) })}</span>
-        {showsUpdatedTime(conversation.created_at, conversation.last_updated_at) ? <span>{t('card.updated', { time: time(conversation.last_updated_at) })}</span> : null}
+        {showsUpdatedTime(conversation.created_at, conversation.last_updated_at) ? (
+          <span>{t('card.updated', { time: time(conversation.last_updated_at) })}</span>
+        ) : null}
       </div>
     </article>
   );

@@ -35,7 +35,10 @@ export function ConversationDialogs({ dialog, onClose }: { dialog: ConversationD
 
 function useDialogFrame(onClose: () => void) {
   const { t } = useTranslation(['conversations', 'common']);
-  return { t, frame: { open: true, onOpenChange: (open: boolean) => !open && onClose(), closeLabel: t('common:dialog.close') } };
+  return {
+    t,
+    frame: { open: true, onOpenChange: (open: boolean) => !open && onClose(), closeLabel: t('common:dialog.close') },
+  };
 }
 
 function DeleteDialog({ conversation, onClose }: DialogProps) {
@@ -69,7 +72,9 @@ function MetricsDialog({ conversation, onClose }: DialogProps) {
     const usage = metrics.accumulated_token_usage;
     const rows: [string, string][] = [
       [t('metrics.totalCost'), formatDetailedCost(metrics.accumulated_cost)],
-      ...(metrics.max_budget_per_task === null ? [] : [[t('metrics.budget'), formatDetailedCost(metrics.max_budget_per_task)] as [string, string]]),
+      ...(metrics.max_budget_per_task === null
+        ? []
+        : [[t('metrics.budget'), formatDetailedCost(metrics.max_budget_per_task)] as [string, string]]),
       [t('metrics.promptTokens'), usage.prompt_tokens.toLocaleString()],
       [t('metrics.completionTokens'), usage.completion_tokens.toLocaleString()],
       [t('metrics.cacheReadTokens'), usage.cache_read_tokens.toLocaleString()],

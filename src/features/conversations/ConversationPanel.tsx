@@ -9,7 +9,9 @@ import { conversationListQuery } from './queries.ts';
 import * as styles from './sidebar.css.ts';
 
 // The dialogs (with Radix's tabs) open rarely: their code loads when a card's menu first opens one.
-const ConversationDialogs = lazy(() => import('./ConversationDialogs.tsx').then((module) => ({ default: module.ConversationDialogs })));
+const ConversationDialogs = lazy(() =>
+  import('./ConversationDialogs.tsx').then((module) => ({ default: module.ConversationDialogs })),
+);
 
 /** The 350 px panel of conversation cards, newest first as the server lists them. */
 export function ConversationPanel({ id }: { id: string }) {
@@ -19,7 +21,12 @@ export function ConversationPanel({ id }: { id: string }) {
 
   const content = () => {
     if (list.isPending) return <Spinner label={t('panel.loading')} />;
-    if (list.isError) return <p className={styles.error} role="alert">{errorText(list.error) || t('panel.loadFailed')}</p>;
+    if (list.isError)
+      return (
+        <p className={styles.error} role="alert">
+          {errorText(list.error) || t('panel.loadFailed')}
+        </p>
+      );
     if (list.data.length === 0) return <p className={styles.notice}>{t('panel.empty')}</p>;
     return (
       <ul className={styles.cards}>

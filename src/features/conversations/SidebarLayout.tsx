@@ -19,7 +19,14 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
   return (
     <div className={styles.layout}>
       <nav className={collapsed ? styles.sidebarCollapsed : styles.sidebar} aria-label={t('sidebar.label')}>
-        <Button tone="ghost" size="sm" aria-expanded={!collapsed} onClick={() => setCollapsed(!collapsed)} aria-label={collapsed ? t('sidebar.expand') : t('sidebar.collapse')} title={collapsed ? t('sidebar.expand') : t('sidebar.collapse')}>
+        <Button
+          tone="ghost"
+          size="sm"
+          aria-expanded={!collapsed}
+          onClick={() => setCollapsed(!collapsed)}
+          aria-label={collapsed ? t('sidebar.expand') : t('sidebar.collapse')}
+          title={collapsed ? t('sidebar.expand') : t('sidebar.collapse')}
+        >
           <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
         </Button>
         {signedIn ? (
@@ -30,15 +37,27 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
             </Link>
           </Button>
         ) : (
-          <Button tone="secondary" onClick={() => session.send({ type: 'OPEN_SIGN_IN' })} {...label(t('sidebar.signIn'))}>
+          <Button
+            tone="secondary"
+            onClick={() => session.send({ type: 'OPEN_SIGN_IN' })}
+            {...label(t('sidebar.signIn'))}
+          >
             <span aria-hidden="true">→</span>
             {collapsed ? null : <span>{t('sidebar.signIn')}</span>}
           </Button>
         )}
         {signedIn ? (
-          <Button tone="ghost" aria-expanded={panelOpen} aria-controls={panelOpen ? 'conversation-panel' : undefined} onClick={() => setPanelOpen(!panelOpen)} {...label(panelOpen ? t('sidebar.hideConversations') : t('sidebar.showConversations'))}>
+          <Button
+            tone="ghost"
+            aria-expanded={panelOpen}
+            aria-controls={panelOpen ? 'conversation-panel' : undefined}
+            onClick={() => setPanelOpen(!panelOpen)}
+            {...label(panelOpen ? t('sidebar.hideConversations') : t('sidebar.showConversations'))}
+          >
             <span aria-hidden="true">☰</span>
-            {collapsed ? null : <span>{panelOpen ? t('sidebar.hideConversations') : t('sidebar.showConversations')}</span>}
+            {collapsed ? null : (
+              <span>{panelOpen ? t('sidebar.hideConversations') : t('sidebar.showConversations')}</span>
+            )}
           </Button>
         ) : null}
       </nav>

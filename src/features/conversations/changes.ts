@@ -3,7 +3,11 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createActor, fromPromise } from 'xstate';
-import { conversationChangeMachine, type ConversationChange, type ServerChange } from '../../../machines/conversation-change.ts';
+import {
+  conversationChangeMachine,
+  type ConversationChange,
+  type ServerChange,
+} from '../../../machines/conversation-change.ts';
 import { queryKeys } from '../../api/queries.ts';
 import { showErrorToast } from '../../app/services.ts';
 import { toast } from '../../ui/index.ts';
@@ -66,7 +70,8 @@ export function useConversationChanges(): (change: ConversationChange) => void {
             if (kind === 'stop') toast.success(t('changes.stopped'));
             if (kind === 'rename') toast.success(t('changes.renamed'));
           },
-          announceFailure: (_, failure) => showErrorToast(failure.kind === 'server' ? failure.text : t(`changes.${failure.message}`)),
+          announceFailure: (_, failure) =>
+            showErrorToast(failure.kind === 'server' ? failure.text : t(`changes.${failure.message}`)),
         },
       });
       // Not tied to the view that asked: it runs to its end even if that view closes.

@@ -8,11 +8,20 @@ export const conversationListQuery = queryOptions({
   queryFn: ({ signal }) => conversationRequests.list(signal),
   // Its error shows in the panel, not as a toast.
   meta: { disableToast: true },
-  refetchInterval: (query) => (query.state.data?.some((conversation) => conversation.status === 'STARTING') ? POLL_WHILE_STARTING_MS : false),
+  refetchInterval: (query) =>
+    query.state.data?.some((conversation) => conversation.status === 'STARTING') ? POLL_WHILE_STARTING_MS : false,
 });
 
 export const trajectoryQuery = (conversationId: string) =>
-  queryOptions({ queryKey: queryKeys.conversation(conversationId, 'trajectory'), queryFn: () => conversationRequests.trajectory(conversationId), meta: { disableToast: true } });
+  queryOptions({
+    queryKey: queryKeys.conversation(conversationId, 'trajectory'),
+    queryFn: () => conversationRequests.trajectory(conversationId),
+    meta: { disableToast: true },
+  });
 
 export const microagentsQuery = (conversationId: string) =>
-  queryOptions({ queryKey: queryKeys.conversation(conversationId, 'microagents'), queryFn: () => conversationRequests.microagents(conversationId), meta: { disableToast: true } });
+  queryOptions({
+    queryKey: queryKeys.conversation(conversationId, 'microagents'),
+    queryFn: () => conversationRequests.microagents(conversationId),
+    meta: { disableToast: true },
+  });

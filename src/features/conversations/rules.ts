@@ -37,8 +37,14 @@ export function toolParameters(tool: ToolSpec): { name: string; description: str
 }
 
 /** The list after an optimistic change to one conversation. */
-export function changeConversation(list: readonly Conversation[], conversationId: string, change: Partial<Conversation>): Conversation[] {
-  return list.map((conversation) => (conversation.conversation_id === conversationId ? { ...conversation, ...change } : conversation));
+export function changeConversation(
+  list: readonly Conversation[],
+  conversationId: string,
+  change: Partial<Conversation>,
+): Conversation[] {
+  return list.map((conversation) =>
+    conversation.conversation_id === conversationId ? { ...conversation, ...change } : conversation,
+  );
 }
 
 export function withoutConversation(list: readonly Conversation[], conversationId: string): Conversation[] {

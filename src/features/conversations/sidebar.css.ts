@@ -36,7 +36,14 @@ export const panelTitle = style({ fontSize: vars.fontSize.md, fontWeight: 700, m
 export const notice = style({ color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 export const error = style({ color: vars.color.danger, fontSize: vars.fontSize.sm });
 
-export const cards = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space.sm });
+export const cards = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.sm,
+});
 
 export const card = style({
   display: 'flex',
@@ -50,11 +57,34 @@ export const card = style({
 
 export const cardTop = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm });
 
-export const cardTitle = style({ flex: 1, minWidth: 0, color: vars.color.text, fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
+export const cardTitle = style({
+  flex: 1,
+  minWidth: 0,
+  color: vars.color.text,
+  fontWeight: 600,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
 
-export const titleInput = style({ flex: 1, minWidth: 0, font: 'inherit', padding: vars.space.xs, border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.sm, background: vars.color.background, color: vars.color.text });
+export const titleInput = style({
+  flex: 1,
+  minWidth: 0,
+  font: 'inherit',
+  padding: vars.space.xs,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.sm,
+  background: vars.color.background,
+  color: vars.color.text,
+});
 
-export const meta = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+export const meta = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: vars.space.sm,
+  color: vars.color.textMuted,
+  fontSize: vars.fontSize.sm,
+});
 
 export const badge = style({
   display: 'inline-flex',
@@ -68,7 +98,12 @@ export const badge = style({
 
 const spin = keyframes({ to: { transform: 'rotate(360deg)' } });
 
-export const statusIcon = style({ display: 'inline-block', width: '8px', height: '8px', borderRadius: vars.radius.full });
+export const statusIcon = style({
+  display: 'inline-block',
+  width: '8px',
+  height: '8px',
+  borderRadius: vars.radius.full,
+});
 export const running = style({ background: '#2e9d5b' });
 export const stopped = style({ background: vars.color.textMuted });
 export const starting = style({

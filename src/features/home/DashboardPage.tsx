@@ -38,7 +38,15 @@ export function DashboardPage() {
     submit();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (homeEnterIntent({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing, keyCode: event.keyCode }) !== 'send') return;
+    if (
+      homeEnterIntent({
+        key: event.key,
+        shiftKey: event.shiftKey,
+        isComposing: event.nativeEvent.isComposing,
+        keyCode: event.keyCode,
+      }) !== 'send'
+    )
+      return;
     event.preventDefault();
     submit();
   };

@@ -1,7 +1,14 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
 
-export const home = style({ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: vars.space.lg, padding: vars.space.xl });
+export const home = style({
+  flex: 1,
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  gap: vars.space.lg,
+  padding: vars.space.xl,
+});
 
 export const heading = style({ marginTop: 'auto', fontSize: vars.fontSize.xl, fontWeight: 700, textAlign: 'center' });
 

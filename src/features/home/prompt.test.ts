@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { homeEnterIntent, promptText, workspaceLocation } from './prompt.ts';
 
-const key = (overrides: Partial<Parameters<typeof homeEnterIntent>[0]> = {}) => ({ key: 'Enter', shiftKey: false, isComposing: false, keyCode: 13, ...overrides });
+const key = (overrides: Partial<Parameters<typeof homeEnterIntent>[0]> = {}) => ({
+  key: 'Enter',
+  shiftKey: false,
+  isComposing: false,
+  keyCode: 13,
+  ...overrides,
+});
 
 describe('home prompt', () => {
   it('submits the trimmed text, nothing when blank', () => {
@@ -18,6 +24,10 @@ describe('home prompt', () => {
   });
 
   it('opens the workspace with the prompt as temp_message', () => {
-    expect(workspaceLocation('abc', 'hi')).toEqual({ to: '/experiment/conversations/$conversationId', params: { conversationId: 'abc' }, search: { temp_message: 'hi' } });
+    expect(workspaceLocation('abc', 'hi')).toEqual({
+      to: '/experiment/conversations/$conversationId',
+      params: { conversationId: 'abc' },
+      search: { temp_message: 'hi' },
+    });
   });
 });

@@ -7,12 +7,21 @@ export function promptText(raw: string): string | null {
 }
 
 /** Enter in the home box, by the chat input's rule; keyCode 229 is a key the IME is still composing (Safari reports it so). */
-export function homeEnterIntent(key: { key: string; shiftKey: boolean; isComposing: boolean; keyCode: number }): EnterIntent | null {
+export function homeEnterIntent(key: {
+  key: string;
+  shiftKey: boolean;
+  isComposing: boolean;
+  keyCode: number;
+}): EnterIntent | null {
   if (key.key !== 'Enter') return null;
   return enterKeyIntent({ shiftKey: key.shiftKey, isComposing: key.isComposing || key.keyCode === 229 });
 }
 
 /** Where a new conversation opens: the workspace, with the prompt for the socket to send once connected. */
 export function workspaceLocation(conversationId: string, text: string) {
-  return { to: '/experiment/conversations/$conversationId', params: { conversationId }, search: { temp_message: text } } as const;
+  return {
+    to: '/experiment/conversations/$conversationId',
+    params: { conversationId },
+    search: { temp_message: text },
+  } as const;
 }

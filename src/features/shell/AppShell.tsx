@@ -1,7 +1,12 @@
 import { Link, Navigate, useRouterState } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectIsHeldForOnboarding, selectIsLoading, selectIsSigningOut, selectIsUnavailable } from '../../../machines/session.ts';
+import {
+  selectIsHeldForOnboarding,
+  selectIsLoading,
+  selectIsSigningOut,
+  selectIsUnavailable,
+} from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
 import { PageSpinner } from '../../ui/index.ts';
 import { AccountControls, AuthDialog } from '../auth/index.ts';

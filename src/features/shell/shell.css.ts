@@ -26,7 +26,13 @@ export const logo = style({
 export const logoMark = style({ width: '28px', height: '28px', flexShrink: 0 });
 
 globalStyle(`${logoMark} rect`, { fill: vars.color.accent });
-globalStyle(`${logoMark} path`, { fill: 'none', stroke: vars.color.onAccent, strokeWidth: 2.5, strokeLinecap: 'round', strokeLinejoin: 'round' });
+globalStyle(`${logoMark} path`, {
+  fill: 'none',
+  stroke: vars.color.onAccent,
+  strokeWidth: 2.5,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+});
 
 export const main = style({ flex: 1, padding: vars.space.xl, display: 'flex', flexDirection: 'column' });
 

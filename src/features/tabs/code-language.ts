@@ -3,7 +3,8 @@ import type { Extension } from '@codemirror/state';
 // The CodeMirror language of a file, by its extension; each language package loads only when a
 // file of its kind is shown.
 
-export type CodeLanguage = 'javascript' | 'typescript' | 'jsx' | 'tsx' | 'python' | 'json' | 'markdown' | 'css' | 'html';
+export type CodeLanguage =
+  'javascript' | 'typescript' | 'jsx' | 'tsx' | 'python' | 'json' | 'markdown' | 'css' | 'html';
 
 const BY_EXTENSION: Record<string, CodeLanguage> = {
   js: 'javascript',

@@ -10,17 +10,58 @@ const conversation = (conversationId: string) => ({ conversation_id: conversatio
 
 export const tabRequests = {
   changes: (conversationId: string, signal?: AbortSignal) =>
-    dataOf(apiClient.GET('/api/conversations/{conversation_id}/git/changes', { params: { path: conversation(conversationId) }, signal })),
+    dataOf(
+      apiClient.GET('/api/conversations/{conversation_id}/git/changes', {
+        params: { path: conversation(conversationId) },
+        signal,
+      }),
+    ),
   diff: (conversationId: string, path: string, signal?: AbortSignal) =>
-    dataOf(apiClient.GET('/api/conversations/{conversation_id}/git/diff', { params: { path: conversation(conversationId), query: { path } }, signal })),
+    dataOf(
+      apiClient.GET('/api/conversations/{conversation_id}/git/diff', {
+        params: { path: conversation(conversationId), query: { path } },
+        signal,
+      }),
+    ),
   webHosts: async (conversationId: string, signal?: AbortSignal) =>
-    (await dataOf(apiClient.GET('/api/conversations/{conversation_id}/web-hosts', { params: { path: conversation(conversationId) }, signal }))).hosts,
+    (
+      await dataOf(
+        apiClient.GET('/api/conversations/{conversation_id}/web-hosts', {
+          params: { path: conversation(conversationId) },
+          signal,
+        }),
+      )
+    ).hosts,
   vscodeUrl: async (conversationId: string, signal?: AbortSignal) =>
-    (await dataOf(apiClient.GET('/api/conversations/{conversation_id}/vscode-url', { params: { path: conversation(conversationId) }, signal }))).vscode_url,
+    (
+      await dataOf(
+        apiClient.GET('/api/conversations/{conversation_id}/vscode-url', {
+          params: { path: conversation(conversationId) },
+          signal,
+        }),
+      )
+    ).vscode_url,
   listFiles: (conversationId: string, path: string | undefined, signal?: AbortSignal) =>
-    dataOf(apiClient.GET('/api/conversations/{conversation_id}/list-files', { params: { path: conversation(conversationId), query: path === undefined ? {} : { path } }, signal })),
+    dataOf(
+      apiClient.GET('/api/conversations/{conversation_id}/list-files', {
+        params: { path: conversation(conversationId), query: path === undefined ? {} : { path } },
+        signal,
+      }),
+    ),
   selectFile: async (conversationId: string, file: string, signal?: AbortSignal) =>
-    (await dataOf(apiClient.GET('/api/conversations/{conversation_id}/select-file', { params: { path: conversation(conversationId), query: { file } }, signal }))).code,
+    (
+      await dataOf(
+        apiClient.GET('/api/conversations/{conversation_id}/select-file', {
+          params: { path: conversation(conversationId), query: { file } },
+          signal,
+        }),
+      )
+    ).code,
   saveFile: (conversationId: string, path: string, content: string) =>
-    dataOf(apiClient.POST('/api/conversations/{conversation_id}/save-file', { params: { path: conversation(conversationId) }, body: { path, content } })),
+    dataOf(
+      apiClient.POST('/api/conversations/{conversation_id}/save-file', {
+        params: { path: conversation(conversationId) },
+        body: { path, content },
+      }),
+    ),
 };

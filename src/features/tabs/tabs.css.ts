@@ -3,8 +3,21 @@ import { vars } from '../../styles/theme.css.ts';
 
 const mono = 'ui-monospace, SFMono-Regular, Menlo, monospace';
 
-export const tab = style({ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, background: vars.color.background, color: vars.color.text });
-export const bar = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, padding: vars.space.sm, borderBottom: `1px solid ${vars.color.border}` });
+export const tab = style({
+  display: 'flex',
+  flexDirection: 'column',
+  height: '100%',
+  minHeight: 0,
+  background: vars.color.background,
+  color: vars.color.text,
+});
+export const bar = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  padding: vars.space.sm,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
 export const address = style({
   flex: 1,
   minWidth: 0,
@@ -22,20 +35,66 @@ export const message = style({ padding: vars.space.lg, color: vars.color.textMut
 export const errorText = style({ padding: vars.space.lg, color: vars.color.danger, whiteSpace: 'pre-wrap' });
 export const screenshot = style({ display: 'block', maxWidth: '100%', margin: '0 auto' });
 
-export const fileList = style({ listStyle: 'none', margin: 0, padding: vars.space.sm, display: 'flex', flexDirection: 'column', gap: vars.space.sm });
-export const fileSummary = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, cursor: 'pointer', padding: vars.space.xs, fontFamily: mono, fontSize: vars.fontSize.sm });
-export const status = style({ fontSize: '0.75rem', padding: '0 6px', borderRadius: vars.radius.sm, border: `1px solid ${vars.color.border}`, color: vars.color.textMuted, fontFamily: 'inherit' });
+export const fileList = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: vars.space.sm,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.sm,
+});
+export const fileSummary = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  cursor: 'pointer',
+  padding: vars.space.xs,
+  fontFamily: mono,
+  fontSize: vars.fontSize.sm,
+});
+export const status = style({
+  fontSize: '0.75rem',
+  padding: '0 6px',
+  borderRadius: vars.radius.sm,
+  border: `1px solid ${vars.color.border}`,
+  color: vars.color.textMuted,
+  fontFamily: 'inherit',
+});
 export const diff = style({ border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.sm, overflow: 'auto' });
 
-export const cell = style({ margin: vars.space.sm, border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.sm });
-export const cellLabel = style({ fontSize: '0.75rem', color: vars.color.textMuted, padding: `${vars.space.xs} ${vars.space.sm}`, borderBottom: `1px solid ${vars.color.border}` });
-export const code = style({ margin: 0, padding: vars.space.sm, fontFamily: mono, fontSize: '0.85rem', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });
+export const cell = style({
+  margin: vars.space.sm,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.sm,
+});
+export const cellLabel = style({
+  fontSize: '0.75rem',
+  color: vars.color.textMuted,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+export const code = style({
+  margin: 0,
+  padding: vars.space.sm,
+  fontFamily: mono,
+  fontSize: '0.85rem',
+  whiteSpace: 'pre-wrap',
+  overflowWrap: 'anywhere',
+});
 export const outputImage = style({ maxWidth: '100%', display: 'block', padding: vars.space.sm });
 
 export const terminal = style({ flex: 1, minHeight: 0, padding: vars.space.xs, background: '#1e1e1e' });
 
 export const editor = style({ display: 'flex', flex: 1, minHeight: 0 });
-export const tree = style({ width: '30%', minWidth: '120px', maxWidth: '240px', flexShrink: 0, overflow: 'auto', borderRight: `1px solid ${vars.color.border}`, fontSize: vars.fontSize.sm });
+export const tree = style({
+  width: '30%',
+  minWidth: '120px',
+  maxWidth: '240px',
+  flexShrink: 0,
+  overflow: 'auto',
+  borderRight: `1px solid ${vars.color.border}`,
+  fontSize: vars.fontSize.sm,
+});
 export const treeList = style({ listStyle: 'none', margin: 0, paddingLeft: vars.space.md });
 export const treeItem = style({
   display: 'block',
@@ -47,10 +106,33 @@ export const treeItem = style({
   font: 'inherit',
   padding: `2px ${vars.space.xs}`,
   cursor: 'pointer',
-  selectors: { '&:hover': { background: vars.color.surfaceHover }, '&[aria-current="true"]': { background: vars.color.surface, fontWeight: 600 } },
+  selectors: {
+    '&:hover': { background: vars.color.surfaceHover },
+    '&[aria-current="true"]': { background: vars.color.surface, fontWeight: 600 },
+  },
 });
 export const editorPane = style({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' });
-export const fileTabs = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', gap: '2px', borderBottom: `1px solid ${vars.color.border}`, overflowX: 'auto' });
-export const fileTab = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, padding: `${vars.space.xs} ${vars.space.sm}`, fontSize: vars.fontSize.sm, borderRight: `1px solid ${vars.color.border}` });
+export const fileTabs = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'flex',
+  gap: '2px',
+  borderBottom: `1px solid ${vars.color.border}`,
+  overflowX: 'auto',
+});
+export const fileTab = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  fontSize: vars.fontSize.sm,
+  borderRight: `1px solid ${vars.color.border}`,
+});
 export const codeMirrorHost = style({ flex: 1, minHeight: 0, overflow: 'auto' });
-export const warning = style({ padding: vars.space.sm, fontSize: vars.fontSize.sm, color: vars.color.textMuted, borderBottom: `1px solid ${vars.color.border}` });
+export const warning = style({
+  padding: vars.space.sm,
+  fontSize: vars.fontSize.sm,
+  color: vars.color.textMuted,
+  borderBottom: `1px solid ${vars.color.border}`,
+});

@@ -15,8 +15,21 @@ import type { Event } from '../../../openapi/types.ts';
 const at = '2026-01-01T00:00:00Z';
 
 function staticStream(events: Event[]): ConversationStream {
-  const snapshot = { events, hasOlder: false, loadingOlder: false, connection: 'CONNECTED' as const, connectionMessage: null };
-  return { conversationId: 'c1', subscribe: () => () => {}, getSnapshot: () => snapshot, send: () => {}, loadOlder: async () => false, reconnect: () => {} };
+  const snapshot = {
+    events,
+    hasOlder: false,
+    loadingOlder: false,
+    connection: 'CONNECTED' as const,
+    connectionMessage: null,
+  };
+  return {
+    conversationId: 'c1',
+    subscribe: () => () => {},
+    getSnapshot: () => snapshot,
+    send: () => {},
+    loadOlder: async () => false,
+    reconnect: () => {},
+  };
 }
 
 const conversation = conversationRecord({ status: 'STARTING', created_at: at, last_updated_at: at });
@@ -27,7 +40,9 @@ function renderTab(tab: ReactNode) {
 }
 
 beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { tabs } }, interpolation: { escapeValue: false } });
+  await i18next
+    .use(initReactI18next)
+    .init({ lng: 'en', resources: { en: { tabs } }, interpolation: { escapeValue: false } });
 });
 afterEach(cleanup);
 
@@ -36,9 +51,17 @@ describe('workspace tabs', () => {
     renderTab(<BrowserTab stream={staticStream([])} conversation={conversation} />);
     expect(screen.getByText('No page loaded yet.')).toBeTruthy();
     cleanup();
-    const browse: Event = { id: 1, source: 'agent', timestamp: at, observation: 'browse', extras: { url: 'https://a.test/', screenshot: 'data:image/png;base64,AA' } };
+    const browse: Event = {
+      id: 1,
+      source: 'agent',
+      timestamp: at,
+      observation: 'browse',
+      extras: { url: 'https://a.test/', screenshot: 'data:image/png;base64,AA' },
+    };
     renderTab(<BrowserTab stream={staticStream([browse])} conversation={conversation} />);
-    expect((screen.getByRole('textbox', { name: 'Current address' }) as HTMLInputElement).value).toBe('https://a.test/');
+    expect((screen.getByRole('textbox', { name: 'Current address' }) as HTMLInputElement).value).toBe(
+      'https://a.test/',
+    );
     expect(screen.getByRole('img', { name: 'Screenshot of https://a.test/' })).toBeTruthy();
   });
 

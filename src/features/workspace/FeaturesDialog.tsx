@@ -17,8 +17,19 @@ export function FeaturesDialog({ open, onOpenChange, onNewFeature }: FeaturesDia
   const features = SAMPLE_FEATURES.map((feature) => ({ ...feature, name: t(`features.samples.${feature.id}`) }));
   const shown = matchingFeatures(features, query, i18n.resolvedLanguage);
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={t('features.title')} description={t('features.description')} closeLabel={t('common:dialog.close')}>
-      <TextField type="search" label={t('features.search')} value={query} onChange={(event) => setQuery(event.target.value)} />
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('features.title')}
+      description={t('features.description')}
+      closeLabel={t('common:dialog.close')}
+    >
+      <TextField
+        type="search"
+        label={t('features.search')}
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
       {shown.length === 0 ? (
         <p role="status">{t('features.empty')}</p>
       ) : (

@@ -1,7 +1,17 @@
 import { useSelector } from '@xstate/react';
 import { Actions, Layout, Model, TabNode, type Action, type ModelLayout } from 'flexlayout-react';
 import 'flexlayout-react/style/light.css';
-import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import {
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type RefObject,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectLayoutModel } from '../../../machines/layout.ts';
 import { openComponents } from '../../../machines/layout-json.ts';
@@ -45,13 +55,22 @@ function TabView({ tab, views, stream, conversation, onRefresh }: TabViewProps) 
 }
 
 /** A framed tab's tile: empty, it reports where it is for the framed layer to draw the tab over it. */
-function FramedTile({ tab, store, area }: { tab: WorkspaceTab; store: SlotStore; area: RefObject<HTMLDivElement | null> }) {
+function FramedTile({
+  tab,
+  store,
+  area,
+}: {
+  tab: WorkspaceTab;
+  store: SlotStore;
+  area: RefObject<HTMLDivElement | null>;
+}) {
   const tile = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     // Tiles move without resizing (a tab dragged to another set), so the box is read every frame.
     let frame = 0;
     const measure = () => {
-      if (tile.current && area.current) store.report(tab, slotRect(tile.current.getBoundingClientRect(), area.current.getBoundingClientRect()));
+      if (tile.current && area.current)
+        store.report(tab, slotRect(tile.current.getBoundingClientRect(), area.current.getBoundingClientRect()));
       frame = requestAnimationFrame(measure);
     };
     measure();
@@ -68,7 +87,11 @@ function FramedTab({ store, ...view }: TabViewProps & { store: SlotStore }) {
   const tab = view.tab;
   const rect = useSyncExternalStore(store.subscribe, () => store.rectOf(tab));
   return (
-    <div data-framed-tab={tab} className={styles.framed} style={rect ? { left: rect.left, top: rect.top, width: rect.width, height: rect.height } : { display: 'none' }}>
+    <div
+      data-framed-tab={tab}
+      className={styles.framed}
+      style={rect ? { left: rect.left, top: rect.top, width: rect.width, height: rect.height } : { display: 'none' }}
+    >
       <TabView {...view} />
     </div>
   );
@@ -114,7 +137,8 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
   const factory = (node: TabNode) => {
     const tab = node.getComponent();
     if (!isWorkspaceTab(tab)) return null;
-    if (FRAMED_TABS.includes(tab) && node.getLayoutId() === Model.MAIN_LAYOUT_ID) return <FramedTile tab={tab} store={store} area={area} />;
+    if (FRAMED_TABS.includes(tab) && node.getLayoutId() === Model.MAIN_LAYOUT_ID)
+      return <FramedTile tab={tab} store={store} area={area} />;
     return <TabView tab={tab} views={views} {...tabProps} />;
   };
 

@@ -18,7 +18,8 @@ export function SaveLayoutDialog({ layout }: { layout: LayoutActor }) {
     event.preventDefault();
     layout.send({ type: 'SAVE' });
   };
-  const error = failure === null ? undefined : failure.kind === 'server' ? failure.text : t(`layout.${failure.message}`);
+  const error =
+    failure === null ? undefined : failure.kind === 'server' ? failure.text : t(`layout.${failure.message}`);
   return (
     <Dialog
       open={open}
@@ -28,7 +29,13 @@ export function SaveLayoutDialog({ layout }: { layout: LayoutActor }) {
       closeLabel={t('common:dialog.close')}
     >
       <form onSubmit={onSubmit} className={styles.dialogForm}>
-        <TextField label={t('layout.nameLabel')} value={name} onChange={(event) => layout.send({ type: 'NAME_CHANGED', name: event.target.value })} error={error} autoFocus />
+        <TextField
+          label={t('layout.nameLabel')}
+          value={name}
+          onChange={(event) => layout.send({ type: 'NAME_CHANGED', name: event.target.value })}
+          error={error}
+          autoFocus
+        />
         <div className={styles.dialogButtons}>
           <Button tone="secondary" onClick={() => layout.send({ type: 'CANCEL' })}>
             {t('layout.cancel')}

@@ -24,13 +24,41 @@ const record = conversationRecord({ title: 'Shop', runtime_status: 'STATUS$READY
 function renderMenuBar(conversation: Conversation) {
   const sent: ClientAction[] = [];
   const changes: ConversationChange[] = [];
-  const snapshot = { events: [], hasOlder: false, loadingOlder: false, connection: 'CONNECTED' as const, connectionMessage: null };
-  const stream: ConversationStream = { conversationId: 'c1', subscribe: () => () => {}, getSnapshot: () => snapshot, send: (action) => sent.push(action), loadOlder: async () => false, reconnect: () => {} };
+  const snapshot = {
+    events: [],
+    hasOlder: false,
+    loadingOlder: false,
+    connection: 'CONNECTED' as const,
+    connectionMessage: null,
+  };
+  const stream: ConversationStream = {
+    conversationId: 'c1',
+    subscribe: () => () => {},
+    getSnapshot: () => snapshot,
+    send: (action) => sent.push(action),
+    loadOlder: async () => false,
+    reconnect: () => {},
+  };
   // The record is what the menus read; the conversation machine itself can stay loading.
-  const conversationActor = createActor(conversationMachine.provide({ actors: { fetchConversation: fromPromise(() => new Promise<Conversation>(() => {})) } }), { input: { conversationId: 'c1' } }).start();
-  const layout = createActor(layoutMachine.provide({ actors: { listLayouts: fromPromise(async (): Promise<SavedLayout[]> => []) } }), { input: {} }).start();
+  const conversationActor = createActor(
+    conversationMachine.provide({
+      actors: { fetchConversation: fromPromise(() => new Promise<Conversation>(() => {})) },
+    }),
+    { input: { conversationId: 'c1' } },
+  ).start();
+  const layout = createActor(
+    layoutMachine.provide({ actors: { listLayouts: fromPromise(async (): Promise<SavedLayout[]> => []) } }),
+    { input: {} },
+  ).start();
   render(
-    <WorkspaceMenuBar conversation={conversationActor as unknown as ConversationActor} record={conversation} stream={stream} layout={layout as unknown as LayoutActor} screen={createScreenModel()} change={(change) => changes.push(change)} />,
+    <WorkspaceMenuBar
+      conversation={conversationActor as unknown as ConversationActor}
+      record={conversation}
+      stream={stream}
+      layout={layout as unknown as LayoutActor}
+      screen={createScreenModel()}
+      change={(change) => changes.push(change)}
+    />,
   );
   return { sent, layout, changes };
 }
@@ -45,7 +73,11 @@ const item = (name: string | RegExp) => screen.getByRole('menuitem', { name });
 const isDisabled = (element: HTMLElement) => element.getAttribute('aria-disabled') === 'true';
 
 beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { chat, common, conversations, workspace } }, interpolation: { escapeValue: false } });
+  await i18next.use(initReactI18next).init({
+    lng: 'en',
+    resources: { en: { chat, common, conversations, workspace } },
+    interpolation: { escapeValue: false },
+  });
 });
 afterEach(cleanup);
 
@@ -54,19 +86,32 @@ describe('workspace menu bar', () => {
     const { sent } = renderMenuBar(record);
     await openMenu('File');
     expect(isDisabled(item(/^Push to repository host/))).toBe(true);
-    expect(item(/^Push to repository host/).textContent).toContain('Connect a git provider and select a repository first.');
+    expect(item(/^Push to repository host/).textContent).toContain(
+      'Connect a git provider and select a repository first.',
+    );
     expect(isDisabled(item(/^Deployments/))).toBe(true);
     fireEvent.click(item(/^Push to repository host/));
     expect(sent).toEqual([]);
     cleanup();
 
-    const connected = renderMenuBar({ ...record, git_provider: 'github', selected_repository: 'acme/shop', selected_branch: 'feature/cart' });
+    const connected = renderMenuBar({
+      ...record,
+      git_provider: 'github',
+      selected_repository: 'acme/shop',
+      selected_branch: 'feature/cart',
+    });
     await openMenu('File');
     const push = item('Push to repository host');
     expect(isDisabled(push)).toBe(false);
     fireEvent.click(push);
     expect(connected.sent).toHaveLength(1);
-    expect(connected.sent[0]).toMatchObject({ action: 'message', args: { content: 'Please push the changes to the branch feature/cart of acme/shop. Do not push to main, master or deploy.' } });
+    expect(connected.sent[0]).toMatchObject({
+      action: 'message',
+      args: {
+        content:
+          'Please push the changes to the branch feature/cart of acme/shop. Do not push to main, master or deploy.',
+      },
+    });
   });
 
   it('lists the Window items in the spec order; Served and App → Development open the web app, staging and production wait for the DevOps agent', async () => {
@@ -99,7 +144,9 @@ describe('workspace menu bar', () => {
     const field = screen.getByRole('textbox', { name: 'Conversation title' });
     fireEvent.change(field, { target: { value: ' Shop 2 ' } });
     fireEvent.blur(field);
-    expect(changes).toEqual([{ kind: 'rename', conversationId: record.conversation_id, current: 'Shop', title: ' Shop 2 ' }]);
+    expect(changes).toEqual([
+      { kind: 'rename', conversationId: record.conversation_id, current: 'Shop', title: ' Shop 2 ' },
+    ]);
   });
 });
 
@@ -111,7 +158,8 @@ describe('Features dialog', () => {
     // The dialog's code loads when it first opens.
     await screen.findAllByRole('listitem');
     expect(rows()).toHaveLength(6);
-    for (const status of ['Warning', 'Completed', 'Error', 'Pending']) expect(rows().some((row) => row?.endsWith(status))).toBe(true);
+    for (const status of ['Warning', 'Completed', 'Error', 'Pending'])
+      expect(rows().some((row) => row?.endsWith(status))).toBe(true);
 
     const search = screen.getByRole('searchbox', { name: 'Search features' });
     fireEvent.change(search, { target: { value: '  DARK ' } });

@@ -21,7 +21,14 @@ import {
 } from '../../ui/index.ts';
 import { FeaturesDialog } from './FeaturesDialog.tsx';
 import type { ScreenModel } from './screen-model.ts';
-import { actionForShortcut, actionsOf, type MenuName, type WorkspaceAction, type WorkspaceCommands, type WorkspaceFacts } from './workspace-actions.ts';
+import {
+  actionForShortcut,
+  actionsOf,
+  type MenuName,
+  type WorkspaceAction,
+  type WorkspaceCommands,
+  type WorkspaceFacts,
+} from './workspace-actions.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import * as styles from './workspace.css.ts';
 import type { Conversation } from '../../../openapi/types.ts';
@@ -55,7 +62,17 @@ function Menu({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** A menu item with a note under its label (why it is unavailable), read as part of its name. */
-function NotedItem({ label, note, disabled, onSelect }: { label: string; note: string | null; disabled: boolean; onSelect?: () => void }) {
+function NotedItem({
+  label,
+  note,
+  disabled,
+  onSelect,
+}: {
+  label: string;
+  note: string | null;
+  disabled: boolean;
+  onSelect?: () => void;
+}) {
   return (
     <DropdownMenuItem disabled={disabled} onSelect={onSelect}>
       <span className={styles.itemText}>
@@ -66,7 +83,15 @@ function NotedItem({ label, note, disabled, onSelect }: { label: string; note: s
   );
 }
 
-function ConversationTitle({ conversationId, title, change }: { conversationId: string; title: string; change: ChangeConversation }) {
+function ConversationTitle({
+  conversationId,
+  title,
+  change,
+}: {
+  conversationId: string;
+  title: string;
+  change: ChangeConversation;
+}) {
   const { t } = useTranslation('workspace');
   const [editing, setEditing] = useState(false);
   const finish = (raw: string | null) => {
@@ -92,14 +117,27 @@ function ConversationTitle({ conversationId, title, change }: { conversationId: 
       />
     );
   return (
-    <button type="button" className={styles.titleButton} onClick={() => setEditing(true)} aria-label={t('page.rename', { title })}>
+    <button
+      type="button"
+      className={styles.titleButton}
+      onClick={() => setEditing(true)}
+      aria-label={t('page.rename', { title })}
+    >
       {title}
     </button>
   );
 }
 
 /** The items of one menu (or group) of the action table. */
-function ActionItems({ actions, facts, commands }: { actions: readonly WorkspaceAction[]; facts: WorkspaceFacts; commands: WorkspaceCommands }) {
+function ActionItems({
+  actions,
+  facts,
+  commands,
+}: {
+  actions: readonly WorkspaceAction[];
+  facts: WorkspaceFacts;
+  commands: WorkspaceCommands;
+}) {
   const { t } = useTranslation('workspace');
   return actions.map((action) => {
     const enabled = action.enabled(facts);
@@ -152,7 +190,10 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
     // The chat's push-to-branch suggestion, sent as the user's message.
     push: () => {
       const prompt = suggestionPrompt('push', record);
-      stream.send({ action: 'message', args: { content: t(`chat:${prompt.key}`, prompt.params), image_urls: [], timestamp: new Date().toISOString() } });
+      stream.send({
+        action: 'message',
+        args: { content: t(`chat:${prompt.key}`, prompt.params), image_urls: [], timestamp: new Date().toISOString() },
+      });
       toast.success(t('menu.pushSent'));
     },
   };
@@ -187,7 +228,11 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
     layout.send({ type: 'OPEN_TAB', component: 'chat' });
   };
   const items = (menu: MenuName, group?: 'last') => (
-    <ActionItems actions={actionsOf(menu).filter((action) => (group ? action.group === group : action.group !== 'last'))} facts={facts} commands={commands} />
+    <ActionItems
+      actions={actionsOf(menu).filter((action) => (group ? action.group === group : action.group !== 'last'))}
+      facts={facts}
+      commands={commands}
+    />
   );
 
   return (

@@ -41,7 +41,13 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
   if (unavailable)
     return (
       <div className={styles.centred} role="alert">
-        <p>{failure === null ? t('conversation.loadFailed') : failure.kind === 'server' ? failure.text : t(`conversation.${failure.message}`)}</p>
+        <p>
+          {failure === null
+            ? t('conversation.loadFailed')
+            : failure.kind === 'server'
+              ? failure.text
+              : t(`conversation.${failure.message}`)}
+        </p>
         <Button onClick={() => conversation.send({ type: 'RETRY' })}>{t('page.retry')}</Button>
       </div>
     );
@@ -53,7 +59,16 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
     );
   return (
     <div className={styles.workspace}>
-      {signedIn ? <WorkspaceMenuBar conversation={conversation} record={live} stream={stream} layout={layout} screen={screen} change={change} /> : null}
+      {signedIn ? (
+        <WorkspaceMenuBar
+          conversation={conversation}
+          record={live}
+          stream={stream}
+          layout={layout}
+          screen={screen}
+          change={change}
+        />
+      ) : null}
       <LayoutView
         layout={layout}
         views={views}

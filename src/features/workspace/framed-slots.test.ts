@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createSlotStore, sameRect, slotRect } from './framed-slots.ts';
 
-const box = (left: number, top: number, width: number, height: number) => DOMRectReadOnly.fromRect({ x: left, y: top, width, height });
+const box = (left: number, top: number, width: number, height: number) =>
+  DOMRectReadOnly.fromRect({ x: left, y: top, width, height });
 
 describe('framed tab slots', () => {
   it('places a tile relative to the workspace area, nowhere when it has no size', () => {
-    expect(slotRect(box(110, 60, 300, 200), box(10, 50, 1000, 800))).toEqual({ left: 100, top: 10, width: 300, height: 200 });
+    expect(slotRect(box(110, 60, 300, 200), box(10, 50, 1000, 800))).toEqual({
+      left: 100,
+      top: 10,
+      width: 300,
+      height: 200,
+    });
     expect(slotRect(box(0, 0, 0, 0), box(10, 50, 1000, 800))).toBeNull();
   });
 

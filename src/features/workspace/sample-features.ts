@@ -21,7 +21,11 @@ export const SAMPLE_FEATURES: readonly SampleFeature[] = [
 ];
 
 /** The features whose (translated) name contains the query, ignoring case and surrounding spaces; all of them for an empty query. */
-export function matchingFeatures<T extends { name: string }>(features: readonly T[], query: string, locale?: string): T[] {
+export function matchingFeatures<T extends { name: string }>(
+  features: readonly T[],
+  query: string,
+  locale?: string,
+): T[] {
   const wanted = query.trim().toLocaleLowerCase(locale);
   return features.filter((feature) => feature.name.toLocaleLowerCase(locale).includes(wanted));
 }

@@ -63,7 +63,9 @@ export function createScreenModel() {
     },
     /** Focuses the field with this accessible label in the tab (e.g. the chat's message box), wherever the tab is drawn. */
     focusField(component: TabComponent, label: string) {
-      const field = tabNode(component)?.getDocument()?.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`);
+      const field = tabNode(component)
+        ?.getDocument()
+        ?.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`);
       field?.focus();
     },
   };

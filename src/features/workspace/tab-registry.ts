@@ -11,7 +11,15 @@ export interface TabProps {
 /** The tabs the workspace offers; the DevOps agent tab stays out until there is a DevOps agent. */
 export type WorkspaceTab = Exclude<TabComponent, 'devops-agent'>;
 
-const WORKSPACE_TAB_IDS: readonly WorkspaceTab[] = ['chat', 'app', 'vscode', 'terminal', 'jupyter', 'browser', 'changes'];
+const WORKSPACE_TAB_IDS: readonly WorkspaceTab[] = [
+  'chat',
+  'app',
+  'vscode',
+  'terminal',
+  'jupyter',
+  'browser',
+  'changes',
+];
 
 /**
  * The Window menu's items in the spec's order, each with the tab it opens: 'Served' is the web
@@ -30,10 +38,14 @@ export const WINDOW_ITEMS: readonly { item: Exclude<WorkspaceTab, 'app'> | 'serv
 /** Tabs showing a framed page: kept in one place while their tiles move, so the page does not reload. */
 export const FRAMED_TABS: readonly WorkspaceTab[] = ['app', 'vscode'];
 
-export const isWorkspaceTab = (component: string | undefined): component is WorkspaceTab => (WORKSPACE_TAB_IDS as readonly string[]).includes(component ?? '');
+export const isWorkspaceTab = (component: string | undefined): component is WorkspaceTab =>
+  (WORKSPACE_TAB_IDS as readonly string[]).includes(component ?? '');
 
 /** The chat's Refresh, offered while its socket is disconnected: the workspace restarts the conversation. */
 type ChatProps = TabProps & { onRefresh: () => void };
 
 /** The view of each tab; the routes supply them lazily loaded, so each tab's code loads when it is first shown. */
-export type TabViews = { chat: ComponentType<ChatProps> } & Record<Exclude<WorkspaceTab, 'chat'>, ComponentType<TabProps>>;
+export type TabViews = { chat: ComponentType<ChatProps> } & Record<
+  Exclude<WorkspaceTab, 'chat'>,
+  ComponentType<TabProps>
+>;

@@ -4,8 +4,20 @@ import { conversationRecord } from '../../../tests/support/records.ts';
 import type { Conversation, Event } from '../../../openapi/types.ts';
 
 const record = (title: string, updated: string): Conversation =>
-  conversationRecord({ title, status: 'STARTING', runtime_status: 'STATUS$STARTING_RUNTIME', last_updated_at: updated });
-const status = (id: number, statusId: string, at: string, extra: Partial<Event> = {}): Event => ({ id, source: 'environment', timestamp: at, status_update: true, status_id: statusId, ...extra });
+  conversationRecord({
+    title,
+    status: 'STARTING',
+    runtime_status: 'STATUS$STARTING_RUNTIME',
+    last_updated_at: updated,
+  });
+const status = (id: number, statusId: string, at: string, extra: Partial<Event> = {}): Event => ({
+  id,
+  source: 'environment',
+  timestamp: at,
+  status_update: true,
+  status_id: statusId,
+  ...extra,
+});
 
 describe('the live conversation', () => {
   const events = [
@@ -21,7 +33,11 @@ describe('the live conversation', () => {
   });
 
   it('takes what the stream said after the record was read', () => {
-    const live = liveConversation(record('Conversation c1', '2026-01-01T00:00:30Z'), streamedTitle(events), streamedRuntimeStatus(events));
+    const live = liveConversation(
+      record('Conversation c1', '2026-01-01T00:00:30Z'),
+      streamedTitle(events),
+      streamedRuntimeStatus(events),
+    );
     expect(live.title).toBe('Notes file');
     expect(live.runtime_status).toBe('STATUS$READY');
     expect(live.status).toBe('RUNNING');

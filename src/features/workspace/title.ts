@@ -5,7 +5,14 @@ import type { Conversation, Event } from '../../../openapi/types.ts';
 // workspace shows the newer of the two.
 
 /** Status updates that report the runtime (the others, like a title update, do not change it). */
-const RUNTIME_STATUSES = ['STATUS$STARTING_RUNTIME', 'STATUS$RUNTIME_STARTED', 'STATUS$REPLAYING_TRAJECTORY', 'STATUS$READY', 'STATUS$STOPPED', 'STATUS$ERROR'];
+const RUNTIME_STATUSES = [
+  'STATUS$STARTING_RUNTIME',
+  'STATUS$RUNTIME_STARTED',
+  'STATUS$REPLAYING_TRAJECTORY',
+  'STATUS$READY',
+  'STATUS$STOPPED',
+  'STATUS$ERROR',
+];
 
 function newest(events: readonly Event[], matches: (event: Event) => boolean): Event | null {
   for (let index = events.length - 1; index >= 0; index -= 1) {
@@ -19,16 +26,25 @@ function newest(events: readonly Event[], matches: (event: Event) => boolean): E
 export const streamedTitle = (events: readonly Event[]) => newest(events, (event) => Boolean(event.conversation_title));
 
 /** The newest runtime status update, if any. */
-export const streamedRuntimeStatus = (events: readonly Event[]) => newest(events, (event) => event.status_update === true && RUNTIME_STATUSES.includes(event.status_id ?? ''));
+export const streamedRuntimeStatus = (events: readonly Event[]) =>
+  newest(events, (event) => event.status_update === true && RUNTIME_STATUSES.includes(event.status_id ?? ''));
 
 /** The conversation status a runtime status implies (the server sets both together). */
-const STATUS_OF_RUNTIME: Record<string, Conversation['status']> = { 'STATUS$READY': 'RUNNING', 'STATUS$STOPPED': 'STOPPED' };
+const STATUS_OF_RUNTIME: Record<string, Conversation['status']> = {
+  STATUS$READY: 'RUNNING',
+  STATUS$STOPPED: 'STOPPED',
+};
 
 /** An event newer than the record says more than the record (a rename by the user updates the record, so it wins over an older title). */
-const isNewer = (event: Event | null, conversation: Conversation): event is Event => event !== null && Date.parse(event.timestamp) >= Date.parse(conversation.last_updated_at);
+const isNewer = (event: Event | null, conversation: Conversation): event is Event =>
+  event !== null && Date.parse(event.timestamp) >= Date.parse(conversation.last_updated_at);
 
 /** The record with what newer events say: the agent's title, the runtime status and the status it implies. */
-export function liveConversation(conversation: Conversation, titleEvent: Event | null, runtimeEvent: Event | null): Conversation {
+export function liveConversation(
+  conversation: Conversation,
+  titleEvent: Event | null,
+  runtimeEvent: Event | null,
+): Conversation {
   const title = isNewer(titleEvent, conversation) ? titleEvent.conversation_title : undefined;
   const runtimeStatus = isNewer(runtimeEvent, conversation) ? runtimeEvent.status_id : undefined;
   if (title === undefined && runtimeStatus === undefined) return conversation;

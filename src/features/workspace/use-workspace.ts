@@ -26,7 +26,8 @@ export function useConversationActor(conversationId: string, prefetched?: Prefet
   const queryClient = useQueryClient();
   const [load] = useState(() => answerOnce(prefetched));
   const refreshList = () => void queryClient.invalidateQueries({ queryKey: queryKeys.conversationList });
-  const describe = (failure: ConversationFailure) => (failure.kind === 'server' ? failure.text : t(`conversation.${failure.message}`));
+  const describe = (failure: ConversationFailure) =>
+    failure.kind === 'server' ? failure.text : t(`conversation.${failure.message}`);
   return useActorRef(
     conversationMachine.provide({
       actors: {
@@ -81,7 +82,8 @@ export function useConversationStream(
   });
 
   useEffect(() => {
-    const describe = (notice: ConnectionNotice) => (notice.kind === 'server' ? notice.text : latest.current.t(`connection.${notice.message}`));
+    const describe = (notice: ConnectionNotice) =>
+      notice.kind === 'server' ? notice.text : latest.current.t(`connection.${notice.message}`);
     const created = createConversationStream({
       conversationId,
       socketUrl: socketUrl(),
@@ -158,8 +160,18 @@ export type LayoutActor = ReturnType<typeof useLayoutActor>;
 const noStream = () => () => undefined;
 
 /** The record with what the stream said since it was read (title, runtime status); re-renders only when either changes. */
-export function useLiveConversation(record: Conversation | null, stream: LiveConversationStream | null): Conversation | null {
-  const titleEvent = useSyncExternalStore(stream?.subscribe ?? noStream, () => (stream ? streamedTitle(stream.getSnapshot().events) : null));
-  const runtimeEvent = useSyncExternalStore(stream?.subscribe ?? noStream, () => (stream ? streamedRuntimeStatus(stream.getSnapshot().events) : null));
-  return useMemo(() => (record === null ? null : liveConversation(record, titleEvent, runtimeEvent)), [record, titleEvent, runtimeEvent]);
+export function useLiveConversation(
+  record: Conversation | null,
+  stream: LiveConversationStream | null,
+): Conversation | null {
+  const titleEvent = useSyncExternalStore(stream?.subscribe ?? noStream, () =>
+    stream ? streamedTitle(stream.getSnapshot().events) : null,
+  );
+  const runtimeEvent = useSyncExternalStore(stream?.subscribe ?? noStream, () =>
+    stream ? streamedRuntimeStatus(stream.getSnapshot().events) : null,
+  );
+  return useMemo(
+    () => (record === null ? null : liveConversation(record, titleEvent, runtimeEvent)),
+    [record, titleEvent, runtimeEvent],
+  );
 }

@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { actionForShortcut, actionsOf, shortcutOf, WORKSPACE_ACTIONS, type WorkspaceFacts } from './workspace-actions.ts';
+import {
+  actionForShortcut,
+  actionsOf,
+  shortcutOf,
+  WORKSPACE_ACTIONS,
+  type WorkspaceFacts,
+} from './workspace-actions.ts';
 
-const facts = (over: Partial<WorkspaceFacts> = {}): WorkspaceFacts => ({ canStart: false, canStop: true, canRestart: true, canPush: false, ...over });
-const enabledIds = (given: WorkspaceFacts) => WORKSPACE_ACTIONS.filter((action) => action.enabled(given)).map((action) => action.id);
-const key = (code: string, modifiers: Partial<Record<'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey', boolean>> = {}) => ({
+const facts = (over: Partial<WorkspaceFacts> = {}): WorkspaceFacts => ({
+  canStart: false,
+  canStop: true,
+  canRestart: true,
+  canPush: false,
+  ...over,
+});
+const enabledIds = (given: WorkspaceFacts) =>
+  WORKSPACE_ACTIONS.filter((action) => action.enabled(given)).map((action) => action.id);
+const key = (
+  code: string,
+  modifiers: Partial<Record<'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey', boolean>> = {},
+) => ({
   code,
   altKey: false,
   ctrlKey: false,
@@ -16,7 +32,9 @@ describe('workspace actions', () => {
   it('have one id each, and every disabled-for-now action says why', () => {
     const ids = WORKSPACE_ACTIONS.map((action) => action.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const neverEnabled = WORKSPACE_ACTIONS.filter((action) => !action.enabled(facts({ canStart: true, canPush: true })));
+    const neverEnabled = WORKSPACE_ACTIONS.filter(
+      (action) => !action.enabled(facts({ canStart: true, canPush: true })),
+    );
     expect(neverEnabled.map((action) => action.id)).toEqual(['deployments', 'app-staging', 'app-production']);
     for (const action of neverEnabled) expect(action.disabledNote).toBeTruthy();
   });
@@ -31,7 +49,15 @@ describe('workspace actions', () => {
   });
 
   it('list the Window menu in the spec order, the web app as Served', () => {
-    expect(actionsOf('window').map((action) => action.label)).toEqual(['tabs.chat', 'tabs.vscode', 'tabs.terminal', 'tabs.jupyter', 'tabs.browser', 'menu.served', 'tabs.changes']);
+    expect(actionsOf('window').map((action) => action.label)).toEqual([
+      'tabs.chat',
+      'tabs.vscode',
+      'tabs.terminal',
+      'tabs.jupyter',
+      'tabs.browser',
+      'menu.served',
+      'tabs.changes',
+    ]);
   });
 
   it('find an enabled action by its shortcut, whatever the keyboard layout calls the key', () => {

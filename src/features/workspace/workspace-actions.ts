@@ -63,35 +63,105 @@ export const WORKSPACE_ACTIONS: readonly WorkspaceAction[] = [
     perform: (commands) => commands.push(),
   },
   // Deployments, staging and production are made by the DevOps agent, which does not exist yet.
-  { id: 'deployments', menu: 'file', label: 'menu.deployments', disabledNote: 'menu.deploymentsUnavailable', enabled: never, perform: () => {} },
-  ...WINDOW_ITEMS.map(
-    ({ item, tab }): WorkspaceAction => ({
-      id: `open-${item}`,
-      menu: 'window',
-      label: item === 'served' ? 'menu.served' : `tabs.${item}`,
-      enabled: always,
-      perform: (commands) => commands.openTab(tab),
-    }),
-  ),
-  { id: 'app-staging', menu: 'app', label: 'menu.staging', disabledNote: 'menu.appDeploymentUnavailable', enabled: never, perform: () => {} },
-  { id: 'app-production', menu: 'app', label: 'menu.production', disabledNote: 'menu.appDeploymentUnavailable', enabled: never, perform: () => {} },
-  { id: 'app-development', menu: 'app', label: 'menu.development', enabled: always, perform: (commands) => commands.openTab('app') },
-  ...MENU_PRESETS.map(
-    (preset): WorkspaceAction => ({
-      id: `layout-${preset}`,
-      menu: 'layout',
-      label: `layout.presets.${preset}`,
-      enabled: always,
-      perform: (commands) => commands.selectLayout(preset),
-    }),
-  ),
-  { id: 'save-layout', menu: 'layout', label: 'layout.saveCurrent', enabled: always, perform: (commands) => commands.openSaveDialog() , group: 'last' },
-  { id: 'reset-layout', menu: 'layout', label: 'layout.reset', enabled: always, perform: (commands) => commands.resetLayout() , group: 'last' },
-  { id: 'maximise', menu: 'layout', label: 'layout.maximise', enabled: always, perform: (commands) => commands.toggleMaximise(), shortcut: 'Alt+Shift+M' , group: 'last' },
-  { id: 'pop-out', menu: 'layout', label: 'layout.popOut', enabled: always, perform: (commands) => commands.popOut() , group: 'last' },
-  { id: 'start', menu: 'runtime', label: 'menu.start', enabled: (facts) => facts.canStart, perform: (commands) => commands.start() },
-  { id: 'stop', menu: 'runtime', label: 'menu.stop', enabled: (facts) => facts.canStop, perform: (commands) => commands.stop() },
-  { id: 'restart', menu: 'runtime', label: 'menu.restart', enabled: (facts) => facts.canRestart, perform: (commands) => commands.restart() },
+  {
+    id: 'deployments',
+    menu: 'file',
+    label: 'menu.deployments',
+    disabledNote: 'menu.deploymentsUnavailable',
+    enabled: never,
+    perform: () => {},
+  },
+  ...WINDOW_ITEMS.map(({ item, tab }): WorkspaceAction => ({
+    id: `open-${item}`,
+    menu: 'window',
+    label: item === 'served' ? 'menu.served' : `tabs.${item}`,
+    enabled: always,
+    perform: (commands) => commands.openTab(tab),
+  })),
+  {
+    id: 'app-staging',
+    menu: 'app',
+    label: 'menu.staging',
+    disabledNote: 'menu.appDeploymentUnavailable',
+    enabled: never,
+    perform: () => {},
+  },
+  {
+    id: 'app-production',
+    menu: 'app',
+    label: 'menu.production',
+    disabledNote: 'menu.appDeploymentUnavailable',
+    enabled: never,
+    perform: () => {},
+  },
+  {
+    id: 'app-development',
+    menu: 'app',
+    label: 'menu.development',
+    enabled: always,
+    perform: (commands) => commands.openTab('app'),
+  },
+  ...MENU_PRESETS.map((preset): WorkspaceAction => ({
+    id: `layout-${preset}`,
+    menu: 'layout',
+    label: `layout.presets.${preset}`,
+    enabled: always,
+    perform: (commands) => commands.selectLayout(preset),
+  })),
+  {
+    id: 'save-layout',
+    menu: 'layout',
+    label: 'layout.saveCurrent',
+    enabled: always,
+    perform: (commands) => commands.openSaveDialog(),
+    group: 'last',
+  },
+  {
+    id: 'reset-layout',
+    menu: 'layout',
+    label: 'layout.reset',
+    enabled: always,
+    perform: (commands) => commands.resetLayout(),
+    group: 'last',
+  },
+  {
+    id: 'maximise',
+    menu: 'layout',
+    label: 'layout.maximise',
+    enabled: always,
+    perform: (commands) => commands.toggleMaximise(),
+    shortcut: 'Alt+Shift+M',
+    group: 'last',
+  },
+  {
+    id: 'pop-out',
+    menu: 'layout',
+    label: 'layout.popOut',
+    enabled: always,
+    perform: (commands) => commands.popOut(),
+    group: 'last',
+  },
+  {
+    id: 'start',
+    menu: 'runtime',
+    label: 'menu.start',
+    enabled: (facts) => facts.canStart,
+    perform: (commands) => commands.start(),
+  },
+  {
+    id: 'stop',
+    menu: 'runtime',
+    label: 'menu.stop',
+    enabled: (facts) => facts.canStop,
+    perform: (commands) => commands.stop(),
+  },
+  {
+    id: 'restart',
+    menu: 'runtime',
+    label: 'menu.restart',
+    enabled: (facts) => facts.canRestart,
+    perform: (commands) => commands.restart(),
+  },
 ];
 
 export const actionsOf = (menu: MenuName) => WORKSPACE_ACTIONS.filter((action) => action.menu === menu);
@@ -99,11 +169,16 @@ export const actionsOf = (menu: MenuName) => WORKSPACE_ACTIONS.filter((action) =
 /** The shortcut a key press makes, in the actions' notation (`Alt+Shift+M`). */
 export function shortcutOf(event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'code'>): string {
   const key = event.code.replace(/^Key|^Digit/, '');
-  return [event.ctrlKey && 'Ctrl', event.metaKey && 'Meta', event.altKey && 'Alt', event.shiftKey && 'Shift', key].filter(Boolean).join('+');
+  return [event.ctrlKey && 'Ctrl', event.metaKey && 'Meta', event.altKey && 'Alt', event.shiftKey && 'Shift', key]
+    .filter(Boolean)
+    .join('+');
 }
 
 /** The enabled action a key press asks for, if any. */
-export function actionForShortcut(event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'code'>, facts: WorkspaceFacts): WorkspaceAction | null {
+export function actionForShortcut(
+  event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'code'>,
+  facts: WorkspaceFacts,
+): WorkspaceAction | null {
   const pressed = shortcutOf(event);
   return WORKSPACE_ACTIONS.find((action) => action.shortcut === pressed && action.enabled(facts)) ?? null;
 }

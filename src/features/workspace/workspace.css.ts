@@ -30,7 +30,15 @@ export const titleButton = style({
   selectors: { '&:hover': { background: vars.color.surfaceHover } },
 });
 
-export const titleInput = style({ font: 'inherit', fontWeight: 700, padding: vars.space.xs, border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.sm, background: vars.color.background, color: vars.color.text });
+export const titleInput = style({
+  font: 'inherit',
+  fontWeight: 700,
+  padding: vars.space.xs,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.sm,
+  background: vars.color.background,
+  color: vars.color.text,
+});
 
 // Its own stacking context: flexlayout's raised parts (splitters, floating tiles) stay under dialogs and menus.
 export const layoutArea = style({ position: 'relative', flex: 1, minHeight: 0, isolation: 'isolate' });
@@ -39,7 +47,13 @@ export const tile = style({ width: '100%', height: '100%' });
 
 export const framed = style({ position: 'absolute', overflow: 'hidden', display: 'flex', flexDirection: 'column' });
 
-export const centred = style({ margin: 'auto', display: 'flex', flexDirection: 'column', alignItems: 'center', gap: vars.space.md });
+export const centred = style({
+  margin: 'auto',
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  gap: vars.space.md,
+});
 
 // flexlayout reads its colours from --flexlayout-* variables on its own root element.
 globalStyle(`${layoutArea} .flexlayout__layout`, {
@@ -75,7 +89,14 @@ export const dialogButtons = style({ display: 'flex', justifyContent: 'flex-end'
 export const itemText = style({ display: 'flex', flexDirection: 'column', gap: '2px' });
 export const itemNote = style({ fontSize: '0.75rem', color: vars.color.textMuted, maxWidth: '260px' });
 
-export const featureList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space.xs });
+export const featureList = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.xs,
+});
 export const featureRow = style({
   display: 'flex',
   alignItems: 'center',

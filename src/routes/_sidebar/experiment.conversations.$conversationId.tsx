@@ -12,7 +12,8 @@ export const Route = createFileRoute('/_sidebar/experiment/conversations/$conver
   // for meanwhile, beside the session's requests, instead of after the workspace rendered.
   loader: async ({ params, cause }) => {
     const chat = import('../../features/chat/index.ts');
-    if (cause === 'enter') (await import('../../features/conversations/index.ts')).prefetchConversation(params.conversationId);
+    if (cause === 'enter')
+      (await import('../../features/conversations/index.ts')).prefetchConversation(params.conversationId);
     return { ChatPanel: (await chat).ChatPanel };
   },
   component: ExperimentWorkspace,

@@ -83,7 +83,8 @@ export class FakeAnthropic extends ScriptedServer<MessagesRequest> {
       this.sendError(response, { status, message });
       return null;
     };
-    if (request.method !== 'POST' || request.path !== '/v1/messages') return refuse(404, `Not found: ${request.method} ${request.path}`);
+    if (request.method !== 'POST' || request.path !== '/v1/messages')
+      return refuse(404, `Not found: ${request.method} ${request.path}`);
     const key = request.headers['x-api-key'];
     if (!key) return refuse(401, 'x-api-key header is required');
     if (this.apiKey !== undefined && key !== this.apiKey) return refuse(401, 'invalid x-api-key');
@@ -94,18 +95,27 @@ export class FakeAnthropic extends ScriptedServer<MessagesRequest> {
   }
 
   protected sendError(response: ServerResponse, reply: Pick<ErrorReply, 'status' | 'message' | 'headers'>): void {
-    sendJson(response, reply.status, errorBody(reply), { 'request-id': `req_fake_${this.requests.length}`, ...reply.headers });
+    sendJson(response, reply.status, errorBody(reply), {
+      'request-id': `req_fake_${this.requests.length}`,
+      ...reply.headers,
+    });
   }
 
   protected sendStreamError(response: ServerResponse, body: MessagesRequest, reply: ErrorReply): void {
     const write = openEventStream(response);
-    write('message_start', { type: 'message_start', message: message('msg_fake_error', body, [], null, { input_tokens: 1, output_tokens: 1 }) });
+    write('message_start', {
+      type: 'message_start',
+      message: message('msg_fake_error', body, [], null, { input_tokens: 1, output_tokens: 1 }),
+    });
     write('error', errorBody(reply));
     response.end();
   }
 
   protected sendCompletion(response: ServerResponse, body: MessagesRequest, reply: CompletionReply): void {
-    const { number, usage } = this.nextCompletion({ system: body.system, messages: body.messages, tools: body.tools ?? [] }, reply);
+    const { number, usage } = this.nextCompletion(
+      { system: body.system, messages: body.messages, tools: body.tools ?? [] },
+      reply,
+    );
     const id = `msg_fake${number}`;
     const calls = reply.toolCalls.map((call, index) => ({
       id: call.id ?? `toolu_fake${number}_${index}`,
@@ -130,32 +140,67 @@ export class FakeAnthropic extends ScriptedServer<MessagesRequest> {
     }
 
     const write = openEventStream(response);
-    write('message_start', { type: 'message_start', message: message(id, body, [], null, { ...wireUsage, output_tokens: 1 }) });
+    write('message_start', {
+      type: 'message_start',
+      message: message(id, body, [], null, { ...wireUsage, output_tokens: 1 }),
+    });
     write('ping', { type: 'ping' });
     let index = 0;
     if (reply.text) {
       write('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      for (const piece of pieces(reply.text, 3)) write('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+      for (const piece of pieces(reply.text, 3))
+        write('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: piece },
+        });
       write('content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
     for (const call of calls) {
-      write('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
+      write('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      });
       // Anthropic opens every tool input with an empty partial_json.
       for (const piece of ['', ...pieces(call.json, 3)]) {
-        write('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+        write('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: piece },
+        });
       }
       write('content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
-    write('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: wireUsage.output_tokens } });
+    write('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: wireUsage.output_tokens },
+    });
     write('message_stop', { type: 'message_stop' });
     response.end();
   }
 }
 
-function message(id: string, body: MessagesRequest, content: unknown[], stopReason: string | null, usage: Record<string, number>) {
-  return { id, type: 'message', role: 'assistant', model: body.model, content, stop_reason: stopReason, stop_sequence: null, usage };
+function message(
+  id: string,
+  body: MessagesRequest,
+  content: unknown[],
+  stopReason: string | null,
+  usage: Record<string, number>,
+) {
+  return {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: body.model,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage,
+  };
 }
 
 function errorBody(reply: Pick<ErrorReply, 'status' | 'message'>) {
@@ -163,7 +208,11 @@ function errorBody(reply: Pick<ErrorReply, 'status' | 'message'>) {
 }
 
 function openEventStream(response: ServerResponse): (event: string, data: unknown) => void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   return (event, data) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
@@ -181,12 +230,15 @@ function requestProblem(body: MessagesRequest): string | null {
   if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
   for (const [index, tool] of (body.tools ?? []).entries()) {
-    if (!/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name)) return `tools.${index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
-    if (tool.input_schema?.type !== 'object') return `tools.${index}.custom.input_schema.type: Input should be 'object'`;
+    if (!/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name))
+      return `tools.${index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
+    if (tool.input_schema?.type !== 'object')
+      return `tools.${index}.custom.input_schema.type: Input should be 'object'`;
   }
   let previousToolUses: string[] = [];
   for (const [index, message] of body.messages.entries()) {
-    if (message.role !== 'user' && message.role !== 'assistant') return `messages.${index}.role: Input should be 'user' or 'assistant'`;
+    if (message.role !== 'user' && message.role !== 'assistant')
+      return `messages.${index}.role: Input should be 'user' or 'assistant'`;
     if (index === 0 && message.role !== 'user') return 'messages: first message must use the "user" role';
     const previous = body.messages[index - 1];
     if (previous?.role === message.role) {
@@ -195,7 +247,8 @@ function requestProblem(body: MessagesRequest): string | null {
     const blocks = blocksOf(message.content);
     if (blocks.length === 0) return `messages.${index}: all messages must have non-empty content`;
     const results = blocks.flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id as string] : []));
-    if (message.role === 'assistant' && results.length > 0) return `messages.${index}: tool_result blocks can only be in user messages`;
+    if (message.role === 'assistant' && results.length > 0)
+      return `messages.${index}: tool_result blocks can only be in user messages`;
     const missing = previousToolUses.filter((id) => !results.includes(id));
     if (missing.length > 0) {
       return `messages.${index - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
@@ -207,12 +260,19 @@ function requestProblem(body: MessagesRequest): string | null {
     if (blocks.slice(0, results.length).some((block) => block.type !== 'tool_result')) {
       return `messages.${index}: tool_result blocks must come first in the content, before any other block`;
     }
-    previousToolUses = message.role === 'assistant' ? blocks.flatMap((block) => (block.type === 'tool_use' ? [block.id as string] : [])) : [];
+    previousToolUses =
+      message.role === 'assistant'
+        ? blocks.flatMap((block) => (block.type === 'tool_use' ? [block.id as string] : []))
+        : [];
   }
-  if (previousToolUses.length > 0) return `messages.${body.messages.length - 1}: the conversation ends with \`tool_use\` blocks that have no \`tool_result\``;
-  const breakpoints = [...blocksOf(body.system), ...(body.tools ?? []), ...body.messages.flatMap((message) => blocksOf(message.content))].filter(
-    (block) => block.cache_control,
-  ).length;
-  if (breakpoints > MAX_CACHE_BREAKPOINTS) return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
+  if (previousToolUses.length > 0)
+    return `messages.${body.messages.length - 1}: the conversation ends with \`tool_use\` blocks that have no \`tool_result\``;
+  const breakpoints = [
+    ...blocksOf(body.system),
+    ...(body.tools ?? []),
+    ...body.messages.flatMap((message) => blocksOf(message.content)),
+  ].filter((block) => block.cache_control).length;
+  if (breakpoints > MAX_CACHE_BREAKPOINTS)
+    return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
   return null;
 }

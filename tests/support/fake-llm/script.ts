@@ -68,15 +68,33 @@ export type FakeReply = CompletionReply | ErrorReply | HangReply;
 type Options = ReplyBase & { usage?: Partial<FakeUsage> };
 
 export const reply = {
-  text: (text: string, options: Options = {}): CompletionReply => ({ kind: 'completion', text, toolCalls: [], ...options }),
-  toolCalls: (toolCalls: FakeToolCall[], options: Options & { text?: string } = {}): CompletionReply => ({ kind: 'completion', text: '', toolCalls, ...options }),
-  toolCall: (name: string, args: FakeToolCall['arguments'], options: Options & { text?: string } = {}): CompletionReply => ({
+  text: (text: string, options: Options = {}): CompletionReply => ({
+    kind: 'completion',
+    text,
+    toolCalls: [],
+    ...options,
+  }),
+  toolCalls: (toolCalls: FakeToolCall[], options: Options & { text?: string } = {}): CompletionReply => ({
+    kind: 'completion',
+    text: '',
+    toolCalls,
+    ...options,
+  }),
+  toolCall: (
+    name: string,
+    args: FakeToolCall['arguments'],
+    options: Options & { text?: string } = {},
+  ): CompletionReply => ({
     kind: 'completion',
     text: '',
     toolCalls: [{ name, arguments: args }],
     ...options,
   }),
-  error: (status: number, message = `HTTP ${status}`, options: ReplyBase & Pick<ErrorReply, 'headers' | 'inStream'> = {}): ErrorReply => ({
+  error: (
+    status: number,
+    message = `HTTP ${status}`,
+    options: ReplyBase & Pick<ErrorReply, 'headers' | 'inStream'> = {},
+  ): ErrorReply => ({
     kind: 'error',
     status,
     message,

@@ -35,7 +35,10 @@ export abstract class ScriptedServer<Body extends ModelRequest> {
    */
   protected abstract route(request: RecordedRequest<Body>, response: ServerResponse): Body | null;
   /** An error answer in the provider's format. */
-  protected abstract sendError(response: ServerResponse, reply: Pick<ErrorReply, 'status' | 'message' | 'headers'>): void;
+  protected abstract sendError(
+    response: ServerResponse,
+    reply: Pick<ErrorReply, 'status' | 'message' | 'headers'>,
+  ): void;
   /** A streamed answer that starts, then reports the error as the provider does mid-stream. */
   protected abstract sendStreamError(response: ServerResponse, body: Body, reply: ErrorReply): void;
   protected abstract sendCompletion(response: ServerResponse, body: Body, reply: CompletionReply): void;
@@ -91,7 +94,8 @@ export abstract class ScriptedServer<Body extends ModelRequest> {
   protected nextCompletion(prompt: unknown, reply: CompletionReply): { number: number; usage: FakeUsage } {
     const usage = {
       prompt_tokens: reply.usage?.prompt_tokens ?? estimateTokens(prompt),
-      completion_tokens: reply.usage?.completion_tokens ?? Math.max(1, estimateTokens(reply.text) + estimateTokens(reply.toolCalls)),
+      completion_tokens:
+        reply.usage?.completion_tokens ?? Math.max(1, estimateTokens(reply.text) + estimateTokens(reply.toolCalls)),
       cached_tokens: reply.usage?.cached_tokens ?? 0,
       cache_write_tokens: reply.usage?.cache_write_tokens ?? 0,
     };
@@ -116,7 +120,8 @@ export abstract class ScriptedServer<Body extends ModelRequest> {
 
     const index = this.script.findIndex((candidate) => !candidate.when || candidate.when(body));
     const scripted = index === -1 ? undefined : this.script.splice(index, 1)[0];
-    if (!scripted) return this.sendError(response, { status: 500, message: 'fake LLM: the script has no reply for this request' });
+    if (!scripted)
+      return this.sendError(response, { status: 500, message: 'fake LLM: the script has no reply for this request' });
     if (scripted.delayMs) await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
     switch (scripted.kind) {
       case 'hang':
@@ -126,7 +131,9 @@ export abstract class ScriptedServer<Body extends ModelRequest> {
         });
         return;
       case 'error':
-        return scripted.inStream && body.stream ? this.sendStreamError(response, body, scripted) : this.sendError(response, scripted);
+        return scripted.inStream && body.stream
+          ? this.sendStreamError(response, body, scripted)
+          : this.sendError(response, scripted);
       case 'completion':
         return this.sendCompletion(response, body, scripted);
     }
@@ -137,13 +144,21 @@ export abstract class ScriptedServer<Body extends ModelRequest> {
 export function pieces(text: string, count: number): string[] {
   if (!text) return [];
   const size = Math.ceil(text.length / count);
-  return Array.from({ length: Math.ceil(text.length / size) }, (_, index) => text.slice(index * size, (index + 1) * size));
+  return Array.from({ length: Math.ceil(text.length / size) }, (_, index) =>
+    text.slice(index * size, (index + 1) * size),
+  );
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }
 
 /** Arguments as the wire carries them: objects as JSON, strings (scripted malformed arguments) as they are. */
-export const argumentsText = (args: Record<string, unknown> | string) => (typeof args === 'string' ? args : JSON.stringify(args));
+export const argumentsText = (args: Record<string, unknown> | string) =>
+  typeof args === 'string' ? args : JSON.stringify(args);

@@ -26,16 +26,30 @@ describe('status bar', () => {
     expect(statusText({ ...ready, connection: 'DISCONNECTED' }, 'RUNNING').key).toBe('status.disconnected');
     expect(statusText({ ...ready, conversationStatus: 'STOPPED' }, 'RUNNING').key).toBe('status.stopped');
     expect(statusText({ ...ready, runtimeStatus: null }, 'RUNNING').key).toBe('status.waitingForRuntime');
-    expect(statusText(ready, 'AWAITING_USER_INPUT')).toEqual({ namespace: 'workspace', key: 'agentStatus.AWAITING_USER_INPUT' });
+    expect(statusText(ready, 'AWAITING_USER_INPUT')).toEqual({
+      namespace: 'workspace',
+      key: 'agentStatus.AWAITING_USER_INPUT',
+    });
   });
 });
 
 describe('pull-request suggestions', () => {
-  const conversation = { selected_repository: 'acme/app', selected_branch: 'feature/x', git_provider: 'github' } as const;
+  const conversation = {
+    selected_repository: 'acme/app',
+    selected_branch: 'feature/x',
+    git_provider: 'github',
+  } as const;
   it('names a pushable branch, and asks for a new one instead of main, master or deploy', () => {
-    expect(suggestionPrompt('push', conversation)).toEqual({ key: 'suggestions.pushPromptBranch', params: { branch: 'feature/x', repository: 'acme/app' } });
-    expect(suggestionPrompt('pullRequest', { ...conversation, selected_branch: 'main' }).key).toBe('suggestions.prPromptNewBranch');
-    expect(suggestionPrompt('push', { ...conversation, selected_branch: 'deploy' }).key).toBe('suggestions.pushPromptNewBranch');
+    expect(suggestionPrompt('push', conversation)).toEqual({
+      key: 'suggestions.pushPromptBranch',
+      params: { branch: 'feature/x', repository: 'acme/app' },
+    });
+    expect(suggestionPrompt('pullRequest', { ...conversation, selected_branch: 'main' }).key).toBe(
+      'suggestions.prPromptNewBranch',
+    );
+    expect(suggestionPrompt('push', { ...conversation, selected_branch: 'deploy' }).key).toBe(
+      'suggestions.pushPromptNewBranch',
+    );
   });
   it('needs a git provider and a repository', () => {
     expect(hasGitTarget(conversation)).toBe(true);
@@ -45,7 +59,11 @@ describe('pull-request suggestions', () => {
 });
 
 describe('feedback window', () => {
-  const events = Array.from({ length: 15 }, (_, index): Event => ({ id: index + 1, source: 'agent', timestamp: '2026-01-01T00:00:00Z' }));
+  const events = Array.from({ length: 15 }, (_, index): Event => ({
+    id: index + 1,
+    source: 'agent',
+    timestamp: '2026-01-01T00:00:00Z',
+  }));
   it('offers ratings only on the last 10 events', () => {
     expect(isAmongRatableEvents(events, 15)).toBe(true);
     expect(isAmongRatableEvents(events, 6)).toBe(true);

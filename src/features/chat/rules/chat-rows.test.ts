@@ -3,10 +3,36 @@ import { chatRows, createRowCache, createRowsSelector, isAtBottom, lastAgentRowI
 import type { Event } from '../../../../openapi/types.ts';
 
 const at = '2026-01-01T00:00:00Z';
-const userMessage = (id: number, content = 'hi'): Event => ({ id, source: 'user', timestamp: at, action: 'message', args: { content } });
-const run = (id: number, hidden = false): Event => ({ id, source: 'agent', timestamp: at, action: 'run', args: { command: 'ls', hidden } });
-const runResult = (id: number, cause: number, hidden = false): Event => ({ id, source: 'agent', timestamp: at, observation: 'run', cause, content: 'a.txt', extras: { hidden, metadata: { exit_code: 0 } } });
-const stateChange = (id: number, agent_state: 'RUNNING' | 'ERROR'): Event => ({ id, source: 'agent', timestamp: at, observation: 'agent_state_changed', extras: { agent_state } });
+const userMessage = (id: number, content = 'hi'): Event => ({
+  id,
+  source: 'user',
+  timestamp: at,
+  action: 'message',
+  args: { content },
+});
+const run = (id: number, hidden = false): Event => ({
+  id,
+  source: 'agent',
+  timestamp: at,
+  action: 'run',
+  args: { command: 'ls', hidden },
+});
+const runResult = (id: number, cause: number, hidden = false): Event => ({
+  id,
+  source: 'agent',
+  timestamp: at,
+  observation: 'run',
+  cause,
+  content: 'a.txt',
+  extras: { hidden, metadata: { exit_code: 0 } },
+});
+const stateChange = (id: number, agent_state: 'RUNNING' | 'ERROR'): Event => ({
+  id,
+  source: 'agent',
+  timestamp: at,
+  observation: 'agent_state_changed',
+  extras: { agent_state },
+});
 
 describe('chat rows', () => {
   it('joins an observation to the action that caused it', () => {
@@ -33,8 +59,23 @@ describe('chat rows', () => {
 
   it('shows a problem once: the ERROR state change right after the error status update with the same reason adds no row', () => {
     const reason = 'No language model is configured.';
-    const statusError = (id: number, message: string): Event => ({ id, source: 'agent', timestamp: at, status_update: true, type: 'error', status_id: 'STATUS$ERROR_LLM_NOT_CONFIGURED', message });
-    const errorState = (id: number, text: string): Event => ({ id, source: 'agent', timestamp: at, observation: 'agent_state_changed', content: text, extras: { agent_state: 'ERROR', reason: text } });
+    const statusError = (id: number, message: string): Event => ({
+      id,
+      source: 'agent',
+      timestamp: at,
+      status_update: true,
+      type: 'error',
+      status_id: 'STATUS$ERROR_LLM_NOT_CONFIGURED',
+      message,
+    });
+    const errorState = (id: number, text: string): Event => ({
+      id,
+      source: 'agent',
+      timestamp: at,
+      observation: 'agent_state_changed',
+      content: text,
+      extras: { agent_state: 'ERROR', reason: text },
+    });
     const events: Event[] = [
       statusError(0, reason),
       errorState(1, reason),
@@ -58,8 +99,21 @@ describe('chat rows', () => {
 
   it('shows error and recall observations on their own', () => {
     const events: Event[] = [
-      { id: 1, source: 'agent', timestamp: at, observation: 'error', content: 'boom', extras: { error_id: 'AGENT_ERROR$MAX_ITERATIONS' } },
-      { id: 2, source: 'environment', timestamp: at, observation: 'recall', extras: { recall_type: 'workspace_context' } },
+      {
+        id: 1,
+        source: 'agent',
+        timestamp: at,
+        observation: 'error',
+        content: 'boom',
+        extras: { error_id: 'AGENT_ERROR$MAX_ITERATIONS' },
+      },
+      {
+        id: 2,
+        source: 'environment',
+        timestamp: at,
+        observation: 'recall',
+        extras: { recall_type: 'workspace_context' },
+      },
     ];
     expect(chatRows(events, createRowCache()).map((row) => row.kind)).toEqual(['observation', 'observation']);
   });

@@ -19,16 +19,43 @@ export type ChatRow =
   | { kind: 'pending'; id: string; message: PendingMessage };
 
 /** Actions shown as a step of the agent (with their observation's result, when it came). */
-const STEP_ACTIONS = new Set(['run', 'run_ipython', 'edit', 'write', 'read', 'browse', 'browse_interactive', 'call_tool_mcp', 'think', 'finish', 'reject', 'delegate']);
+const STEP_ACTIONS = new Set([
+  'run',
+  'run_ipython',
+  'edit',
+  'write',
+  'read',
+  'browse',
+  'browse_interactive',
+  'call_tool_mcp',
+  'think',
+  'finish',
+  'reject',
+  'delegate',
+]);
 /** Observations shown on their own when no shown action caused them. */
-const STANDALONE_OBSERVATIONS = new Set(['error', 'recall', 'user_rejected', 'chat', 'run', 'run_ipython', 'read', 'edit', 'browse', 'browse_interactive', 'mcp', 'delegate']);
+const STANDALONE_OBSERVATIONS = new Set([
+  'error',
+  'recall',
+  'user_rejected',
+  'chat',
+  'run',
+  'run_ipython',
+  'read',
+  'edit',
+  'browse',
+  'browse_interactive',
+  'mcp',
+  'delegate',
+]);
 
 export const isMessage = (event: Event) => event.action === 'message';
 export const isStepAction = (event: Event) => event.action !== undefined && STEP_ACTIONS.has(event.action);
 
 function standaloneKind(event: Event): Exclude<ChatRow['kind'], 'message' | 'action' | 'pending'> | null {
   if (event.status_update === true) return event.type === 'error' ? 'statusError' : null;
-  if (event.observation === 'agent_state_changed') return event.extras?.agent_state === 'ERROR' ? 'agentStateError' : null;
+  if (event.observation === 'agent_state_changed')
+    return event.extras?.agent_state === 'ERROR' ? 'agentStateError' : null;
   if (event.observation !== undefined && STANDALONE_OBSERVATIONS.has(event.observation)) return 'observation';
   return null;
 }
@@ -51,7 +78,8 @@ function singleRow(cache: RowCache, event: Event, build: () => ChatRow): ChatRow
 }
 
 function actionRow(cache: RowCache, action: Event, observation: Event | null): ChatRow {
-  if (observation === null) return singleRow(cache, action, () => ({ kind: 'action', id: action.id, event: action, observation: null }));
+  if (observation === null)
+    return singleRow(cache, action, () => ({ kind: 'action', id: action.id, event: action, observation: null }));
   let byObservation = cache.paired.get(action);
   if (!byObservation) {
     byObservation = new WeakMap();
@@ -76,7 +104,13 @@ export function chatRows(events: readonly Event[], cache: RowCache): ChatRow[] {
   const stepIds = new Set(shown.filter(isStepAction).map((event) => event.id));
   const observationOf = new Map<number, Event>();
   for (const event of shown) {
-    if (event.observation !== undefined && typeof event.cause === 'number' && stepIds.has(event.cause) && !observationOf.has(event.cause)) observationOf.set(event.cause, event);
+    if (
+      event.observation !== undefined &&
+      typeof event.cause === 'number' &&
+      stepIds.has(event.cause) &&
+      !observationOf.has(event.cause)
+    )
+      observationOf.set(event.cause, event);
   }
   const joined = new Set([...observationOf.values()]);
   const rows: ChatRow[] = [];

@@ -12,10 +12,19 @@ export interface StatusFacts {
   runtimeStatus: string | null;
 }
 
-export const statusBarShown = (facts: StatusFacts) => !(facts.connection === 'CONNECTED' && facts.conversationStatus === 'RUNNING' && facts.runtimeStatus === RUNTIME_READY);
+export const statusBarShown = (facts: StatusFacts) =>
+  !(
+    facts.connection === 'CONNECTED' &&
+    facts.conversationStatus === 'RUNNING' &&
+    facts.runtimeStatus === RUNTIME_READY
+  );
 
 export type StatusText =
-  | { namespace: 'chat'; key: 'status.disconnected' | 'status.connecting' | 'status.starting' | 'status.stopped' | 'status.waitingForRuntime' }
+  | {
+      namespace: 'chat';
+      key:
+        'status.disconnected' | 'status.connecting' | 'status.starting' | 'status.stopped' | 'status.waitingForRuntime';
+    }
   | { namespace: 'workspace'; key: `agentStatus.${AgentState}` };
 
 export function statusText(facts: StatusFacts, agentState: AgentState): StatusText {

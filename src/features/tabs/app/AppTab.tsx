@@ -54,7 +54,12 @@ export function AppTab({ conversation }: AppTabProps) {
           setTyped(null);
         }}
       >
-        <input className={styles.address} aria-label={t('app.address')} value={typed ?? current} onChange={(event) => setTyped(event.target.value)} />
+        <input
+          className={styles.address}
+          aria-label={t('app.address')}
+          value={typed ?? current}
+          onChange={(event) => setTyped(event.target.value)}
+        />
         <Button size="sm" tone="secondary" onClick={() => setReloads((count) => count + 1)}>
           {t('app.reload')}
         </Button>
@@ -75,7 +80,13 @@ export function AppTab({ conversation }: AppTabProps) {
           </a>
         </Button>
       </form>
-      <iframe key={`${current}#${reloads}`} className={styles.frame} src={current} title={t('app.frameTitle')} sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads" />
+      <iframe
+        key={`${current}#${reloads}`}
+        className={styles.frame}
+        src={current}
+        title={t('app.frameTitle')}
+        sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads"
+      />
     </div>
   );
 }

@@ -11,7 +11,8 @@ const BROWSE_OBSERVATIONS = new Set(['browse', 'browse_interactive']);
 export function latestBrowserPage(events: readonly Event[]): BrowserPage | null {
   for (let index = events.length - 1; index >= 0; index -= 1) {
     const event = events[index] as Event;
-    if (event.observation !== undefined && BROWSE_OBSERVATIONS.has(event.observation)) return { url: event.extras?.url ?? '', screenshot: event.extras?.screenshot ?? null };
+    if (event.observation !== undefined && BROWSE_OBSERVATIONS.has(event.observation))
+      return { url: event.extras?.url ?? '', screenshot: event.extras?.screenshot ?? null };
   }
   return null;
 }

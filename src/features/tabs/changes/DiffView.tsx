@@ -26,8 +26,14 @@ export function DiffView({ path, original, modified }: { path: string; original:
       if (cancelled) return;
       view = new MergeView({
         // Each side is a text box for assistive technology: it needs a name.
-        a: { doc: original, extensions: [...readOnly, language, EditorView.contentAttributes.of({ 'aria-label': originalLabel })] },
-        b: { doc: modified, extensions: [...readOnly, language, EditorView.contentAttributes.of({ 'aria-label': modifiedLabel })] },
+        a: {
+          doc: original,
+          extensions: [...readOnly, language, EditorView.contentAttributes.of({ 'aria-label': originalLabel })],
+        },
+        b: {
+          doc: modified,
+          extensions: [...readOnly, language, EditorView.contentAttributes.of({ 'aria-label': modifiedLabel })],
+        },
         parent: element,
         collapseUnchanged: { margin: 3, minSize: 6 },
       });

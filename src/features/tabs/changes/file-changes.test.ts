@@ -6,13 +6,24 @@ const at = '2026-01-01T00:00:00Z';
 
 describe('changes list', () => {
   it('refreshes on edits and runs, with the edited path', () => {
-    expect(changedByEvent({ id: 1, source: 'agent', timestamp: at, observation: 'edit', extras: { path: 'a.ts' } })).toEqual({ changed: true, path: 'a.ts' });
-    expect(changedByEvent({ id: 2, source: 'agent', timestamp: at, observation: 'run', content: '' })).toEqual({ changed: true, path: null });
-    expect(changedByEvent({ id: 3, source: 'agent', timestamp: at, action: 'message', args: { path: 'x' } })).toEqual({ changed: false, path: null });
+    expect(
+      changedByEvent({ id: 1, source: 'agent', timestamp: at, observation: 'edit', extras: { path: 'a.ts' } }),
+    ).toEqual({ changed: true, path: 'a.ts' });
+    expect(changedByEvent({ id: 2, source: 'agent', timestamp: at, observation: 'run', content: '' })).toEqual({
+      changed: true,
+      path: null,
+    });
+    expect(changedByEvent({ id: 3, source: 'agent', timestamp: at, action: 'message', args: { path: 'x' } })).toEqual({
+      changed: false,
+      path: null,
+    });
   });
   it('tells a missing repository from other failures', () => {
     expect(changesFailure(new ApiError(400, { detail: 'Not a git repository' }))).toEqual({ kind: 'notGitRepository' });
-    expect(changesFailure(new ApiError(503, { detail: 'Runtime not ready' }))).toEqual({ kind: 'raw', text: 'Runtime not ready' });
+    expect(changesFailure(new ApiError(503, { detail: 'Runtime not ready' }))).toEqual({
+      kind: 'raw',
+      text: 'Runtime not ready',
+    });
   });
   it('picks one of ten tips', () => {
     expect(tipNumber(0)).toBe(1);

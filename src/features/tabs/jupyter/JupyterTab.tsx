@@ -22,7 +22,16 @@ function PythonCode({ code }: { code: string }) {
       code,
       pythonLanguage.parser.parse(code),
       classHighlighter,
-      (text, classes) => parts.push(classes ? <span key={parts.length} className={classes}>{text}</span> : text),
+      (text, classes) =>
+        parts.push(
+          classes ? (
+            <span key={parts.length} className={classes}>
+              {text}
+            </span>
+          ) : (
+            text
+          ),
+        ),
       () => parts.push('\n'),
     );
     return parts;
@@ -59,7 +68,11 @@ export function JupyterTab({ stream }: JupyterTabProps) {
   return (
     <div className={styles.tab} aria-label={t('jupyter.label')} role="region">
       <div className={styles.body}>
-        {cells.length === 0 ? <p className={styles.message}>{t('jupyter.empty')}</p> : cells.map((cell) => <Cell key={cell.id} cell={cell} />)}
+        {cells.length === 0 ? (
+          <p className={styles.message}>{t('jupyter.empty')}</p>
+        ) : (
+          cells.map((cell) => <Cell key={cell.id} cell={cell} />)
+        )}
       </div>
     </div>
   );

@@ -3,11 +3,14 @@ import type { Event } from '../../../../openapi/types.ts';
 // The notebook: an input cell for each run_ipython action (its Python code) and an output cell for
 // each run_ipython observation (its text and images), in event order.
 
-export type NotebookCell = { id: number; type: 'input'; code: string } | { id: number; type: 'output'; text: string; imageUrls: readonly string[] };
+export type NotebookCell =
+  | { id: number; type: 'input'; code: string }
+  | { id: number; type: 'output'; text: string; imageUrls: readonly string[] };
 
 function cellOf(event: Event): NotebookCell | null {
   if (event.action === 'run_ipython') return { id: event.id, type: 'input', code: event.args?.code ?? '' };
-  if (event.observation === 'run_ipython') return { id: event.id, type: 'output', text: event.content ?? '', imageUrls: event.extras?.image_urls ?? [] };
+  if (event.observation === 'run_ipython')
+    return { id: event.id, type: 'output', text: event.content ?? '', imageUrls: event.extras?.image_urls ?? [] };
   return null;
 }
 

@@ -25,7 +25,13 @@ export function TerminalTab({ stream, conversation }: TerminalTabProps) {
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const terminal = new Terminal({ fontSize: FONT_SIZE, theme: THEME, convertEol: false, cursorBlink: true, screenReaderMode: true });
+    const terminal = new Terminal({
+      fontSize: FONT_SIZE,
+      theme: THEME,
+      convertEol: false,
+      cursorBlink: true,
+      screenReaderMode: true,
+    });
     const fit = new FitAddon();
     terminal.loadAddon(fit);
     terminal.open(element);

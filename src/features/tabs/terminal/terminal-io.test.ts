@@ -24,12 +24,22 @@ describe('terminal line editor', () => {
 describe('terminal output', () => {
   const at = '2026-01-01T00:00:00Z';
   it('prints commands after the prompt and output with CRLF', () => {
-    expect(terminalText({ id: 1, source: 'agent', timestamp: at, action: 'run', args: { command: 'ls' } }, false)).toBe('$ ls\r\n');
-    expect(terminalText({ id: 2, source: 'agent', timestamp: at, observation: 'run', content: 'a\nb' }, false)).toBe('a\r\nb\r\n');
+    expect(terminalText({ id: 1, source: 'agent', timestamp: at, action: 'run', args: { command: 'ls' } }, false)).toBe(
+      '$ ls\r\n',
+    );
+    expect(terminalText({ id: 2, source: 'agent', timestamp: at, observation: 'run', content: 'a\nb' }, false)).toBe(
+      'a\r\nb\r\n',
+    );
     expect(terminalText({ id: 3, source: 'agent', timestamp: at, action: 'message' }, false)).toBe('');
   });
   it("prints the user's own commands only from history (they were echoed when typed)", () => {
-    const typed: Event = { id: 1, source: 'user', timestamp: at, action: 'run', args: { command: 'pwd', hidden: true } };
+    const typed: Event = {
+      id: 1,
+      source: 'user',
+      timestamp: at,
+      action: 'run',
+      args: { command: 'pwd', hidden: true },
+    };
     expect(terminalText(typed, false)).toBe('');
     expect(terminalText(typed, true)).toBe('$ pwd\r\n');
   });

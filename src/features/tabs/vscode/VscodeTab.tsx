@@ -19,7 +19,17 @@ export interface VscodeTabProps {
 }
 
 /** One directory of the file tree; its entries load when it is first shown. */
-function TreeDirectory({ conversationId, path, activePath, onOpen }: { conversationId: string; path: string; activePath: string | null; onOpen: (path: string) => void }) {
+function TreeDirectory({
+  conversationId,
+  path,
+  activePath,
+  onOpen,
+}: {
+  conversationId: string;
+  path: string;
+  activePath: string | null;
+  onOpen: (path: string) => void;
+}) {
   const { t } = useTranslation('tabs');
   const entries = useQuery(listFilesQuery(conversationId, path));
   if (entries.isPending) return <Spinner label={t('vscode.loading')} />;
@@ -27,21 +37,44 @@ function TreeDirectory({ conversationId, path, activePath, onOpen }: { conversat
   return (
     <ul className={styles.treeList}>
       {entries.data.map((name) => (
-        <TreeEntry key={name} conversationId={conversationId} path={childPath(path, name)} activePath={activePath} onOpen={onOpen} />
+        <TreeEntry
+          key={name}
+          conversationId={conversationId}
+          path={childPath(path, name)}
+          activePath={activePath}
+          onOpen={onOpen}
+        />
       ))}
     </ul>
   );
 }
 
-function TreeEntry({ conversationId, path, activePath, onOpen }: { conversationId: string; path: string; activePath: string | null; onOpen: (path: string) => void }) {
+function TreeEntry({
+  conversationId,
+  path,
+  activePath,
+  onOpen,
+}: {
+  conversationId: string;
+  path: string;
+  activePath: string | null;
+  onOpen: (path: string) => void;
+}) {
   const [expanded, setExpanded] = useState(false);
   if (isDirectory(path)) {
     return (
       <li>
-        <button type="button" className={styles.treeItem} aria-expanded={expanded} onClick={() => setExpanded((open) => !open)}>
+        <button
+          type="button"
+          className={styles.treeItem}
+          aria-expanded={expanded}
+          onClick={() => setExpanded((open) => !open)}
+        >
           {expanded ? '▾' : '▸'} {baseName(path)}
         </button>
-        {expanded && <TreeDirectory conversationId={conversationId} path={path} activePath={activePath} onOpen={onOpen} />}
+        {expanded && (
+          <TreeDirectory conversationId={conversationId} path={path} activePath={activePath} onOpen={onOpen} />
+        )}
       </li>
     );
   }
@@ -96,7 +129,12 @@ function BuiltInEditor({ conversationId }: { conversationId: string }) {
         <ul className={styles.fileTabs} aria-label={t('vscode.openFiles')}>
           {state.files.map((file) => (
             <li key={file.path} className={styles.fileTab}>
-              <button type="button" className={styles.treeItem} aria-current={file.path === state.activePath} onClick={() => dispatch({ type: 'activated', path: file.path })}>
+              <button
+                type="button"
+                className={styles.treeItem}
+                aria-current={file.path === state.activePath}
+                onClick={() => dispatch({ type: 'activated', path: file.path })}
+              >
                 {baseName(file.path)}
                 {isChanged(file) && (
                   <>
@@ -105,7 +143,12 @@ function BuiltInEditor({ conversationId }: { conversationId: string }) {
                   </>
                 )}
               </button>
-              <Button size="sm" tone="ghost" aria-label={t('vscode.close', { path: file.path })} onClick={() => dispatch({ type: 'closed', path: file.path })}>
+              <Button
+                size="sm"
+                tone="ghost"
+                aria-label={t('vscode.close', { path: file.path })}
+                onClick={() => dispatch({ type: 'closed', path: file.path })}
+              >
                 ×
               </Button>
             </li>

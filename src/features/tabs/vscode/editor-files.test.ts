@@ -14,7 +14,10 @@ describe('editor files', () => {
     state = editorFiles(state, { type: 'saved', path: 'a.ts', content: 'one!' });
     expect(isChanged(state.files[0]!)).toBe(false);
     state = editorFiles(state, { type: 'closed', path: 'a.ts' });
-    expect(state).toEqual({ files: [{ path: 'b.ts', savedContent: 'two', unsavedContent: 'two' }], activePath: 'b.ts' });
+    expect(state).toEqual({
+      files: [{ path: 'b.ts', savedContent: 'two', unsavedContent: 'two' }],
+      activePath: 'b.ts',
+    });
     expect(editorFiles(state, { type: 'closed', path: 'b.ts' })).toEqual(noFilesOpen);
   });
   it('builds tree paths', () => {
@@ -23,7 +26,10 @@ describe('editor files', () => {
     expect(baseName('src/lib/')).toBe('lib');
   });
   it('tells a cross-origin VS Code url and refuses an unreadable one', () => {
-    expect(vscodeFrame('https://code.example/?folder=/w', 'https://atelier.example')).toEqual({ url: 'https://code.example/?folder=/w', crossOrigin: true });
+    expect(vscodeFrame('https://code.example/?folder=/w', 'https://atelier.example')).toEqual({
+      url: 'https://code.example/?folder=/w',
+      crossOrigin: true,
+    });
     expect(vscodeFrame('/vscode/', 'https://atelier.example')?.crossOrigin).toBe(false);
     expect(vscodeFrame('http://[bad', 'https://atelier.example')).toBeNull();
   });

@@ -24,25 +24,36 @@ export const noFilesOpen: EditorFiles = { files: [], activePath: null };
 
 export const isChanged = (file: FileState) => file.savedContent !== file.unsavedContent;
 
-const update = (files: readonly FileState[], path: string, change: (file: FileState) => FileState) => files.map((file) => (file.path === path ? change(file) : file));
+const update = (files: readonly FileState[], path: string, change: (file: FileState) => FileState) =>
+  files.map((file) => (file.path === path ? change(file) : file));
 
 export function editorFiles(state: EditorFiles, action: EditorFilesAction): EditorFiles {
   switch (action.type) {
     case 'opened':
       // Opening a file already open only brings it forward: its unsaved edits stay.
       if (state.files.some((file) => file.path === action.path)) return { ...state, activePath: action.path };
-      return { files: [...state.files, { path: action.path, savedContent: action.content, unsavedContent: action.content }], activePath: action.path };
+      return {
+        files: [...state.files, { path: action.path, savedContent: action.content, unsavedContent: action.content }],
+        activePath: action.path,
+      };
     case 'edited':
-      return { ...state, files: update(state.files, action.path, (file) => ({ ...file, unsavedContent: action.content })) };
+      return {
+        ...state,
+        files: update(state.files, action.path, (file) => ({ ...file, unsavedContent: action.content })),
+      };
     case 'saved':
-      return { ...state, files: update(state.files, action.path, (file) => ({ ...file, savedContent: action.content })) };
+      return {
+        ...state,
+        files: update(state.files, action.path, (file) => ({ ...file, savedContent: action.content })),
+      };
     case 'activated':
       return state.files.some((file) => file.path === action.path) ? { ...state, activePath: action.path } : state;
     case 'closed': {
       const index = state.files.findIndex((file) => file.path === action.path);
       if (index === -1) return state;
       const files = state.files.filter((file) => file.path !== action.path);
-      const activePath = state.activePath === action.path ? (files[Math.min(index, files.length - 1)]?.path ?? null) : state.activePath;
+      const activePath =
+        state.activePath === action.path ? (files[Math.min(index, files.length - 1)]?.path ?? null) : state.activePath;
       return { files, activePath };
     }
   }
