@@ -48,7 +48,6 @@ function Suggestions({ actors, conversation }: { actors: ChatActors; conversatio
 /** The chat of an open conversation: status, the events, the agent's controls and the message box; files can be dropped on it. */
 export function ChatPanel({ stream, conversation, onRefresh }: ChatPanelProps) {
   const { t } = useTranslation('chat');
-  const { t: tw } = useTranslation('workspace');
   const actors = useChatActors(stream, conversation);
   const { agent, chatInput, upload } = actors;
   const pending = useSelector(chatInput, selectPending);
@@ -99,7 +98,7 @@ export function ChatPanel({ stream, conversation, onRefresh }: ChatPanelProps) {
       />
       {typing && (
         <p className={styles.typing} role="status">
-          {tw('agent.typing')}
+          {t('agent.typing')}
         </p>
       )}
       <div className={styles.footer}>
@@ -108,7 +107,7 @@ export function ChatPanel({ stream, conversation, onRefresh }: ChatPanelProps) {
       </div>
       {dragging && (
         <div className={styles.dropOverlay} aria-hidden="true">
-          {tw('upload.dropHere')}
+          {t('upload.dropHere')}
         </div>
       )}
     </section>

@@ -40,7 +40,7 @@ function Images({ urls }: { urls: readonly string[] | null | undefined }) {
 const RESULT_ICONS: Record<ResultStatus, string> = { success: '✓', error: '✗', timeout: '⏱' };
 
 function ResultIcon({ status }: { status: ResultStatus }) {
-  const { t } = useTranslation('workspace');
+  const { t } = useTranslation('chat');
   return (
     <span role="img" aria-label={t(`events.result.${status}`)} className={styles.result[status]}>
       {RESULT_ICONS[status]}
@@ -51,14 +51,13 @@ function ResultIcon({ status }: { status: ResultStatus }) {
 /** Output text as the rules cut it: run output keeps both ends with a note between them, other text its first 1,000 characters. */
 function Output({ text, run }: { text: string; run: boolean }) {
   const { t } = useTranslation('chat');
-  const { t: tw } = useTranslation('workspace');
   if (text.trim() === '') return <p className={styles.cutNote}>{t('events.noOutput')}</p>;
   if (run) {
     const cut = truncateRunOutput(text);
     return (
       <pre className={styles.output}>
         {cut.head}
-        {cut.cut > 0 && <span className={styles.cutNote}>{tw('events.outputCut', { count: cut.cut })}</span>}
+        {cut.cut > 0 && <span className={styles.cutNote}>{t('events.outputCut', { count: cut.cut })}</span>}
         {cut.tail}
       </pre>
     );
@@ -267,7 +266,6 @@ function ObservationRow({ event }: { event: Event }) {
 
 function RowContent({ row }: { row: ChatRow }) {
   const { t } = useTranslation('chat');
-  const { t: tw } = useTranslation('workspace');
   switch (row.kind) {
     case 'pending':
       return (
@@ -294,7 +292,7 @@ function RowContent({ row }: { row: ChatRow }) {
     case 'observation':
       return <ObservationRow event={row.event} />;
     case 'agentStateError':
-      return <ErrorBlock title={row.event.extras?.reason?.trim() || tw('agent.unknownError')} detail="" />;
+      return <ErrorBlock title={row.event.extras?.reason?.trim() || t('agent.unknownError')} detail="" />;
     case 'statusError': {
       const key = agentErrorKey(row.event.status_id);
       return (
@@ -315,7 +313,7 @@ const isRatableRow = (row: ChatRow) =>
 
 /** One row of the chat; memoised, so it renders again only when its own row, buttons or feedback change. */
 export const EventRow = memo(function EventRow({ row, confirmation, feedback }: EventRowProps) {
-  const { t } = useTranslation('workspace');
+  const { t } = useTranslation('chat');
   return (
     <div>
       <RowContent row={row} />

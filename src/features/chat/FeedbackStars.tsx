@@ -48,7 +48,7 @@ export function FeedbackStars({ stream, eventId }: { stream: ConversationStream;
 }
 
 function StarForm({ conversationId, eventId, ratable }: { conversationId: string; eventId: number; ratable: boolean }) {
-  const { t } = useTranslation('workspace');
+  const { t } = useTranslation('chat');
   const actor = useActorRef(feedbackLogic, { input: { conversationId, eventId, ratable } });
   useEffect(() => actor.send({ type: 'RATABLE_CHANGED', ratable }), [actor, ratable]);
   const visible = useSelector(actor, selectVisible);

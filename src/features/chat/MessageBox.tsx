@@ -18,8 +18,7 @@ const now = () => new Date().toISOString();
 
 /** The upload's progress banner, or its 'Error: …' until dismissed. */
 function UploadStatus({ upload }: { upload: ChatActors['upload'] }) {
-  const { t } = useTranslation('workspace');
-  const { t: tc } = useTranslation('chat');
+  const { t } = useTranslation('chat');
   const uploading = useSelector(upload, selectIsUploading);
   const progress = useSelector(upload, selectProgress);
   const error = useSelector(upload, selectUploadError);
@@ -44,7 +43,7 @@ function UploadStatus({ upload }: { upload: ChatActors['upload'] }) {
     <div className={styles.dangerBanner} role="alert">
       <span>{t('upload.error', { message })}</span>
       <Button size="sm" tone="ghost" onClick={() => upload.send({ type: 'DISMISS' })}>
-        {tc('actions.dismiss')}
+        {t('actions.dismiss')}
       </Button>
     </div>
   );
@@ -53,7 +52,6 @@ function UploadStatus({ upload }: { upload: ChatActors['upload'] }) {
 /** The message box: Enter sends, Shift+Enter adds a line, Enter while composing (IME) does nothing; up to 6 rows. */
 export function MessageBox({ actors }: { actors: ChatActors }) {
   const { t } = useTranslation('chat');
-  const { t: tw } = useTranslation('workspace');
   const { agent, chatInput, upload, balance } = actors;
   const text = useSelector(chatInput, selectText);
   const images = useSelector(chatInput, selectImages);
@@ -68,7 +66,7 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
       <UploadStatus upload={upload} />
       {insufficient && (
         <div className={styles.dangerBanner} role="alert">
-          {tw('chat.insufficientCreditsBanner', { balance: (balance ?? 0).toFixed(2) })}
+          {t('input.insufficientCreditsBanner', { balance: (balance ?? 0).toFixed(2) })}
         </div>
       )}
       {images.length > 0 && (
@@ -143,11 +141,11 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
         />
         {showStop ? (
           <Button tone="secondary" className={styles.fixedButton} onClick={() => agent.send({ type: 'STOP' })}>
-            {tw('agent.stop')}
+            {t('agent.stop')}
           </Button>
         ) : (
           <Button type="submit" className={styles.fixedButton} disabled={!canSend || sendDisabled}>
-            {tw('chat.send')}
+            {t('input.send')}
           </Button>
         )}
       </form>

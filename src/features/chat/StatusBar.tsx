@@ -24,7 +24,7 @@ export function StatusBar({
   agent: ActorRefFrom<typeof agentMachine>;
   onRefresh: () => void;
 }) {
-  const { t } = useTranslation(['chat', 'workspace']);
+  const { t } = useTranslation('chat');
   const connection = useStreamSelector(stream, selectConnection);
   const connectionMessage = useStreamSelector(stream, selectConnectionMessage);
   const colour = useSelector(agent, selectDotColour);
@@ -35,13 +35,10 @@ export function StatusBar({
   return (
     <div className={styles.statusBar} role="status">
       <span className={`${styles.dot} ${styles.dotColour[colour]}`} aria-hidden="true" />
-      <span>
-        {connectionMessage ??
-          (text.namespace === 'chat' ? t(text.key, { ns: 'chat' }) : t(text.key, { ns: 'workspace' }))}
-      </span>
+      <span>{connectionMessage ?? t(text)}</span>
       {connection === 'DISCONNECTED' && (
         <Button size="sm" tone="secondary" onClick={onRefresh}>
-          {t('connection.refresh', { ns: 'workspace' })}
+          {t('status.refresh')}
         </Button>
       )}
     </div>

@@ -58,7 +58,7 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
       actions: {
         requestAgentState: (_, params) => stream.send({ action: 'change_agent_state', args: params }),
         announceError: (_, notice) => {
-          toast.error(notice.kind === 'server' ? notice.text : i18next.t('workspace:agent.unknownErrorToast'));
+          toast.error(notice.kind === 'server' ? notice.text : i18next.t('chat:agent.unknownErrorToast'));
         },
       },
     }),
@@ -68,10 +68,10 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
       actions: {
         sendMessage: (_, { message, images }) => stream.send(messageAction(message, images)),
         announceInsufficientCredits: () => {
-          toast.error(i18next.t('workspace:chat.insufficientCredits'));
+          toast.error(i18next.t('chat:input.insufficientCredits'));
         },
         announceSendFailure: () => {
-          toast.error(i18next.t('workspace:chat.sendFailed'));
+          toast.error(i18next.t('chat:input.sendFailed'));
         },
       },
     }),
@@ -89,11 +89,11 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
           );
         },
         announceSkipped: (_, skipped) => {
-          toast.error(i18next.t('workspace:upload.skipped', { name: skipped.name, reason: skipped.reason }));
+          toast.error(i18next.t('chat:upload.skipped', { name: skipped.name, reason: skipped.reason }));
         },
         announceUploaded: (_, result) => stream.send({ action: 'files_uploaded', args: result }),
         announceFailure: () => {
-          toast.error(i18next.t('workspace:upload.failed'));
+          toast.error(i18next.t('chat:upload.failed'));
         },
       },
     }),

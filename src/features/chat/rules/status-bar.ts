@@ -19,19 +19,20 @@ export const statusBarShown = (facts: StatusFacts) =>
     facts.runtimeStatus === RUNTIME_READY
   );
 
+/** An i18n key of the `chat` namespace. */
 export type StatusText =
-  | {
-      namespace: 'chat';
-      key:
-        'status.disconnected' | 'status.connecting' | 'status.starting' | 'status.stopped' | 'status.waitingForRuntime';
-    }
-  | { namespace: 'workspace'; key: `agentStatus.${AgentState}` };
+  | 'status.disconnected'
+  | 'status.connecting'
+  | 'status.starting'
+  | 'status.stopped'
+  | 'status.waitingForRuntime'
+  | `agentStatus.${AgentState}`;
 
 export function statusText(facts: StatusFacts, agentState: AgentState): StatusText {
-  if (facts.conversationStatus === 'STOPPED') return { namespace: 'chat', key: 'status.stopped' };
-  if (facts.connection === 'DISCONNECTED') return { namespace: 'chat', key: 'status.disconnected' };
-  if (facts.conversationStatus === 'STARTING') return { namespace: 'chat', key: 'status.starting' };
-  if (facts.connection === 'CONNECTING') return { namespace: 'chat', key: 'status.connecting' };
-  if (facts.runtimeStatus !== RUNTIME_READY) return { namespace: 'chat', key: 'status.waitingForRuntime' };
-  return { namespace: 'workspace', key: `agentStatus.${agentState}` };
+  if (facts.conversationStatus === 'STOPPED') return 'status.stopped';
+  if (facts.connection === 'DISCONNECTED') return 'status.disconnected';
+  if (facts.conversationStatus === 'STARTING') return 'status.starting';
+  if (facts.connection === 'CONNECTING') return 'status.connecting';
+  if (facts.runtimeStatus !== RUNTIME_READY) return 'status.waitingForRuntime';
+  return `agentStatus.${agentState}`;
 }
