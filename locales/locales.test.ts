@@ -36,6 +36,14 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)
 const sourceNamespaces = namespacesOf(SOURCE);
 const otherLanguages = languages.filter((language) => language !== SOURCE);
 
+/**
+ * German addresses the user formally (Sie) everywhere. The quick-start prompts are exempt: they
+ * are the user's own words to the agent.
+ */
+const INFORMAL_GERMAN =
+  /\b(du|dich|dir|dein|deine|deinen|deinem|deiner|deines)\b|\bbitte (versuche|prüfe|melde|gib|wähle|lade|gehe|öffne|füge|lege|speichere|wende|starte|klicke)\b/i;
+const USER_TO_AGENT = /^(quickStartPrompt|suggestions)\./;
+
 describe('locales', () => {
   it('has English and at least one other language', () => {
     expect(sourceNamespaces.length).toBeGreaterThan(0);
@@ -72,5 +80,12 @@ describe('locales', () => {
         expect(extra, `${language}/${namespace}: keys that en does not have`).toEqual([]);
       },
     );
+  });
+
+  it.each(sourceNamespaces)('de addresses the user as Sie, never du, in %s', (namespace) => {
+    for (const [key, text] of flatten(read('de', namespace))) {
+      if (USER_TO_AGENT.test(key)) continue;
+      expect(INFORMAL_GERMAN.test(String(text)), `de/${namespace}: ${key}: ${String(text)}`).toBe(false);
+    }
   });
 });
