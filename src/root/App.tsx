@@ -17,7 +17,8 @@ export function App({ router, sessionLogic }: AppProps) {
     <QueryClientProvider client={queryClient}>
       <SessionContext.Provider logic={sessionLogic} options={{ input: sessionInput() }}>
         <RouterProvider router={router} />
-        <Toaster position="top-right" theme="system" richColors closeButton containerAriaLabel={t('toasts.label')} />
+        {/* Bottom right: at the top, toasts covered the workspace menu bar and the header. */}
+        <Toaster position="bottom-right" theme="system" richColors closeButton containerAriaLabel={t('toasts.label')} />
       </SessionContext.Provider>
     </QueryClientProvider>
   );

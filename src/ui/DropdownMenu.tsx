@@ -127,9 +127,9 @@ export function DropdownMenuTrigger({ children }: { children: ReactNode }) {
   );
 }
 
-export function DropdownMenuContent({ children }: { children: ReactNode }) {
+export function DropdownMenuContent(props: ComponentProps<Parts['DropdownMenuContent']>) {
   const { parts } = useMenu();
-  return parts && <parts.DropdownMenuContent>{children}</parts.DropdownMenuContent>;
+  return parts && <parts.DropdownMenuContent {...props} />;
 }
 
 export function DropdownMenuLabel({ children }: { children: ReactNode }) {

@@ -14,10 +14,16 @@ export function DropdownMenuTrigger({ children, ref }: { children: ReactNode; re
   );
 }
 
-export function DropdownMenuContent({ children }: { children: ReactNode }) {
+export interface DropdownMenuContentProps {
+  children: ReactNode;
+  /** On closing, focus goes back to the trigger unless this prevents it (an item that focuses a field of its own). */
+  onCloseAutoFocus?: (event: Event) => void;
+}
+
+export function DropdownMenuContent({ children, onCloseAutoFocus }: DropdownMenuContentProps) {
   return (
     <RadixMenu.Portal>
-      <RadixMenu.Content className={styles.content} align="end" sideOffset={6}>
+      <RadixMenu.Content className={styles.content} align="end" sideOffset={6} onCloseAutoFocus={onCloseAutoFocus}>
         {children}
       </RadixMenu.Content>
     </RadixMenu.Portal>

@@ -153,6 +153,19 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
       await page.close();
     },
   );
+
+  it('shows the hosted service’s terms and privacy policy, not a self-hosted installation’s', async () => {
+    const { server, browser } = suite;
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/terms`);
+    await page.getByText('Atelier is a hosted service.', { exact: false }).waitFor();
+    await page.goto(`${server.url}/privacy`);
+    await page
+      .getByText('Your data is stored on the servers of the operator of this service', { exact: false })
+      .waitFor();
+    expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/self-hosted/i);
+    await page.close();
+  });
 });
 
 describe.skipIf(browserMissing())('the self-hosted (oss) mode in the browser', () => {
@@ -169,6 +182,9 @@ describe.skipIf(browserMissing())('the self-hosted (oss) mode in the browser', (
 
     await page.goto(`${server.url}/no-such-page`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    // A self-hosted installation's terms say so.
+    await page.goto(`${server.url}/terms`);
+    await page.getByText('Atelier is self-hosted software.', { exact: false }).waitFor();
     await page.close();
   });
 });

@@ -123,6 +123,8 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     // The pm layout: chat on the left, the web app and the browser on the right.
     for (const name of ['Chat', 'App', 'Browser']) await tabButton(page, name).waitFor();
     expect(await tabButton(page, 'VS Code').count()).toBe(0);
+    // flexlayout's measuring element is neither read out nor part of the page's text.
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain('FindBorderBarSize');
 
     // The command ran: cut the socket while the next steps are being written.
     await waitFor(
@@ -243,6 +245,12 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
       10_000,
       'the rename',
     );
+    // Its toast does not cover the menu bar.
+    const toast = page.getByText('Conversation title updated');
+    await toast.waitFor();
+    const toastBox = await toast.boundingBox();
+    const menuBox = await page.getByRole('navigation', { name: 'Workspace menu' }).boundingBox();
+    expect(toastBox && menuBox && toastBox.y < menuBox.y + menuBox.height).toBe(false);
 
     // Developer layout, saved as 'mine' (trimmed), still listed after a reload. The web app's
     // tile moves, but its framed page is drawn outside the moving tiles: the same element stays.
@@ -305,6 +313,12 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
       return transfer;
     });
     const chatPanel = page.getByRole('region', { name: 'Chat with the agent' });
+    // The reader has scrolled up the chat: the upload's message still brings it to its end.
+    const log = page.getByRole('log', { name: 'Messages' });
+    const distanceFromEnd = () =>
+      log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    await log.evaluate((element) => element.scrollTo({ top: 0 }));
+    expect(await distanceFromEnd()).toBeGreaterThan(20);
     await chatPanel.dispatchEvent('dragenter', { dataTransfer: files });
     await chatPanel.dispatchEvent('dragover', { dataTransfer: files });
     const overlay = page.getByText('Drop files here to upload');
@@ -312,6 +326,7 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await chatPanel.dispatchEvent('drop', { dataTransfer: files });
     await overlay.waitFor({ state: 'detached' });
     await chatRows.filter({ hasText: 'I uploaded these files to the workspace: dropped.txt.' }).waitFor();
+    await waitFor(distanceFromEnd, (distance) => distance <= 20, 5_000, 'the chat to scroll to the upload');
     expect(await workspaceApi<string[]>(server, conversationId, 'list-files')).toContain('dropped.txt');
     expect(await workspaceApi<{ code: string }>(server, conversationId, 'select-file?file=dropped.txt')).toEqual({
       code: 'dropped content\n',
@@ -335,6 +350,10 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await panel.getByRole('button', { name: 'Actions for My notes' }).click();
     await page.getByRole('menuitem', { name: 'Edit title' }).click();
     const cardTitle = panel.getByRole('textbox', { name: 'Conversation title' });
+    await cardTitle.waitFor();
+    // The field keeps the focus once the menu has closed (the menu used to take it back to its button).
+    await page.waitForTimeout(300);
+    expect(await cardTitle.evaluate((field) => field === document.activeElement)).toBe(true);
     await cardTitle.fill('Not this');
     await cardTitle.press('Escape');
     await panel.getByRole('link', { name: 'My notes' }).waitFor();

@@ -9,6 +9,7 @@ import { EventRow, type EventRowProps } from './EventRow.tsx';
 import {
   createRowsSelector,
   isAtBottom,
+  isUserRow,
   lastAgentRowId,
   LOAD_OLDER_THRESHOLD_PX,
   rowKey,
@@ -105,6 +106,17 @@ export function MessageList({
   useLayoutEffect(() => {
     if (following) scrollToEnd();
   }, [following, scrollToEnd]);
+
+  // The user's own new message (sent, or an upload's) brings the list back to its end, wherever they had scrolled.
+  const last = rows.at(-1);
+  const lastUserKey = isUserRow(last) ? rowKey(last as ChatRow) : null;
+  const seenUserKey = useRef(lastUserKey);
+  useLayoutEffect(() => {
+    if (lastUserKey === null || lastUserKey === seenUserKey.current) return;
+    seenUserKey.current = lastUserKey;
+    setFollowing(true);
+    scrollToEnd();
+  }, [lastUserKey, scrollToEnd]);
 
   const loadOlder = useCallback(() => {
     if (hasOlder && !loadingOlder) void stream.loadOlder();

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { relativeTime, showsUpdatedTime } from '../../rules/event-display.ts';
 import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../ui/index.ts';
@@ -29,6 +29,7 @@ export function ConversationCard({
 }) {
   const { t } = useTranslation('conversations');
   const [editing, setEditing] = useState(false);
+  const focusTitle = useRef(false);
   const change = useConversationChanges();
   const downloadZip = useMutation({
     mutationFn: () => conversationRequests.workspaceZip(conversation.conversation_id),
@@ -81,8 +82,21 @@ export function ConversationCard({
               <span aria-hidden="true">⋯</span>
             </Button>
           </DropdownMenuTrigger>
-          <DropdownMenuContent>
-            <DropdownMenuItem onSelect={() => setEditing(true)}>{t('actions.rename')}</DropdownMenuItem>
+          <DropdownMenuContent
+            onCloseAutoFocus={(event) => {
+              // The title field takes the focus, not the menu's button.
+              if (focusTitle.current) event.preventDefault();
+              focusTitle.current = false;
+            }}
+          >
+            <DropdownMenuItem
+              onSelect={() => {
+                focusTitle.current = true;
+                setEditing(true);
+              }}
+            >
+              {t('actions.rename')}
+            </DropdownMenuItem>
             {conversation.status === 'STOPPED' ? null : (
               <DropdownMenuItem onSelect={() => change({ kind: 'stop', conversationId: id })}>
                 {t('actions.stop')}

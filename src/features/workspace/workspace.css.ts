@@ -55,6 +55,10 @@ export const centred = style({
   gap: vars.space.md,
 });
 
+// flexlayout measures with an off-screen element holding the text 'FindBorderBarSize': hidden, it still measures,
+// but is no longer page text or read out.
+globalStyle(`${layoutArea} .flexlayout__layout_metrics`, { visibility: 'hidden' });
+
 // flexlayout reads its colours from --flexlayout-* variables on its own root element.
 globalStyle(`${layoutArea} .flexlayout__layout`, {
   vars: {

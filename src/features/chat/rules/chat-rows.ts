@@ -153,6 +153,11 @@ export function lastAgentRowId(rows: readonly ChatRow[]): number | null {
 /** A row's key in the list: event ids and pending message ids never clash. */
 export const rowKey = (row: ChatRow) => (row.kind === 'pending' ? `pending:${row.id}` : `event:${row.id}`);
 
+/** A row the user wrote: a message on its way, or one the server has (typed, or the message an upload becomes). */
+export function isUserRow(row: ChatRow | undefined): boolean {
+  return row !== undefined && (row.kind === 'pending' || (row.kind === 'message' && row.event.source === 'user'));
+}
+
 /** Whether the scroll position is at the bottom, within the spec's 20 px tolerance. */
 export const AUTO_SCROLL_TOLERANCE_PX = 20;
 export function isAtBottom(metrics: { scrollTop: number; scrollHeight: number; clientHeight: number }): boolean {
