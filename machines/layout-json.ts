@@ -42,16 +42,30 @@ export interface LayoutOptions {
 
 const tabNameKey = (component: TabComponent) => `tabs.${component === 'devops-agent' ? 'devopsAgent' : component}`;
 
+/**
+ * Every tile keeps a usable size: flexlayout stops a splitter there rather than squeeze a tile
+ * below it. The chat needs room for its message box and Send button.
+ */
+export const MIN_TILE = { width: 240, height: 160 };
+export const CHAT_MIN_WIDTH = 320;
+
 /** A tab of one of the components; its id is the component, since each appears at most once. */
 export function tabOf(component: TabComponent): IJsonTabNode {
-  return { type: 'tab', id: component, name: tabNameKey(component), component };
+  const tab: IJsonTabNode = { type: 'tab', id: component, name: tabNameKey(component), component };
+  return component === 'chat' ? { ...tab, minWidth: CHAT_MIN_WIDTH } : tab;
 }
 
 function tabSet(id: string, weight: number, components: TabComponent[]): IJsonTabSetNode {
   return { type: 'tabset', id, weight, selected: 0, children: components.map(tabOf) };
 }
 
-const GLOBAL: IJsonModel['global'] = { tabEnablePopout: true, tabSetEnableMaximize: true, tabEnableRename: false };
+const GLOBAL: IJsonModel['global'] = {
+  tabEnablePopout: true,
+  tabSetEnableMaximize: true,
+  tabEnableRename: false,
+  tabMinWidth: MIN_TILE.width,
+  tabMinHeight: MIN_TILE.height,
+};
 
 function model(children: IJsonTabSetNode[]): IJsonModel {
   return { global: { ...GLOBAL }, borders: [], layout: { type: 'row', id: 'root', weight: 100, children } };
@@ -129,7 +143,8 @@ function mapTabSets(layout: IJsonModel, update: (set: IJsonTabSetNode) => IJsonT
 
 /**
  * Opens a tab: an open one is selected (and its tab set made active); otherwise it is added on
- * the right, in a new tab set at the end of the root row. The model given is not changed.
+ * the right, as a tab of the rightmost tile (a new tile only when none is left), so opening tabs
+ * never squeezes the others into ever narrower columns. The model given is not changed.
  */
 export function openTab(layout: IJsonModel, component: TabComponent): IJsonModel {
   const holder = tabSetsOf(layout).find((set) =>
@@ -143,13 +158,29 @@ export function openTab(layout: IJsonModel, component: TabComponent): IJsonModel
       return { ...rest, selected, active: true };
     });
   }
-  const withoutActive = mapTabSets(layout, ({ active: _active, ...rest }) => rest);
-  const root = withoutActive.layout;
-  const used = new Set(tabSetsOf(layout).map((set) => set.id));
-  let index = 1;
-  while (used.has(`added-${index}`)) index += 1;
-  const added: IJsonTabSetNode = { ...tabSet(`added-${index}`, 50, [component]), active: true };
-  return { ...withoutActive, layout: { ...root, children: [...(root.children ?? []), added] } };
+  const rightmost = tabSetsOf(layout).at(-1);
+  if (rightmost) {
+    return mapTabSets(layout, (set) => {
+      const { active: _active, ...rest } = set;
+      if (set !== rightmost) return rest;
+      const children = [...(set.children ?? []), tabOf(component)];
+      return { ...rest, children, selected: children.length - 1, active: true };
+    });
+  }
+  const root = layout.layout;
+  const added: IJsonTabSetNode = { ...tabSet('added-1', 50, [component]), active: true };
+  return { ...layout, layout: { ...root, children: [...(root.children ?? []), added] } };
+}
+
+/** The model with the tile minimums of this version, also for a layout saved before them. */
+export function withMinimumSizes(layout: IJsonModel): IJsonModel {
+  const sized = mapTabSets(layout, (set) => ({
+    ...set,
+    children: (set.children ?? []).map((child) =>
+      isTab(child) && child.component === 'chat' ? { ...child, minWidth: CHAT_MIN_WIDTH } : child,
+    ),
+  }));
+  return { ...sized, global: { ...layout.global, tabMinWidth: MIN_TILE.width, tabMinHeight: MIN_TILE.height } };
 }
 
 /** Maximises the tab set holding the component's tab, or restores it when it is the maximised one; at most one is maximised. */

@@ -156,6 +156,16 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await chooseMenuItem(page, 'Window', 'Served');
     await tabButton(page, 'App').waitFor();
 
+    // Opening tab after tab joins the tile on the right: the chat keeps room for its message box and Send.
+    for (const tab of ['VS Code', 'Terminal', 'Jupyter', 'Changes']) {
+      await chooseMenuItem(page, 'Window', tab);
+      await tabButton(page, tab).waitFor();
+    }
+    const chatPanel = page.getByRole('region', { name: 'Chat with the agent' });
+    expect((await chatPanel.boundingBox())?.width).toBeGreaterThanOrEqual(320);
+    expect(await page.locator('.flexlayout__tabset').count()).toBe(2);
+    await chatPanel.getByRole('button', { name: 'Send', exact: true }).waitFor();
+
     // File: no git provider here, so no push; deployments wait for the DevOps agent.
     await openMenu(page, 'File');
     const push = page.getByRole('menuitem', { name: 'Push to repository host' });

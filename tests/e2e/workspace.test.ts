@@ -217,6 +217,8 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     );
     expect(await changedLines(page, 'as last committed')).toEqual(['hello']);
 
+    // Terminal and Changes share the tile on the right (a tab opened later joins it): back to the terminal.
+    await tabButton(page, 'Terminal').click();
     await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-helper-textarea').focus();
     await page.keyboard.type('echo typed-$((6*7)) > typed.txt && cat typed.txt hello.txt');
     await page.keyboard.press('Enter');
@@ -227,6 +229,7 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
       'the typed command output',
     );
     // The command changed files: the Changes list is refreshed.
+    await tabButton(page, 'Changes').click();
     await changedFile('Untracked', 'typed.txt').waitFor();
     // Typed commands are the terminal's: the chat does not show them.
     expect(await chat.getByText('typed-42').count()).toBe(0);

@@ -18,6 +18,7 @@ import {
   tabOf,
   tabSetsOf,
   toggleMaximised,
+  withMinimumSizes,
 } from '../../machines/layout-json.ts';
 import {
   Coverage,
@@ -142,6 +143,8 @@ const summarizeModel = (snapshot: AnyMachineSnapshot) => ({
   value: snapshot.value,
   selected: snapshot.context.selected,
   tabs: openComponents(snapshot.context.layout),
+  // Which tab each tile shows and which tile is active: a tab opened into a tile changes them.
+  tiles: tabSetsOf(snapshot.context.layout).map((set) => [set.selected ?? 0, set.active ?? false]),
   poppedOut: poppedOutComponents(snapshot.context.layout),
   maximised: maximisedComponent(snapshot.context.layout),
   saved: Object.keys(snapshot.context.saved),
@@ -213,16 +216,34 @@ describe('layout rules', () => {
     expect(openComponents(opened)).toEqual(openComponents(presetLayout('pm')));
   });
 
-  it('adds a closed tab on the right, in a new tab set at the end of the root row', () => {
+  it('adds a closed tab on the right, to the rightmost tile, instead of a new column each time', () => {
     const opened = openTab(openTab(presetLayout('pm'), 'terminal'), 'jupyter');
     const sets = tabSetsOf(opened);
-    expect(sets.map((set) => set.id)).toEqual(['left', 'right', 'added-1', 'added-2']);
-    expect(sets.at(-1)?.active).toBe(true);
+    expect(sets.map((set) => set.id)).toEqual(['left', 'right']);
+    expect(openComponents(opened)).toEqual(['chat', 'app', 'browser', 'terminal', 'jupyter']);
+    expect(sets.at(-1)).toMatchObject({ selected: 3, active: true });
     expect(sets.filter((set) => set.active)).toHaveLength(1);
     expectValidModel(opened);
-    // flexlayout itself puts the new tab set last.
-    const read = Model.fromJson(opened).toJson();
-    expect(openComponents(read).at(-1)).toBe('jupyter');
+    // With every tile closed, the tab gets a tile of its own.
+    const empty: IJsonModel = { ...presetLayout('default'), layout: { type: 'row', id: 'root', children: [] } };
+    expect(tabSetsOf(openTab(empty, 'terminal')).map((set) => set.id)).toEqual(['added-1']);
+  });
+
+  it('keeps every tile at a usable size, the chat wide enough for its message box, also in layouts saved before', () => {
+    const read = Model.fromJson(presetLayout('pm'));
+    expect(read.getNodeById('chat')?.toJson()).toMatchObject({ minWidth: 320 });
+    const old: IJsonModel = {
+      global: {},
+      borders: [],
+      layout: {
+        type: 'row',
+        children: [{ type: 'tabset', id: 's', children: [{ type: 'tab', id: 'chat', component: 'chat' }] }],
+      },
+    };
+    const sized = withMinimumSizes(old);
+    expect(sized.global).toMatchObject({ tabMinWidth: 240, tabMinHeight: 160 });
+    expect(tabSetsOf(sized)[0]?.children?.[0]).toMatchObject({ minWidth: 320 });
+    expectValidModel(sized);
   });
 
   it('maximises one tab set at a time and restores it', () => {

@@ -14,7 +14,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectLayoutModel } from '../../../machines/layout.ts';
-import { openComponents } from '../../../machines/layout-json.ts';
+import { openComponents, withMinimumSizes } from '../../../machines/layout-json.ts';
 import { followColorScheme } from '../../app/color-scheme.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { Spinner } from '../../ui/index.ts';
@@ -116,8 +116,8 @@ const POPOUT_URL = '/popout.html';
 export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewProps) {
   const { t } = useTranslation('workspace');
   const json = useSelector(layout, selectLayoutModel);
-  const [shown, setShown] = useState(() => ({ json, model: Model.fromJson(json) }));
-  if (json !== shown.json) setShown({ json, model: Model.fromJson(json, shown.model) });
+  const [shown, setShown] = useState(() => ({ json, model: Model.fromJson(withMinimumSizes(json)) }));
+  if (json !== shown.json) setShown({ json, model: Model.fromJson(withMinimumSizes(json), shown.model) });
   const model = shown.model;
   const [store] = useState(createSlotStore);
   const area = useRef<HTMLDivElement>(null);
