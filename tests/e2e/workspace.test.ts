@@ -316,12 +316,22 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
       return transfer;
     });
     const chatPanel = page.getByRole('region', { name: 'Chat with the agent' });
-    // The reader has scrolled up the chat: the upload's message still brings it to its end.
+    // The reader has scrolled up the chat (a short window, so it scrolls): the upload's message
+    // still brings it to its end.
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: viewport?.width ?? 1280, height: 480 });
     const log = page.getByRole('log', { name: 'Messages' });
     const distanceFromEnd = () =>
       log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
-    await log.evaluate((element) => element.scrollTo({ top: 0 }));
-    expect(await distanceFromEnd()).toBeGreaterThan(20);
+    await waitFor(
+      async () => {
+        await log.evaluate((element) => element.scrollTo({ top: 0 }));
+        return distanceFromEnd();
+      },
+      (distance) => distance > 20,
+      5_000,
+      'the chat to be scrolled up',
+    );
     await chatPanel.dispatchEvent('dragenter', { dataTransfer: files });
     await chatPanel.dispatchEvent('dragover', { dataTransfer: files });
     const overlay = page.getByText('Drop files here to upload');
@@ -330,6 +340,7 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await overlay.waitFor({ state: 'detached' });
     await chatRows.filter({ hasText: 'I uploaded these files to the workspace: dropped.txt.' }).waitFor();
     await waitFor(distanceFromEnd, (distance) => distance <= 20, 5_000, 'the chat to scroll to the upload');
+    if (viewport) await page.setViewportSize(viewport);
     expect(await workspaceApi<string[]>(server, conversationId, 'list-files')).toContain('dropped.txt');
     expect(await workspaceApi<{ code: string }>(server, conversationId, 'select-file?file=dropped.txt')).toEqual({
       code: 'dropped content\n',

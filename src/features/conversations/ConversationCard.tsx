@@ -30,6 +30,7 @@ export function ConversationCard({
   const { t } = useTranslation('conversations');
   const [editing, setEditing] = useState(false);
   const focusTitle = useRef(false);
+  const titleField = useRef<HTMLInputElement>(null);
   const change = useConversationChanges();
   const downloadZip = useMutation({
     mutationFn: () => conversationRequests.workspaceZip(conversation.conversation_id),
@@ -60,6 +61,7 @@ export function ConversationCard({
       <div className={styles.cardTop}>
         {editing ? (
           <input
+            ref={titleField}
             className={styles.titleInput}
             aria-label={t('card.titleLabel')}
             defaultValue={conversation.title}
@@ -84,9 +86,11 @@ export function ConversationCard({
           </DropdownMenuTrigger>
           <DropdownMenuContent
             onCloseAutoFocus={(event) => {
-              // The title field takes the focus, not the menu's button.
-              if (focusTitle.current) event.preventDefault();
+              // The title field takes the focus, not the menu's button (while the menu was open, it kept the focus).
+              if (!focusTitle.current) return;
               focusTitle.current = false;
+              event.preventDefault();
+              titleField.current?.focus();
             }}
           >
             <DropdownMenuItem
