@@ -12,8 +12,12 @@ export function storedAffiliateCode(storage: Storage = localStorage): string | n
   return code ? code : null;
 }
 
-/** Forgets the stored preferences and saved layouts (on logout). */
+/** Messages sent to a conversation that the server has not echoed yet, by conversation. */
+export const UNSENT_MESSAGES_PREFIX = 'atelier.unsent.';
+
+/** Forgets the stored preferences, saved layouts and unsent messages (on logout). */
 export function forgetPreferencesAndLayouts(storage: Storage = localStorage): void {
   storage.removeItem(PREFERENCES_KEY);
   storage.removeItem(SAVED_LAYOUTS_KEY);
+  for (const key of Object.keys(storage)) if (key.startsWith(UNSENT_MESSAGES_PREFIX)) storage.removeItem(key);
 }

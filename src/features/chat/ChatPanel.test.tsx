@@ -81,7 +81,10 @@ beforeAll(async () => {
     .use(initReactI18next)
     .init({ lng: 'en', resources: { en: { chat, workspace } }, interpolation: { escapeValue: false } });
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
 
 describe('chat panel', () => {
   it('sends a message on Enter, shows it at once and settles it with the echo', async () => {
@@ -176,5 +179,43 @@ describe('chat panel', () => {
         .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
         .map((violation) => violation.id),
     ).toEqual([]);
+  });
+
+  it('keeps a message the server has not echoed, and puts it back in the box on the next visit if it never arrived', async () => {
+    const first = fakeStream([agentState(1, 'AWAITING_USER_INPUT')]);
+    renderChat(first.stream);
+    const box = () => screen.getByRole('textbox', { name: 'Message to the agent' }) as HTMLTextAreaElement;
+    fireEvent.change(box(), { target: { value: 'Build a todo app' } });
+    fireEvent.keyDown(box(), { key: 'Enter' });
+    expect(box().value).toBe('');
+    expect(localStorage.getItem('atelier.unsent.c1')).toContain('Build a todo app');
+    cleanup();
+
+    // The page was reloaded before any echo (the server had restarted): the words come back.
+    renderChat(fakeStream([agentState(1, 'AWAITING_USER_INPUT')]).stream);
+    expect(box().value).toBe('Build a todo app');
+    expect(localStorage.getItem('atelier.unsent.c1')).toBeNull();
+  });
+
+  it('forgets a kept message once its echo is in the history', async () => {
+    const first = fakeStream([agentState(1, 'AWAITING_USER_INPUT')]);
+    renderChat(first.stream);
+    const box = () => screen.getByRole('textbox', { name: 'Message to the agent' }) as HTMLTextAreaElement;
+    fireEvent.change(box(), { target: { value: 'Build a todo app' } });
+    fireEvent.keyDown(box(), { key: 'Enter' });
+    const clientId = (first.sent[0] as Extract<ClientAction, { action: 'message' }>).id;
+    cleanup();
+
+    const echo: Event = {
+      id: 2,
+      source: 'user',
+      timestamp: at,
+      action: 'message',
+      message: 'Build a todo app',
+      args: { content: 'Build a todo app', client_id: clientId },
+    };
+    renderChat(fakeStream([agentState(1, 'AWAITING_USER_INPUT'), echo]).stream);
+    expect(box().value).toBe('');
+    expect(localStorage.getItem('atelier.unsent.c1')).toBeNull();
   });
 });

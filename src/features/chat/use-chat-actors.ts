@@ -15,6 +15,7 @@ import { currentUserQuery } from '../../api/queries.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import { requests, tokenStore } from '../../app/services.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
+import { keepUnsent, takeUnsent } from './unsent-messages.ts';
 import { uploadFilesActor } from './upload-request.ts';
 import type { ClientAction, Conversation } from '../../../openapi/types.ts';
 
@@ -98,6 +99,31 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
       },
     }),
   );
+
+  // Messages not echoed yet stay in the browser; once the history is in (the socket is connected),
+  // those a previous visit sent that never reached the agent come back into the box.
+  useEffect(() => {
+    let restored = false;
+    const restoreOnce = () => {
+      if (restored || stream.getSnapshot().connection !== 'CONNECTED') return;
+      restored = true;
+      const unsent = takeUnsent(stream.conversationId, stream.getSnapshot().events);
+      const draft = chatInput.getSnapshot().context.text;
+      if (unsent) chatInput.send({ type: 'TEXT_CHANGED', text: [unsent, draft].filter(Boolean).join('\n\n') });
+    };
+    const stopRestoring = stream.subscribe(restoreOnce);
+    restoreOnce();
+    let kept = chatInput.getSnapshot().context.pending;
+    const keeping = chatInput.subscribe((snapshot) => {
+      if (snapshot.context.pending === kept) return;
+      kept = snapshot.context.pending;
+      keepUnsent(stream.conversationId, kept);
+    });
+    return () => {
+      stopRestoring();
+      keeping.unsubscribe();
+    };
+  }, [stream, chatInput]);
 
   // Every event newer than the last one forwarded (older pages loaded later are history); those
   // the chat opened with are history too, the ones after them live.
