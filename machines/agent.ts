@@ -268,7 +268,7 @@ export function statusDotColour(
   return 'green';
 }
 
-/** i18n key (workspace namespace) of each agent state's status message. */
+/** i18n key (chat namespace) of each agent state's status message. */
 export const agentStatusKey = (state: AgentState) => `agentStatus.${state}` as const;
 
 export const selectAgentState = agentStateOf;

@@ -55,7 +55,9 @@ export type ConversationEvent =
   | { type: 'RESTART' }
   /** Refresh on a disconnected chat. */
   | { type: 'REFRESH' }
-  | { type: 'SOCKET_CONNECTED_CHANGED'; connected: boolean };
+  | { type: 'SOCKET_CONNECTED_CHANGED'; connected: boolean }
+  /** The event stream says the status changed (e.g. STOPPED by a server restart) before the next poll would. */
+  | { type: 'STATUS_STREAMED'; status: ConversationStatus };
 
 const errorOf = ({ event }: { event: ErrorActorEvent }) => event.error;
 
@@ -73,6 +75,9 @@ export const conversationMachine = setup({
     rememberFailure: assign((_, failure: ConversationFailure) => ({ failure })),
     forgetFailure: assign({ failure: null }),
     setSocketConnected: assign((_, socketConnected: boolean) => ({ socketConnected })),
+    setStatus: assign(({ context }, status: ConversationStatus) => ({
+      conversation: context.conversation && { ...context.conversation, status },
+    })),
   },
   guards: {
     isNotAuthenticated: (_, error: unknown) => isNotAuthenticated(error),
@@ -137,6 +142,7 @@ export const conversationMachine = setup({
       // The socket opens only once the record is known, so only these states hear about it.
       on: {
         SOCKET_CONNECTED_CHANGED: { actions: { type: 'setSocketConnected', params: ({ event }) => event.connected } },
+        STATUS_STREAMED: { actions: { type: 'setStatus', params: ({ event }) => event.status } },
       },
       initial: 'idle',
       states: {

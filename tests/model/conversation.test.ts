@@ -53,6 +53,7 @@ const events: (ConversationEvent | AnyEventObject)[] = [
   { type: 'RESTART' },
   { type: 'REFRESH' },
   { type: 'SOCKET_CONNECTED_CHANGED', connected: true },
+  { type: 'STATUS_STREAMED', status: 'STOPPED' },
   { type: 'xstate.done.actor.stopConversation', output: stopped },
   { type: 'xstate.error.actor.stopConversation', error: new TypeError('Failed to fetch') },
   after('pollWhileStarting', 'ready.idle'),
@@ -84,6 +85,7 @@ function expectSideEffects({ event, before, after: reached, effects, started }: 
   }
   if (event.type === 'REFRESH') expect(before.context.socketConnected).toBe(false);
   if (event.type === 'START') expect(before.context.conversation?.status).toBe('STOPPED');
+  if (event.type === 'STATUS_STREAMED') expect(reached.context.conversation?.status).toBe('STOPPED');
   if (event.type === 'xstate.done.actor.fetchConversation' && before.matches('loading')) {
     // Opened STOPPED: started automatically.
     expect(reached.matches('starting')).toBe(

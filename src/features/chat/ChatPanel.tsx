@@ -20,6 +20,8 @@ export interface ChatPanelProps {
   conversation: Conversation;
   /** Refresh on a disconnected chat (the workspace restarts the conversation); reconnects the socket when not given. */
   onRefresh?: () => void;
+  /** Start, for a stopped conversation; without it the status bar offers none. */
+  onStart?: () => void;
 }
 
 const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
@@ -46,7 +48,7 @@ function Suggestions({ actors, conversation }: { actors: ChatActors; conversatio
 }
 
 /** The chat of an open conversation: status, the events, the agent's controls and the message box; files can be dropped on it. */
-export function ChatPanel({ stream, conversation, onRefresh }: ChatPanelProps) {
+export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPanelProps) {
   const { t } = useTranslation('chat');
   const actors = useChatActors(stream, conversation);
   const { agent, chatInput, upload } = actors;
@@ -82,7 +84,7 @@ export function ChatPanel({ stream, conversation, onRefresh }: ChatPanelProps) {
         upload.send({ type: 'DROP_FILES', files: [...event.dataTransfer.files] });
       }}
     >
-      <StatusBar stream={stream} conversation={conversation} agent={agent} onRefresh={refresh} />
+      <StatusBar stream={stream} conversation={conversation} agent={agent} onRefresh={refresh} onStart={onStart} />
       <div className={styles.toolbar}>
         <Button size="sm" tone="ghost" onClick={exportTrajectory}>
           {t('actions.exportTrajectory')}

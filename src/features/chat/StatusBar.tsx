@@ -12,17 +12,19 @@ import type { Conversation } from '../../../openapi/types.ts';
 const selectConnection = (snapshot: StreamSnapshot) => snapshot.connection;
 const selectConnectionMessage = (snapshot: StreamSnapshot) => snapshot.connectionMessage;
 
-/** The status dot and message, with Refresh while the socket is disconnected; hidden when all is ready. */
+/** The status dot and message, with Refresh while the socket is disconnected and Start while the conversation is stopped; hidden when all is ready. */
 export function StatusBar({
   stream,
   conversation,
   agent,
   onRefresh,
+  onStart,
 }: {
   stream: ConversationStream;
   conversation: Conversation;
   agent: ActorRefFrom<typeof agentMachine>;
   onRefresh: () => void;
+  onStart?: (() => void) | undefined;
 }) {
   const { t } = useTranslation('chat');
   const connection = useStreamSelector(stream, selectConnection);
@@ -36,7 +38,12 @@ export function StatusBar({
     <div className={styles.statusBar} role="status">
       <span className={`${styles.dot} ${styles.dotColour[colour]}`} aria-hidden="true" />
       <span>{connectionMessage ?? t(text)}</span>
-      {connection === 'DISCONNECTED' && (
+      {conversation.status === 'STOPPED' && onStart && (
+        <Button size="sm" onClick={onStart}>
+          {t('status.start')}
+        </Button>
+      )}
+      {connection === 'DISCONNECTED' && conversation.status !== 'STOPPED' && (
         <Button size="sm" tone="secondary" onClick={onRefresh}>
           {t('status.refresh')}
         </Button>

@@ -34,6 +34,8 @@ interface LayoutViewProps {
   conversation: Conversation;
   /** The chat's Refresh. */
   onRefresh: () => void;
+  /** The chat's Start, for a stopped conversation. */
+  onStart: () => void;
 }
 
 interface TabViewProps {
@@ -42,12 +44,14 @@ interface TabViewProps {
   stream: ConversationStream;
   conversation: Conversation;
   onRefresh: () => void;
+  onStart: () => void;
 }
 
-function TabView({ tab, views, stream, conversation, onRefresh }: TabViewProps) {
+function TabView({ tab, views, stream, conversation, onRefresh, onStart }: TabViewProps) {
   const { t } = useTranslation('workspace');
   const view = () => {
-    if (tab === 'chat') return <views.chat stream={stream} conversation={conversation} onRefresh={onRefresh} />;
+    if (tab === 'chat')
+      return <views.chat stream={stream} conversation={conversation} onRefresh={onRefresh} onStart={onStart} />;
     const View = views[tab];
     return <View stream={stream} conversation={conversation} />;
   };

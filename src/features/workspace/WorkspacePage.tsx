@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectConversation, selectFailure, selectIsUnavailable } from '../../../machines/conversation.ts';
 import { selectUser } from '../../../machines/session.ts';
@@ -35,6 +35,12 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
   const stream = useConversationStream(conversation, tempMessage, clearTempMessage, prefetched.newestPage);
   const live = useLiveConversation(record, stream);
+  // The stream knows first when the conversation stopped or started (a server restart, another tab): the machine hears it.
+  const streamedStatus = live?.status;
+  useEffect(() => {
+    if (streamedStatus && streamedStatus !== record?.status)
+      conversation.send({ type: 'STATUS_STREAMED', status: streamedStatus });
+  }, [streamedStatus, record?.status, conversation]);
   const [screen] = useState(createScreenModel);
   const layout = useLayoutActor(screen);
 
@@ -79,6 +85,7 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
           conversation.send({ type: 'REFRESH' });
           stream.reconnect();
         }}
+        onStart={() => conversation.send({ type: 'START' })}
       />
       <SaveLayoutDialog layout={layout} />
     </div>

@@ -41,8 +41,8 @@ export const FRAMED_TABS: readonly WorkspaceTab[] = ['app', 'vscode'];
 export const isWorkspaceTab = (component: string | undefined): component is WorkspaceTab =>
   (WORKSPACE_TAB_IDS as readonly string[]).includes(component ?? '');
 
-/** The chat's Refresh, offered while its socket is disconnected: the workspace restarts the conversation. */
-type ChatProps = TabProps & { onRefresh: () => void };
+/** The chat's Refresh, offered while its socket is disconnected (the workspace restarts the conversation), and Start for a stopped one. */
+type ChatProps = TabProps & { onRefresh: () => void; onStart: () => void };
 
 /** The view of each tab; the routes supply them lazily loaded, so each tab's code loads when it is first shown. */
 export type TabViews = { chat: ComponentType<ChatProps> } & Record<

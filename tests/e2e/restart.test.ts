@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { browserMissing } from '../support/browser.ts';
+import { browserSuite } from '../support/browser-suite.ts';
+import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
+
+// A server restart under an open workspace: the conversation is stopped, the page says so and
+// offers Start, and a message typed then is not lost — it starts the conversation and reaches the agent.
+
+let pageErrors: string[] = [];
+afterEach(() => {
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors).toEqual([]);
+});
+
+describe.skipIf(browserMissing())('a server restart under an open workspace', () => {
+  const llm = new FakeLlm('fake-model');
+  const suite = browserSuite({ mode: 'oss', llm });
+
+  it('shows the stopped conversation with Start, and a message sent then starts it and reaches the agent', async () => {
+    const { server, browser } = suite;
+    llm.enqueue(
+      reply.text('Restart check', { when: withoutTools }),
+      reply.toolCall('finish', { message: 'First answer.', task_completed: 'true' }, { when: withTools }),
+    );
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ initial_user_msg: 'First question' }),
+    });
+    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
+    const chat = page.getByRole('region', { name: 'Chat with the agent' });
+    await chat.getByText('First answer.').waitFor({ timeout: 30_000 });
+
+    await server.restart();
+    // The socket comes back to a stopped conversation: the status bar says so and offers Start.
+    await chat.getByRole('status').getByText('The conversation is stopped').waitFor({ timeout: 30_000 });
+    await chat.getByRole('button', { name: 'Start', exact: true }).waitFor();
+
+    llm.enqueue(reply.toolCall('finish', { message: 'Second answer.', task_completed: 'true' }, { when: withTools }));
+    const box = chat.getByRole('textbox', { name: 'Message to the agent' });
+    await box.fill('Second question');
+    await box.press('Enter');
+    await chat.getByText('Second answer.').waitFor({ timeout: 30_000 });
+    expect(await chat.getByText('Second question').count()).toBe(1);
+    // Delivered: nothing is kept to come back on a reload.
+    expect(await page.evaluate((id) => localStorage.getItem(`atelier.unsent.${id}`), conversationId)).toBeNull();
+    await page.close();
+  }, 120_000);
+});
