@@ -166,6 +166,43 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     expect(await page.locator('.flexlayout__tabset').count()).toBe(2);
     await chatPanel.getByRole('button', { name: 'Send', exact: true }).waitFor();
 
+    // Tiling from the keyboard: the tab in the right tile (Changes) moves to the chat's tile and back;
+    // focus moves between the tiles; ? lists the shortcuts.
+    const tileOf = async (name: string) =>
+      (await tabButton(page, name).getAttribute('data-layout-path'))?.replace(/\/tb\d+$/, '');
+    await tabButton(page, 'Changes').click();
+    const rightTile = await tileOf('Changes');
+    const chatTile = await tileOf('Chat');
+    expect(rightTile).not.toBe(chatTile);
+    await page.keyboard.press('Control+Alt+Shift+ArrowLeft');
+    await waitFor(
+      () => tileOf('Changes'),
+      (tile) => tile === chatTile,
+      5_000,
+      'Changes to join the chat',
+    );
+    await page.keyboard.press('Control+Alt+Shift+ArrowRight');
+    await waitFor(
+      () => tileOf('Changes'),
+      (tile) => tile === rightTile,
+      5_000,
+      'Changes to go back',
+    );
+    await page.keyboard.press('Alt+Shift+ArrowLeft');
+    await waitFor(
+      () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''),
+      (label) => label === 'Chat',
+      5_000,
+      'the focus on the chat tile',
+    );
+    await page.keyboard.press('Shift+Slash');
+    const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await shortcuts.getByRole('cell', { name: 'Move the tab to the next tile' }).waitFor();
+    await shortcuts.getByText('Ctrl+Alt+Shift+→').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await shortcuts.waitFor({ state: 'detached' });
+
     // File: no git provider here, so no push; deployments wait for the DevOps agent.
     await openMenu(page, 'File');
     const push = page.getByRole('menuitem', { name: 'Push to repository host' });

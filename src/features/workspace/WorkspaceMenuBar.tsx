@@ -21,8 +21,10 @@ import {
 } from '../../ui/index.ts';
 import { FeaturesDialog } from './FeaturesDialog.tsx';
 import type { ScreenModel } from './screen-model.ts';
+import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import {
   actionForShortcut,
+  shortcutLabel,
   actionsOf,
   type MenuName,
   type WorkspaceAction,
@@ -146,7 +148,7 @@ function ActionItems({
     return (
       <NotedItem
         key={action.id}
-        label={action.shortcut ? `${label} (${action.shortcut})` : label}
+        label={action.shortcut ? `${label} (${shortcutLabel(action.shortcut)})` : label}
         note={note}
         disabled={!enabled}
         onSelect={() => action.perform(commands)}
@@ -184,6 +186,10 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
     resetLayout: () => layout.send({ type: 'RESET' }),
     toggleMaximise: () => withActive('TOGGLE_MAXIMISE'),
     popOut: () => withActive('POP_OUT'),
+    focusTile: (step) => screen.focusTile(step),
+    moveTab: (step) => screen.moveTab(step),
+    cycleTab: (step) => screen.cycleTab(step),
+    showShortcuts: () => setShortcutsOpen(true),
     start: () => conversation.send({ type: 'START' }),
     stop: () => change({ kind: 'stop', conversationId: record.conversation_id }),
     restart: () => conversation.send({ type: 'RESTART' }),
@@ -204,7 +210,19 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
   });
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      const action = actionForShortcut(event, latest.current.facts);
+      const target = event.target as HTMLElement | null;
+      const typing = target !== null && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+      const action = actionForShortcut(
+        {
+          altKey: event.altKey,
+          ctrlKey: event.ctrlKey,
+          metaKey: event.metaKey,
+          shiftKey: event.shiftKey,
+          code: event.code,
+          typing,
+        },
+        latest.current.facts,
+      );
       if (!action) return;
       event.preventDefault();
       action.perform(latest.current.commands);
@@ -214,6 +232,7 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
   }, []);
 
   const [featuresOpen, setFeaturesOpen] = useState(false);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
   // New Feature: the chat's message box takes focus once the dialog (and its focus trap) is gone.
   const focusChatNext = useRef(false);
   const messageBoxLabel = t('chat:actions.messageLabel');
@@ -264,6 +283,7 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
         {t('menu.feature')}
       </Button>
       <FeaturesDialog open={featuresOpen} onOpenChange={setFeaturesOpen} onNewFeature={newFeature} />
+      <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
     </nav>
   );
 }

@@ -5,6 +5,7 @@ import {
   shortcutOf,
   WORKSPACE_ACTIONS,
   type WorkspaceFacts,
+  shortcutLabel,
 } from './workspace-actions.ts';
 
 const facts = (over: Partial<WorkspaceFacts> = {}): WorkspaceFacts => ({
@@ -65,5 +66,27 @@ describe('workspace actions', () => {
     expect(actionForShortcut(key('KeyM', { altKey: true, shiftKey: true }), facts())?.id).toBe('maximise');
     expect(actionForShortcut(key('KeyM', { altKey: true }), facts())).toBeNull();
     expect(actionForShortcut(key('KeyM'), facts())).toBeNull();
+  });
+
+  it('tile from the keyboard: focus and move between tiles, cycle tabs, and ? lists them all — but ? typed in a field is text', () => {
+    const byKeys = (code: string, modifiers: Parameters<typeof key>[1], typing = false) =>
+      actionForShortcut({ ...key(code, modifiers), typing }, facts())?.id ?? null;
+    expect(byKeys('ArrowRight', { altKey: true, shiftKey: true })).toBe('focus-next-tile');
+    expect(byKeys('ArrowLeft', { altKey: true, shiftKey: true })).toBe('focus-previous-tile');
+    expect(byKeys('ArrowRight', { ctrlKey: true, altKey: true, shiftKey: true })).toBe('move-tab-next');
+    expect(byKeys('BracketLeft', { altKey: true, shiftKey: true })).toBe('previous-tab');
+    expect(byKeys('Slash', { shiftKey: true })).toBe('shortcuts');
+    expect(byKeys('Slash', { shiftKey: true }, true)).toBeNull();
+    expect(byKeys('ArrowRight', { altKey: true, shiftKey: true }, true)).toBe('focus-next-tile');
+    const shortcuts = WORKSPACE_ACTIONS.flatMap((action) => (action.shortcut ? [action.shortcut] : []));
+    expect(new Set(shortcuts).size).toBe(shortcuts.length);
+  });
+
+  it('shows shortcuts as people read them', () => {
+    expect(shortcutLabel('Alt+Shift+ArrowRight')).toBe('Alt+Shift+→');
+    expect(shortcutLabel('Ctrl+Alt+Shift+ArrowLeft')).toBe('Ctrl+Alt+Shift+←');
+    expect(shortcutLabel('Alt+Shift+BracketRight')).toBe('Alt+Shift+]');
+    expect(shortcutLabel('Shift+Slash')).toBe('?');
+    expect(shortcutLabel('Alt+Shift+M')).toBe('Alt+Shift+M');
   });
 });

@@ -24,6 +24,11 @@ export interface WorkspaceCommands {
   /** Acts on the tab the user is in. */
   toggleMaximise(): void;
   popOut(): void;
+  /** Keyboard tiling: 1 is the next tile or tab (to the right), -1 the previous one. */
+  focusTile(step: 1 | -1): void;
+  moveTab(step: 1 | -1): void;
+  cycleTab(step: 1 | -1): void;
+  showShortcuts(): void;
   start(): void;
   stop(): void;
   restart(): void;
@@ -133,6 +138,47 @@ export const WORKSPACE_ACTIONS: readonly WorkspaceAction[] = [
     shortcut: 'Alt+Shift+M',
     group: 'last',
   },
+  ...([1, -1] as const).flatMap((step): WorkspaceAction[] => {
+    const next = step === 1;
+    return [
+      {
+        id: next ? 'focus-next-tile' : 'focus-previous-tile',
+        menu: 'layout',
+        label: next ? 'layout.focusNextTile' : 'layout.focusPreviousTile',
+        enabled: always,
+        perform: (commands) => commands.focusTile(step),
+        shortcut: next ? 'Alt+Shift+ArrowRight' : 'Alt+Shift+ArrowLeft',
+        group: 'last',
+      },
+      {
+        id: next ? 'move-tab-next' : 'move-tab-previous',
+        menu: 'layout',
+        label: next ? 'layout.moveTabNext' : 'layout.moveTabPrevious',
+        enabled: always,
+        perform: (commands) => commands.moveTab(step),
+        shortcut: next ? 'Ctrl+Alt+Shift+ArrowRight' : 'Ctrl+Alt+Shift+ArrowLeft',
+        group: 'last',
+      },
+      {
+        id: next ? 'next-tab' : 'previous-tab',
+        menu: 'layout',
+        label: next ? 'layout.nextTab' : 'layout.previousTab',
+        enabled: always,
+        perform: (commands) => commands.cycleTab(step),
+        shortcut: next ? 'Alt+Shift+BracketRight' : 'Alt+Shift+BracketLeft',
+        group: 'last',
+      },
+    ];
+  }),
+  {
+    id: 'shortcuts',
+    menu: 'layout',
+    label: 'menu.shortcuts',
+    enabled: always,
+    perform: (commands) => commands.showShortcuts(),
+    shortcut: 'Shift+Slash',
+    group: 'last',
+  },
   {
     id: 'pop-out',
     menu: 'layout',
@@ -174,11 +220,30 @@ export function shortcutOf(event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'me
     .join('+');
 }
 
+const KEY_LABELS: Record<string, string> = {
+  ArrowRight: '→',
+  ArrowLeft: '←',
+  BracketRight: ']',
+  BracketLeft: '[',
+  Slash: '/',
+};
+
+/** A shortcut as people read it: `Alt+Shift+→`; `?` for Shift+/. */
+export function shortcutLabel(shortcut: string): string {
+  if (shortcut === 'Shift+Slash') return '?';
+  return shortcut
+    .split('+')
+    .map((part) => KEY_LABELS[part] ?? part)
+    .join('+');
+}
+
 /** The enabled action a key press asks for, if any. */
 export function actionForShortcut(
-  event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'code'>,
+  event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'code'> & { typing?: boolean },
   facts: WorkspaceFacts,
 ): WorkspaceAction | null {
+  // While typing, a key without Alt, Ctrl or Meta is text ('?'), not a command.
+  if (event.typing && !event.altKey && !event.ctrlKey && !event.metaKey) return null;
   const pressed = shortcutOf(event);
   return WORKSPACE_ACTIONS.find((action) => action.shortcut === pressed && action.enabled(facts)) ?? null;
 }

@@ -128,3 +128,10 @@ export const statusBadge = styleVariants({
   error: [badge, { borderLeftColor: vars.color.danger }],
   pending: [badge, { borderLeftColor: vars.color.textMuted }],
 });
+
+export const shortcuts = style({
+  width: '100%',
+  borderCollapse: 'collapse',
+  textAlign: 'left',
+});
+globalStyle(`${shortcuts} th, ${shortcuts} td`, { padding: `${vars.space.xs} ${vars.space.sm}` });
