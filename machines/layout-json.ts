@@ -208,3 +208,23 @@ export function layoutName(raw: string): string | null {
   const name = raw.trim();
   return name === '' ? null : name;
 }
+
+/**
+ * The layout as one tile holding every open tab, for a narrow screen: one tile at a time, its tabs
+ * as a strip; it shows the tab the active tile showed.
+ */
+export function singleTile(layout: IJsonModel): IJsonModel {
+  const sets = tabSetsOf(layout);
+  const tabs = sets.flatMap((set) => (set.children ?? []).filter(isTab));
+  const active = sets.find((set) => set.active) ?? sets[0];
+  const shown = active?.children?.filter(isTab)[active.selected ?? 0];
+  const tile: IJsonTabSetNode = {
+    type: 'tabset',
+    id: 'single',
+    weight: 100,
+    selected: Math.max(0, shown ? tabs.indexOf(shown) : 0),
+    active: true,
+    children: tabs,
+  };
+  return { ...layout, layout: { type: 'row', id: 'root', weight: 100, children: tabs.length > 0 ? [tile] : [] } };
+}

@@ -12,6 +12,17 @@ export function storedAffiliateCode(storage: Storage = localStorage): string | n
   return code ? code : null;
 }
 
+/** Whether the sidebar is collapsed (on wide screens), kept across visits. */
+export const SIDEBAR_COLLAPSED_KEY = 'atelier.sidebarCollapsed';
+
+export function readSidebarCollapsed(storage: Storage = localStorage): boolean {
+  return storage.getItem(SIDEBAR_COLLAPSED_KEY) === 'true';
+}
+
+export function keepSidebarCollapsed(collapsed: boolean, storage: Storage = localStorage): void {
+  storage.setItem(SIDEBAR_COLLAPSED_KEY, String(collapsed));
+}
+
 /** Messages sent to a conversation that the server has not echoed yet, by conversation. */
 export const UNSENT_MESSAGES_PREFIX = 'atelier.unsent.';
 

@@ -16,3 +16,4 @@ export {
 export { PageSpinner, Spinner } from './Spinner.tsx';
 export { TextField } from './TextField.tsx';
 export { toast, Toaster } from './toast.tsx';
+export { NARROW_SCREEN, useNarrowScreen } from './use-narrow-screen.ts';

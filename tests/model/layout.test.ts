@@ -17,6 +17,7 @@ import {
   PRESETS,
   tabOf,
   tabSetsOf,
+  singleTile,
   toggleMaximised,
   withMinimumSizes,
 } from '../../machines/layout-json.ts';
@@ -244,6 +245,15 @@ describe('layout rules', () => {
     expect(sized.global).toMatchObject({ tabMinWidth: 240, tabMinHeight: 160 });
     expect(tabSetsOf(sized)[0]?.children?.[0]).toMatchObject({ minWidth: 320 });
     expectValidModel(sized);
+  });
+
+  it('shows a narrow screen every open tab in one tile, on the tab the active tile showed', () => {
+    const pm = openTab(presetLayout('pm'), 'browser');
+    const single = singleTile(pm);
+    expect(tabSetsOf(single)).toHaveLength(1);
+    expect(openComponents(single)).toEqual(openComponents(pm));
+    expect(tabSetsOf(single)[0]?.selected).toBe(openComponents(pm).indexOf('browser'));
+    expectValidModel(single);
   });
 
   it('maximises one tab set at a time and restores it', () => {

@@ -15,6 +15,49 @@ const sidebarBase = {
 } as const;
 
 export const sidebar = style({ ...sidebarBase, width: '280px' });
+
+// A narrow screen: a bar with the menu button above the page, the sidebar a drawer over it.
+export const layoutNarrow = style({
+  flex: 1,
+  display: 'flex',
+  flexDirection: 'column',
+  minHeight: 0,
+  margin: `calc(-1 * ${vars.space.xl})`,
+});
+export const drawerBar = style({
+  display: 'flex',
+  alignItems: 'center',
+  padding: vars.space.xs,
+  borderBottom: `1px solid ${vars.color.border}`,
+  background: vars.color.surface,
+});
+export const drawer = style({
+  ...sidebarBase,
+  position: 'fixed',
+  insetBlock: 0,
+  left: 0,
+  width: 'min(280px, 85vw)',
+  zIndex: 30,
+  boxShadow: vars.shadow.raised,
+});
+export const backdrop = style({
+  position: 'fixed',
+  inset: 0,
+  zIndex: 29,
+  border: 'none',
+  background: 'rgb(0 0 0 / 0.35)',
+  cursor: 'default',
+});
+export const panelBeside = style({ display: 'flex', flexShrink: 0 });
+export const panelOverDrawer = style({
+  position: 'fixed',
+  insetBlock: 0,
+  left: 'min(280px, 85vw)',
+  right: 0,
+  zIndex: 30,
+  display: 'flex',
+  background: vars.color.background,
+});
 /** 16 units of 4 px. */
 export const sidebarCollapsed = style({ ...sidebarBase, width: '64px', alignItems: 'center' });
 

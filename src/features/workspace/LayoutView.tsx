@@ -14,10 +14,16 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectLayoutModel } from '../../../machines/layout.ts';
-import { openComponents, withMinimumSizes } from '../../../machines/layout-json.ts';
+import {
+  CHAT_MIN_WIDTH,
+  MIN_TILE,
+  openComponents,
+  singleTile,
+  withMinimumSizes,
+} from '../../../machines/layout-json.ts';
 import { followColorScheme } from '../../app/color-scheme.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
-import { Spinner } from '../../ui/index.ts';
+import { Spinner, useNarrowScreen } from '../../ui/index.ts';
 import { layoutString } from './layout-labels.ts';
 import { createSlotStore, slotRect, type SlotStore } from './framed-slots.ts';
 import { FRAMED_TABS, isWorkspaceTab, type TabViews, type WorkspaceTab } from './tab-registry.ts';
@@ -101,6 +107,22 @@ function FramedTab({ store, ...view }: TabViewProps & { store: SlotStore }) {
   );
 }
 
+/** The narrowest area that holds the chat and another tile side by side (and the splitter between). */
+const SPLIT_MIN_WIDTH = CHAT_MIN_WIDTH + MIN_TILE.width + 8;
+
+/** The element's width, following resizes; null before it is measured. */
+function useElementWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => setWidth(entry?.contentRect.width ?? null));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
 /** The page flexlayout opens a popped-out tab in (public/popout.html): an empty document it fills. */
 const POPOUT_URL = '/popout.html';
 
@@ -120,11 +142,17 @@ const POPOUT_URL = '/popout.html';
 export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewProps) {
   const { t } = useTranslation('workspace');
   const json = useSelector(layout, selectLayoutModel);
-  const [shown, setShown] = useState(() => ({ json, model: Model.fromJson(withMinimumSizes(json)) }));
-  if (json !== shown.json) setShown({ json, model: Model.fromJson(withMinimumSizes(json), shown.model) });
+  // A narrow screen, or an area too small for the chat beside another tile, shows the layout as one
+  // tile; what the user does there is not kept as the layout.
+  const area = useRef<HTMLDivElement>(null);
+  const areaWidth = useElementWidth(area);
+  const narrowScreen = useNarrowScreen();
+  const narrow = narrowScreen || (areaWidth !== null && areaWidth < SPLIT_MIN_WIDTH);
+  const source = useMemo(() => (narrow ? singleTile(json) : json), [narrow, json]);
+  const [shown, setShown] = useState(() => ({ source, model: Model.fromJson(withMinimumSizes(source)) }));
+  if (source !== shown.source) setShown({ source, model: Model.fromJson(withMinimumSizes(source), shown.model) });
   const model = shown.model;
   const [store] = useState(createSlotStore);
-  const area = useRef<HTMLDivElement>(null);
   const framed = useMemo(() => FRAMED_TABS.filter((tab) => openComponents(json).includes(tab)), [json]);
 
   useEffect(() => screen.show(model), [model, screen]);
@@ -175,8 +203,9 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
         onPopoutOpen={onPopoutOpen}
         i18nTranslator={translate}
         onModelChange={(changed) => {
+          if (narrow) return setShown({ source, model: changed });
           const next = changed.toJson();
-          setShown({ json: next, model: changed });
+          setShown({ source: next, model: changed });
           layout.send({ type: 'MODEL_CHANGED', layout: next });
         }}
       />

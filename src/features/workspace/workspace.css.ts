@@ -11,6 +11,10 @@ export const menuBar = style({
   borderBottom: `1px solid ${vars.color.border}`,
   background: vars.color.surface,
   flexWrap: 'wrap',
+  '@media': {
+    // A narrow screen scrolls the menus sideways rather than stacking them.
+    '(max-width: 767px)': { flexWrap: 'nowrap', overflowX: 'auto' },
+  },
 });
 
 export const title = style({ marginRight: 'auto', minWidth: 0, display: 'flex', alignItems: 'center' });
