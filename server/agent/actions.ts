@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { PlannedAction } from './controller.ts';
+import { type PlannedAction } from './controller-types.ts';
 import type { ToolCallMetadata } from './context/units.ts';
 import type { EventLog } from './event-log.ts';
 import type { ModelResponse, ModelToolCall } from './llm/stream-call.ts';

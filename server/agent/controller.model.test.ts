@@ -1,16 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 import { getSimplePaths } from 'xstate/graph';
+import { agentControllerMachine, agentStateOf, type AgentControllerSnapshot } from './controller.ts';
 import {
-  agentControllerMachine,
-  agentStateOf,
   maxIterationsReason,
   type AgentControllerInput,
-  type AgentControllerSnapshot,
   type ModelFailure,
   type ModelStep,
   type PlannedAction,
-} from './controller.ts';
+} from './controller-types.ts';
 import {
   Coverage,
   describePath,

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { LimitCheck } from './controller.ts';
+import { type LimitCheck } from './controller-types.ts';
 import { asProviderModel, type ProviderModel, type ProviderTool } from './llm/provider-prompt.ts';
 import { createLanguageModel } from './llm/provider.ts';
 import { streamModelCall, type ModelResponse } from './llm/stream-call.ts';

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { createActor, fromPromise } from 'xstate';
-import { agentControllerMachine, agentStateOf, type AgentState, type ModelStep, type Problem } from './controller.ts';
+import { agentControllerMachine, agentStateOf } from './controller.ts';
+import { type AgentState, type ModelStep, type Problem } from './controller-types.ts';
 import { ActionRunner } from './actions.ts';
 import { Condenser, estimateTokens, type CondenserLimits } from './context/condenser.ts';
 import { eventsToUnits } from './context/units.ts';
