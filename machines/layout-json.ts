@@ -228,3 +228,19 @@ export function singleTile(layout: IJsonModel): IJsonModel {
   };
   return { ...layout, layout: { type: 'row', id: 'root', weight: 100, children: tabs.length > 0 ? [tile] : [] } };
 }
+
+/** Room a splitter takes between two tiles. */
+export const SPLITTER_PX = 8;
+
+/**
+ * Whether dropping a tab on a side of a tile (or row) leaves both halves their minimum size; where
+ * it would not, the drop stacks the tab into that tile instead of splitting it.
+ */
+export function splitFits(
+  target: { width: number; height: number; minWidth: number; minHeight: number },
+  side: 'left' | 'right' | 'top' | 'bottom' | 'center',
+): boolean {
+  if (side === 'center') return true;
+  if (side === 'left' || side === 'right') return target.width >= target.minWidth + MIN_TILE.width + SPLITTER_PX;
+  return target.height >= target.minHeight + MIN_TILE.height + SPLITTER_PX;
+}

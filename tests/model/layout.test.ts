@@ -18,6 +18,7 @@ import {
   tabOf,
   tabSetsOf,
   singleTile,
+  splitFits,
   toggleMaximised,
   withMinimumSizes,
 } from '../../machines/layout-json.ts';
@@ -254,6 +255,15 @@ describe('layout rules', () => {
     expect(openComponents(single)).toEqual(openComponents(pm));
     expect(tabSetsOf(single)[0]?.selected).toBe(openComponents(pm).indexOf('browser'));
     expectValidModel(single);
+  });
+
+  it('splits a tile only where both halves keep their minimum size, else the tab stacks into it', () => {
+    const tile = { width: 600, height: 400, minWidth: 320, minHeight: 160 };
+    expect(splitFits(tile, 'right')).toBe(true);
+    expect(splitFits({ ...tile, width: 500 }, 'left')).toBe(false);
+    expect(splitFits(tile, 'bottom')).toBe(true);
+    expect(splitFits({ ...tile, height: 300 }, 'top')).toBe(false);
+    expect(splitFits({ ...tile, width: 10, height: 10 }, 'center')).toBe(true);
   });
 
   it('maximises one tab set at a time and restores it', () => {

@@ -1,5 +1,15 @@
 import { useSelector } from '@xstate/react';
-import { Actions, Layout, Model, TabNode, type Action, type ModelLayout } from 'flexlayout-react';
+import {
+  Actions,
+  DockLocation,
+  Layout,
+  Model,
+  RowNode,
+  TabNode,
+  TabSetNode,
+  type Action,
+  type ModelLayout,
+} from 'flexlayout-react';
 import 'flexlayout-react/style/light.css';
 import {
   Suspense,
@@ -19,6 +29,8 @@ import {
   MIN_TILE,
   openComponents,
   singleTile,
+  splitFits,
+  SPLITTER_PX,
   withMinimumSizes,
 } from '../../../machines/layout-json.ts';
 import { followColorScheme } from '../../app/color-scheme.ts';
@@ -108,7 +120,7 @@ function FramedTab({ store, ...view }: TabViewProps & { store: SlotStore }) {
 }
 
 /** The narrowest area that holds the chat and another tile side by side (and the splitter between). */
-const SPLIT_MIN_WIDTH = CHAT_MIN_WIDTH + MIN_TILE.width + 8;
+const SPLIT_MIN_WIDTH = CHAT_MIN_WIDTH + MIN_TILE.width + SPLITTER_PX;
 
 /** The element's width, following resizes; null before it is measured. */
 function useElementWidth(ref: RefObject<HTMLElement | null>): number | null {
@@ -175,11 +187,33 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
   };
 
   const onAction = (action: Action) => {
+    if (action.type === Actions.MOVE_NODE) return stackWhenTooSmall(action);
     if (action.type !== Actions.CLOSE_POPOUT) return action;
     // flexlayout would turn the closed window into a panel floating in the page; the tab docks back instead.
     const layoutId = String((action.data as { layoutId: string }).layoutId);
     layout.send({ type: screen.wasOpened(layoutId) ? 'POPOUT_CLOSED' : 'POPOUT_BLOCKED', layoutId });
     return undefined;
+  };
+
+  /** A drop on a tile's side that would squeeze it or the new tile below their minimum stacks into the tile. */
+  const stackWhenTooSmall = (action: Action) => {
+    const data = action.data as { fromNode: string; toNode: string; location: string; select?: boolean };
+    const target = model.getNodeById(data.toNode);
+    // A row (the layout's edge) needs the minimums of the tiles in it; nested rows count as one tile.
+    const tilesIn = target instanceof RowNode ? target.getChildren() : [target];
+    const sets = tilesIn.filter((node): node is TabSetNode => node instanceof TabSetNode);
+    if (!target || sets.length === 0) return action;
+    const rect = target.getRect();
+    const gaps = (sets.length - 1) * SPLITTER_PX;
+    const size = {
+      width: rect.width,
+      height: rect.height,
+      minWidth: sets.reduce((sum, set) => sum + set.getMinWidth(), gaps),
+      minHeight: Math.max(...sets.map((set) => set.getMinHeight())),
+    };
+    const side = data.location as Parameters<typeof splitFits>[1];
+    if (rect.width === 0 || splitFits(size, side)) return action;
+    return Actions.moveNode(data.fromNode, data.toNode, DockLocation.CENTER, -1, data.select);
   };
 
   const onPopoutOpen = (popout: ModelLayout, popoutWindow: Window, popoutDocument: Document) => {
