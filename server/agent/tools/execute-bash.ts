@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CommandResult } from '../../runtime/types.ts';
-import { OUTPUT_LIMIT, securityRiskArgument, truncateMiddle, zodTool, type ToolOutcome } from './tool.ts';
+import { flagArgument, OUTPUT_LIMIT, securityRiskArgument, truncateMiddle, zodTool, type ToolOutcome } from './tool.ts';
 
 const schema = z.object({
   command: z
@@ -9,8 +9,7 @@ const schema = z.object({
       'The bash command to run. Chain commands with && or ;. An empty string shows more output of the command still running. ' +
         'With is_input=true the text is sent to the running process instead: an answer to a prompt, or C-c / C-d / C-z to interrupt it.',
     ),
-  is_input: z
-    .boolean()
+  is_input: flagArgument()
     .optional()
     .describe('True when `command` is input for the command still running rather than a new command. Default false.'),
   timeout: z

@@ -9,8 +9,10 @@ export const finish = zodTool({
   actionKind: 'finish',
   schema: z.object({
     message: z.string().min(1).describe('The final message to the user.'),
+    // The contract's strings; a model that sends a JSON boolean means the same.
     task_completed: z
-      .enum(['true', 'false', 'partial'])
+      .union([z.enum(['true', 'false', 'partial']), z.boolean()])
+      .transform((value) => (typeof value === 'boolean' ? (String(value) as 'true' | 'false') : value))
       .optional()
       .describe('Whether the task was completed: true, false or partial.'),
   }),

@@ -62,6 +62,13 @@ export const securityRiskArgument = z
     'How risky this action is: LOW (read-only or easily undone), MEDIUM (changes the workspace), HIGH (destructive, affects the system or data outside the workspace, or runs code from the network).',
   );
 
+/**
+ * A yes/no argument. Models trained on OpenHands send the strings "true" and "false" (OpenHands'
+ * own schemas declare them so): both forms are taken, rather than failing the call.
+ */
+export const flagArgument = () =>
+  z.union([z.boolean(), z.enum(['true', 'false'])]).transform((value) => value === true || value === 'true');
+
 /** A built-in tool whose arguments are a zod schema; the model sees the schema as JSON Schema. */
 export function zodTool<TSchema extends z.ZodType>(
   definition: Omit<AgentTool<z.output<TSchema>>, 'parse' | 'parameters'> & { schema: TSchema },
