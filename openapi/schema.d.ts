@@ -2772,6 +2772,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthStatus"];
                 };
             };
+            422: components["responses"]["ValidationError"];
         };
     };
     getReady: {
@@ -2792,6 +2793,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthStatus"];
                 };
             };
+            422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2813,6 +2815,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            422: components["responses"]["ValidationError"];
         };
     };
     getOpenApiDocument: {
@@ -2833,6 +2836,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            422: components["responses"]["ValidationError"];
         };
     };
     register: {
@@ -2908,6 +2912,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getCurrentUser: {
@@ -2929,6 +2934,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getAuthCredits: {
@@ -2950,6 +2956,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     authenticate: {
@@ -2971,6 +2978,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     logoutSession: {
@@ -2992,6 +3000,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getConfig: {
@@ -3012,6 +3021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientConfig"];
                 };
             };
+            422: components["responses"]["ValidationError"];
         };
     };
     claimCredits: {
@@ -3258,6 +3268,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     affiliateLogout: {
@@ -3279,6 +3290,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     registerAffiliate: {
@@ -3327,6 +3339,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     createAffiliateLink: {
@@ -3408,6 +3421,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     listAffiliateLinkUsers: {
@@ -3432,6 +3446,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     listAffiliateLinkAffiliators: {
@@ -3456,6 +3471,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getAffiliateEarnings: {
@@ -3477,6 +3493,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getOnboardingFormData: {
@@ -3502,6 +3519,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     listCountries: {
@@ -3527,6 +3545,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     detectCountry: {
@@ -3552,6 +3571,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     saveUserCountry: {
@@ -3670,6 +3690,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     createCheckoutSession: {
@@ -3719,6 +3740,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
@@ -3742,6 +3764,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     listModels: {
@@ -3762,6 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["StringList"];
                 };
             };
+            422: components["responses"]["ValidationError"];
         };
     };
     listAgents: {
@@ -3782,6 +3806,7 @@ export interface operations {
                     "application/json": components["schemas"]["StringList"];
                 };
             };
+            422: components["responses"]["ValidationError"];
         };
     };
     listSecurityAnalyzers: {
@@ -3802,6 +3827,7 @@ export interface operations {
                     "application/json": components["schemas"]["StringList"];
                 };
             };
+            422: components["responses"]["ValidationError"];
         };
     };
     getSettings: {
@@ -3824,6 +3850,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     saveSettings: {
@@ -3872,6 +3899,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getGitUser: {
@@ -3894,6 +3922,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4012,6 +4041,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4088,6 +4118,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     saveLayout: {
@@ -4143,6 +4174,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     listSecrets: {
@@ -4164,6 +4196,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
         };
     };
     createSecret: {
@@ -4245,6 +4278,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     listConversations: {
@@ -4332,6 +4366,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     deleteConversation: {
@@ -4356,6 +4391,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     updateConversation: {
@@ -4440,6 +4476,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     listEvents: {
@@ -4494,6 +4531,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4519,6 +4557,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getVscodeUrl: {
@@ -4543,6 +4582,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getRuntimeConfig: {
@@ -4567,6 +4607,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getTrajectory: {
@@ -4591,6 +4632,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getGitChanges: {
@@ -4616,6 +4658,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4670,6 +4713,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4726,6 +4770,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4903,6 +4948,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     getEventFeedback: {
@@ -4953,6 +4999,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     deleteDeployment: {
@@ -4978,6 +5025,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -5003,6 +5051,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
         };
     };
     executeDevops: {

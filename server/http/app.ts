@@ -20,6 +20,7 @@ import { HttpError, ValidationFailure } from '../shared/http-error.ts';
 import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
 import { forwardTo, isForwarded } from './forward.ts';
+import { refuseUnstorable } from './input-guard.ts';
 import { loggerOptions } from './logger.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
@@ -94,6 +95,9 @@ export async function buildApp({
   const validator = validateResponses ? new ResponseValidator() : null;
 
   app.decorateRequest('auth', null as never);
+  // The path and query before anything (a runtime call's owner is looked up in onRequest), the body once parsed.
+  app.addHook('onRequest', async (request) => refuseUnstorable({ path: request.params, query: request.query }));
+  app.addHook('preValidation', async (request) => refuseUnstorable({ body: request.body }));
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const index = webRoot && path.join(webRoot, 'index.html');
