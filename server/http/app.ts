@@ -61,6 +61,9 @@ export async function buildApp({
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,
+    // The router's own refusals (a bad percent-escape, an over-long path parameter) speak the API's error shape too.
+    frameworkErrors: (error, _request, reply) =>
+      void (reply as FastifyReply).status(error.statusCode ?? 400).send({ detail: error.message }),
     bodyLimit: 10 * 1024 * 1024,
     // Unknown body fields are refused rather than silently dropped, so typos surface.
     ajv: {
@@ -220,12 +223,27 @@ export async function buildApp({
 }
 
 /** Only the parts the contract defines (Fastify warns about keys set to undefined). */
+const INT32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
+
+/**
+ * A copy of the schema where every integer the contract leaves unbounded gets the range of a
+ * PostgreSQL integer, which is what such ids and counts are stored as (1e400 or 10^20 answered 500).
+ */
+export function withIntegerBounds<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withIntegerBounds) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withIntegerBounds(value)]));
+  const type = (schema as { type?: unknown }).type;
+  const isInteger = type === 'integer' || (Array.isArray(type) && type.includes('integer'));
+  return (isInteger ? { ...INT32, ...copy } : copy) as T;
+}
+
 function requestSchema(op: Operation) {
   const { querystring, params } = op.request;
   // An optional body may be left out entirely, which Fastify validates as null.
   const body =
     op.request.body && !op.request.bodyRequired ? { anyOf: [{ type: 'null' }, op.request.body] } : op.request.body;
-  return { ...(body && { body }), ...(querystring && { querystring }), ...(params && { params }) };
+  return withIntegerBounds({ ...(body && { body }), ...(querystring && { querystring }), ...(params && { params }) });
 }
 
 function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {

@@ -66,4 +66,67 @@ describe('the edge', () => {
     expect(inQuery.statusCode).toBe(422);
     expect(inQuery.json().detail[0]).toMatchObject({ loc: ['query', 'path'] });
   });
+
+  it('bounds every integer the contract leaves open to what the database holds', async () => {
+    const id = conversation.conversation_id;
+    for (const url of [
+      `/api/conversations/${id}/events?before_id=1e400`,
+      `/api/conversations/${id}/events?before_id=99999999999999999999`,
+      `/api/conversations/${id}/remember-prompt?event_id=1e400`,
+    ]) {
+      const answer = await call(t.app, 'GET', url, { token: user.token });
+      expect({ url, status: answer.status }).toEqual({ url, status: 422 });
+      expect((answer.body?.detail as { msg: string }[])[0]?.msg).toMatch(/must be <= 2147483647/);
+    }
+    const rating = await raw(
+      'POST',
+      '/feedback/conversation',
+      `{"conversation_id":"${id}","event_id":1e400,"rating":3}`,
+    );
+    expect(rating.statusCode).toBe(422);
+  });
+
+  it('answers a broken multipart body, an over-long file name or path with a 4xx saying why', async () => {
+    const id = conversation.conversation_id;
+    const upload = (payload: string, contentType = 'multipart/form-data; boundary=b') =>
+      t.app.http.inject({
+        method: 'POST',
+        url: `/api/conversations/${id}/upload-files`,
+        headers: { authorization: `Bearer ${user.token}`, 'content-type': contentType },
+        payload,
+      });
+    const noBoundary = await upload('garbage', 'multipart/form-data');
+    expect(noBoundary.statusCode).toBe(400);
+    expect(noBoundary.json().detail).toMatch(/^The upload is not a valid multipart\/form-data body/);
+    const cut = await upload('--b\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nAB');
+    expect(cut.statusCode).toBe(400);
+    const longName = `${'n'.repeat(300)}.txt`;
+    const named = await upload(
+      `--b\r\nContent-Disposition: form-data; name="files"; filename="${longName}"\r\n\r\nAB\r\n--b--\r\n`,
+    );
+    expect(named.statusCode).toBe(200);
+    expect(named.json().skipped_files).toEqual([
+      { name: longName, reason: expect.stringMatching(/at most 255 bytes/) },
+    ]);
+    const saved = await call(t.app, 'POST', `/api/conversations/${id}/save-file`, {
+      token: user.token,
+      body: { path: `${'a/'.repeat(2040)}x.txt`, content: 'x' },
+    });
+    expect(saved).toMatchObject({ status: 400, body: { detail: expect.stringMatching(/The path is too long/) } });
+  });
+
+  it('answers the router’s own refusals in the API’s error shape', async () => {
+    const headers = { authorization: `Bearer ${user.token}` };
+    const badEscape = await t.app.http.inject({ method: 'GET', url: '/api/conversations/%ZZ', headers });
+    expect(badEscape.statusCode).toBe(400);
+    expect(Object.keys(badEscape.json())).toEqual(['detail']);
+    const longParam = await t.app.http.inject({
+      method: 'DELETE',
+      url: `/api/conversations/${'a'.repeat(120)}`,
+      headers,
+    });
+    expect(longParam.statusCode).toBeGreaterThanOrEqual(400);
+    expect(longParam.statusCode).toBeLessThan(500);
+    expect(Object.keys(longParam.json())).toEqual(['detail']);
+  });
 });

@@ -13,6 +13,8 @@ export function runtimeError(error: unknown, path?: string): unknown {
   if (err?.code === 'ENOENT') return new HttpError(404, path ? `No such file: ${path}` : 'No such file');
   if (err?.code === 'EISDIR') return new HttpError(400, path ? `${path} is a directory` : 'That is a directory');
   if (err?.code === 'ENOTDIR') return new HttpError(400, path ? `${path} is not a directory` : 'Not a directory');
+  if (err?.code === 'ENAMETOOLONG')
+    return new HttpError(400, 'The path is too long: at most 255 bytes a name and 4,096 bytes in all');
   if (message.startsWith('Not a file')) return new HttpError(400, message);
   if (/not a git repository/i.test(message)) return new HttpError(400, 'Not a git repository');
   return error;

@@ -62,6 +62,9 @@ function refusal(name: string): string | null {
   const parts = name.split('/');
   if (!name || name.includes('\\') || name.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..'))
     return 'The file name must be a plain name inside the workspace';
+  // What the file system takes.
+  if (parts.some((part) => Buffer.byteLength(part) > 255) || Buffer.byteLength(name) > 4096)
+    return 'The file name is too long: at most 255 bytes a name and 4,096 bytes with its folders';
   const lower = name.toLowerCase();
   const kind = ACCEPTED.find((ext) => lower.endsWith(`.${ext}`));
   if (!kind)

@@ -132,11 +132,17 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
   };
 }
 
-/** A body that is not multipart at all is the caller's mistake (400, not the plugin's 406). */
+/**
+ * A body that is not multipart, or is broken (no boundary, cut short, garbage), is the caller's
+ * mistake: 400 (not the plugin's 406, nor a 500). A file system error stays the server's.
+ */
 function notMultipart(error: unknown): never {
-  if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
-    throw new HttpError(400, 'Send the files as multipart/form-data');
-  throw error;
+  if (error instanceof HttpError) throw error;
+  const { code, statusCode, message } = error as { code?: string; statusCode?: number; message?: string };
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, 'Send the files as multipart/form-data');
+  if (statusCode !== undefined && statusCode < 500) throw new HttpError(statusCode, message ?? 'Invalid upload');
+  if (code !== undefined && /^E[A-Z]+$/.test(code)) throw error;
+  throw new HttpError(400, `The upload is not a valid multipart/form-data body: ${message ?? 'unreadable'}`);
 }
 
 export type WorkspaceCalls = ReturnType<typeof createWorkspaceCalls>;
