@@ -251,6 +251,11 @@ function sendError(error: FastifyError | Error, request: FastifyRequest, reply: 
     return reply.status(error.status).headers(error.headers).send({ detail: error.detail });
   if (error instanceof ValidationFailure) return reply.status(422).send({ detail: error.items });
   const fastifyError = error as FastifyError;
+  // A body that does not parse is a validation failure of the body, as for any wrong field (422, every operation documents it).
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+    return reply
+      .status(422)
+      .send({ detail: [{ loc: ['body'], msg: `The body is not valid JSON: ${error.message}`, type: 'json_invalid' }] });
   if (fastifyError.validation) {
     const where = fastifyError.validationContext ?? 'body';
     const detail = fastifyError.validation.map((v) => {
