@@ -2,6 +2,7 @@ import { and, assign, enqueueActions, fromCallback, setup, type EventObject, typ
 import type { components } from '../openapi/schema.d.ts';
 import { CRITICAL_BALANCE } from './agent.ts';
 import { notProvidedAction } from './not-provided.ts';
+import { ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, TEXT_EXTENSIONS, UPLOAD_LIMIT_BYTES } from '../openapi/uploads.ts';
 
 // Files dropped on the chat or picked with the upload button.
 //
@@ -15,41 +16,9 @@ import { notProvidedAction } from './not-provided.ts';
 export type UploadResult = components['schemas']['UploadResult'];
 export type SkippedFile = components['schemas']['SkippedFile'];
 
-export const MAX_FILE_BYTES = 200 * 1024 * 1024;
-export const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
+export const MAX_FILE_BYTES = UPLOAD_LIMIT_BYTES;
+export const MAX_TOTAL_BYTES = UPLOAD_LIMIT_BYTES;
 const MB = 1024 * 1024;
-
-export const ARCHIVE_EXTENSIONS = ['zip', 'tar', 'tar.gz', 'rar', '7z'] as const;
-export const TEXT_EXTENSIONS = [
-  'js',
-  'ts',
-  'tsx',
-  'jsx',
-  'py',
-  'java',
-  'cpp',
-  'c',
-  'cs',
-  'php',
-  'rb',
-  'go',
-  'rs',
-  'swift',
-  'kt',
-  'dart',
-  'vue',
-  'html',
-  'css',
-  'scss',
-  'sass',
-  'json',
-  'xml',
-  'yaml',
-  'yml',
-  'md',
-  'txt',
-] as const;
-export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'svg'] as const;
 
 /** What the machine needs of a File (a File satisfies it). */
 export interface FileLike {

@@ -8,43 +8,13 @@ import type { Multipart } from '@fastify/multipart';
 import type { RuntimeSession } from '../../runtime/types.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import { viaRuntime } from './runtime-errors.ts';
+import { ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, TEXT_EXTENSIONS, UPLOAD_LIMIT_BYTES } from '../../../openapi/uploads.ts';
 
 /** The spec's limits (§9): 200 MB per file and 200 MB in total. */
-export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
+export { UPLOAD_LIMIT_BYTES };
 
-const ARCHIVES = ['zip', 'tar', 'tar.gz', 'tgz', 'rar', '7z'];
-const SOURCES = [
-  'js',
-  'ts',
-  'tsx',
-  'jsx',
-  'py',
-  'java',
-  'cpp',
-  'c',
-  'cs',
-  'php',
-  'rb',
-  'go',
-  'rs',
-  'swift',
-  'kt',
-  'dart',
-  'vue',
-  'html',
-  'css',
-  'scss',
-  'sass',
-  'json',
-  'xml',
-  'yaml',
-  'yml',
-  'md',
-  'txt',
-];
-/** Images go with messages (the model looks at them); they are stored like the rest. */
-const IMAGES = ['png', 'jpg', 'jpeg', 'gif', 'webp'];
-const ACCEPTED = [...ARCHIVES, ...SOURCES, ...IMAGES];
+// Images go with messages (the model looks at them); uploaded, they are stored like the rest. '.tgz' is '.tar.gz' too.
+const ACCEPTED: readonly string[] = [...ARCHIVE_EXTENSIONS, 'tgz', ...TEXT_EXTENSIONS, ...IMAGE_EXTENSIONS];
 
 interface UploadForm {
   files: { name: string; spooled: string }[];
