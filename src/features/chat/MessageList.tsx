@@ -103,9 +103,11 @@ export function MessageList({
     if (index > 0 && !following) virtualizer.scrollToIndex(index, { align: 'start' });
   }, [rows, following, virtualizer]);
 
+  // Rows are measured after they render, so the end moves after a scroll to it: keep following it.
+  const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     if (following) scrollToEnd();
-  }, [following, scrollToEnd]);
+  }, [following, scrollToEnd, totalSize]);
 
   // The user's own new message (sent, or an upload's) brings the list back to its end, wherever they had scrolled.
   const last = rows.at(-1);
@@ -124,7 +126,6 @@ export function MessageList({
 
   // A first page too short to scroll cannot reach the top by scrolling: ask for more at once
   // (checked again once the rows are measured, as the guessed heights may have hidden it).
-  const totalSize = virtualizer.getTotalSize();
   useEffect(() => {
     const element = scrollRef.current;
     if (element && element.scrollHeight <= element.clientHeight) loadOlder();
