@@ -5,14 +5,14 @@ import path from 'node:path';
 import { benchAgentStep } from './agent-step.ts';
 import { benchBundles } from './bundle-size.ts';
 import { benchEventFanout } from './event-fanout.ts';
+import { benchRestReads } from './rest-reads.ts';
 import type { BenchResult } from './result.ts';
-import { benchCurrentUser } from './server-auth.ts';
 import { benchWorkspaceHistory } from './workspace-history.ts';
 import prepareTestDatabase from '../tests/support/global-setup.ts';
 
 const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   'bundle-size': benchBundles,
-  'server-auth': benchCurrentUser,
+  'rest-reads': benchRestReads,
   'agent-step': benchAgentStep,
   'event-fanout': benchEventFanout,
   'workspace-history': benchWorkspaceHistory,

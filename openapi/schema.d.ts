@@ -111,6 +111,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email address with the token of its verification link
+         * @description The link mailed on registration (and on every resend) opens `/verify-email?token=…`,
+         *     which sends the token here; no sign-in is needed, so the link works in any browser.
+         *     A token works once and for 24 hours, and only while the account still has the
+         *     address it was sent to. Hosted service only; 404 in oss mode.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the signed-in user a new verification link
+         * @description Earlier links stop working. One mail a minute per user (429 otherwise); 409 when
+         *     the address is verified already. Hosted service only; 404 in oss mode.
+         */
+        post: operations["resendEmailVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/logout": {
         parameters: {
             query?: never;
@@ -830,10 +874,57 @@ export interface paths {
         /**
          * Save settings (partial)
          * @description Only the fields sent change. `llm_api_key` and `search_api_key` are write-only:
-         *     null or an empty string clears them. `mcp_config` replaces the whole MCP
+         *     null leaves the saved key as it is, an empty string clears it. `mcp_config` replaces the whole MCP
          *     configuration.
          */
         post: operations["saveSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/mcp-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that the saved MCP servers answer, and list their tools
+         * @description Connects to each server of the saved `mcp_config` as a conversation's agent would
+         *     (Streamable HTTP, then SSE; stdio by starting the command), lists its tools and
+         *     disconnects; each server waits at most 10 s. Self-hosted installations start stdio
+         *     servers on the host; on the hosted service they run only inside a conversation's
+         *     sandbox, so they come back unchecked (`reachable: null`) with the reason.
+         */
+        post: operations["checkMcpServers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/test-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one tiny request to a model with the entered settings
+         * @description Self-hosted installations only (404 on the hosted service, whose model the operator
+         *     configures): the server asks the model for one word with the given model, base URL and
+         *     key — or the saved key when none is given — and answers what the model said or the
+         *     provider's error, so a wrong key is found before the first conversation.
+         */
+        post: operations["testModelConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1058,6 +1149,51 @@ export interface paths {
         post?: never;
         /** Delete a secret */
         delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's API keys (never the keys themselves)
+         * @description Hosted service only; 404 in oss mode, which has no accounts.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description The answer is the only time the key is shown: the server keeps its SHA-256 hash.
+         *     The key works as a bearer token for the REST API and the socket until revoked.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key stops working at once, on every server node.
+         */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1588,6 +1724,13 @@ export interface components {
         ValidationError: {
             detail: components["schemas"]["ValidationErrorItem"][];
         };
+        EmailVerificationRequest: {
+            token: string;
+        };
+        EmailVerificationResult: {
+            email: string;
+            email_verified: boolean;
+        };
         Ok: {
             success: boolean;
         };
@@ -1650,6 +1793,11 @@ export interface components {
             VSCODE_URL: string | null;
             SUPPORT_EMAIL: string;
             BUILD_NUMBER: string;
+            /**
+             * @description The model the operator configured with LLM_* variables (provider/model), or null.
+             *     In oss mode, with none and no saved settings, the AI settings modal opens.
+             */
+            OPERATOR_MODEL: string | null;
         };
         StringList: string[];
         AffiliateClickRequest: {
@@ -1963,6 +2111,22 @@ export interface components {
             sse_servers: (string | components["schemas"]["McpSseServer"])[];
             stdio_servers: components["schemas"]["McpStdioServer"][];
         };
+        McpCheck: {
+            servers: components["schemas"]["McpServerStatus"][];
+        };
+        McpServerStatus: {
+            /** @description The URL of a remote server */
+            server: string;
+            /** @enum {string} */
+            transport: "remote" | "stdio";
+            /** @description Null when the server was not checked here (see error). */
+            reachable: boolean | null;
+            tools: {
+                name: string;
+                description: string | null;
+            }[];
+            error: string | null;
+        };
         /** @description Which git providers have a token saved. */
         ProviderTokensSet: {
             github: boolean;
@@ -2018,9 +2182,23 @@ export interface components {
             git_user_name: string | null;
             git_user_email: string | null;
         };
+        ModelConnectionTest: {
+            llm_model: string;
+            llm_base_url?: string | null;
+            /** @description Null or absent uses the saved key. */
+            llm_api_key?: string | null;
+        };
+        ModelConnectionResult: {
+            ok: boolean;
+            /** @description What the model said (when ok). */
+            answer?: string;
+            /** @description Why it failed: the provider's error or a missing setting (when not ok). */
+            error?: string;
+        };
         /**
          * @description A partial update: only the fields sent change. `llm_api_key` and
-         *     `search_api_key` are write-only; null or an empty string clears them.
+         *     `search_api_key` are write-only: null leaves the saved key as it is and an
+         *     empty string clears it (spec §5).
          *     `provider_tokens` sets or removes git provider tokens (write-only).
          */
         SettingsUpdate: {
@@ -2143,6 +2321,31 @@ export interface components {
             name?: components["schemas"]["SecretNameString"];
             value?: string;
             description?: string | null;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The key's first characters */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When a request last came with the key (kept to the minute).
+             */
+            last_used_at: string | null;
+        };
+        ApiKeyList: {
+            api_keys: components["schemas"]["ApiKey"][];
+        };
+        ApiKeyCreateRequest: {
+            /** @description Trimmed; not empty after trimming. */
+            name: string;
+        };
+        CreatedApiKey: components["schemas"]["ApiKey"] & {
+            /** @description The key itself; shown in this answer only. */
+            key: string;
         };
         /** @enum {string} */
         ConversationStatus: "RUNNING" | "STARTING" | "STOPPED";
@@ -2649,7 +2852,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Authenticated but not allowed. */
+        /**
+         * @description Authenticated but not allowed; among others, an account that has not completed
+         *     registration onboarding reaches only the auth, onboarding, options, settings and system
+         *     operations ('Please complete registration onboarding first.').
+         */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -2660,6 +2867,15 @@ export interface components {
         };
         /** @description No such resource (or not yours). */
         NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A server this one depends on (such as the SMTP server) did not do its part; nothing changed, ask again. */
+        BadGateway: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2737,7 +2953,7 @@ export interface components {
         /** @description 1-based page number. */
         Page: number;
         AffiliateLinkId: string;
-        /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+        /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
         OnboardingProvider: string;
         /** @description The git provider to ask; the user's first connected provider when absent. */
         SelectedProvider: components["schemas"]["GitProvider"];
@@ -2745,6 +2961,7 @@ export interface components {
         RepoName: string;
         /** @description Layout name; trimmed by the server, 1 to 100 characters after trimming. */
         LayoutName: string;
+        ApiKeyId: string;
         SecretName: components["schemas"]["SecretNameString"];
         DevopsSessionId: string;
     };
@@ -2891,6 +3108,59 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Verified (or verified already by this same link). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailVerificationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    resendEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent (through SMTP, or into the operator's outbox when no SMTP_URL is set). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailVerificationResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["BadGateway"];
         };
     };
     logout: {
@@ -3501,7 +3771,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
                 provider: components["parameters"]["OnboardingProvider"];
             };
             cookie?: never;
@@ -3527,7 +3797,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
                 provider: components["parameters"]["OnboardingProvider"];
             };
             cookie?: never;
@@ -3553,7 +3823,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
                 provider: components["parameters"]["OnboardingProvider"];
             };
             cookie?: never;
@@ -3579,7 +3849,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
                 provider: components["parameters"]["OnboardingProvider"];
             };
             cookie?: never;
@@ -3599,6 +3869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ok"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
@@ -3609,7 +3880,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
                 provider: components["parameters"]["OnboardingProvider"];
             };
             cookie?: never;
@@ -3641,7 +3912,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
                 provider: components["parameters"]["OnboardingProvider"];
             };
             cookie?: never;
@@ -3672,7 +3943,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The platform provider whose onboarding this is (404 for an unknown one). */
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
                 provider: components["parameters"]["OnboardingProvider"];
             };
             cookie?: never;
@@ -3716,6 +3987,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3740,6 +4012,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3764,6 +4037,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
         };
     };
@@ -3880,6 +4154,55 @@ export interface operations {
             422: components["responses"]["ValidationError"];
         };
     };
+    checkMcpServers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per configured server, remote servers first, in the configuration's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpCheck"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    testModelConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelConnectionTest"];
+            };
+        };
+        responses: {
+            /** @description The model's answer, or why it could not be reached. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelConnectionResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
     unsetProviderTokens: {
         parameters: {
             query?: never;
@@ -3921,6 +4244,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -3950,6 +4274,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -3984,6 +4309,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4013,6 +4339,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4040,6 +4367,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4069,6 +4397,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4095,6 +4424,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4118,6 +4448,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
         };
     };
@@ -4147,6 +4478,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
         };
@@ -4173,6 +4505,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4196,6 +4529,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
         };
     };
@@ -4222,6 +4556,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
         };
@@ -4251,6 +4586,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
@@ -4277,6 +4613,85 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4390,6 +4805,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4419,6 +4835,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4449,6 +4866,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
@@ -4475,6 +4893,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4503,6 +4922,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4530,6 +4950,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4556,6 +4977,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4581,6 +5003,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4606,6 +5029,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4631,6 +5055,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4657,6 +5082,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4686,6 +5112,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4712,6 +5139,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4740,6 +5168,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4769,6 +5198,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
@@ -4798,6 +5228,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
@@ -4830,6 +5261,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
@@ -4862,6 +5294,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
@@ -4893,6 +5326,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
@@ -4921,6 +5355,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
@@ -4947,6 +5382,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4973,6 +5409,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -4998,6 +5435,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
@@ -5024,6 +5462,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];

@@ -8,6 +8,7 @@ import { ConfigError, parseConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { buildApp } from './http/app.ts';
+import type { Modules } from './modules/index.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webRoot = path.join(root, 'dist');
@@ -46,9 +47,9 @@ function buildIfNeeded() {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-async function runAdminCommand(database: Database, args: string[]) {
+async function runAdminCommand(database: Database, modules: Modules, args: string[]) {
   const lines: string[] = [];
-  const code = await runCommand(database.db, args, (line) => lines.push(line));
+  const code = await runCommand(database.db, args, (line) => lines.push(line), modules.auth.userChanged);
   return { code, lines };
 }
 
@@ -75,7 +76,7 @@ async function main() {
     throw error;
   }
   await database.migrate();
-  const { http: app } = await buildApp({ config, database, webRoot, agentFactory });
+  const { http: app, modules } = await buildApp({ config, database, webRoot, agentFactory });
   let adminChannel: Awaited<ReturnType<typeof serveAdminChannel>> | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -95,7 +96,7 @@ async function main() {
   // Operator commands run here while this process holds the embedded database (on PostgreSQL, npm run admin opens it itself).
   if (database.lock) {
     const socketPath = adminSocketPath(config.dataDir);
-    adminChannel = await serveAdminChannel(socketPath, (args) => runAdminCommand(database, args));
+    adminChannel = await serveAdminChannel(socketPath, (args) => runAdminCommand(database, modules, args));
     database.lock.advertise(socketPath);
   }
   app.log.info({ url: config.publicUrl, database: database.kind, mode: config.appMode }, 'Atelier is ready');

@@ -14,8 +14,20 @@ import { Route as SidebarRouteImport } from './routes/_sidebar'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as RegistrationOnboardingRouteImport } from './routes/registration-onboarding'
 import { Route as TermsRouteImport } from './routes/terms'
+import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as SidebarDashboardRouteImport } from './routes/_sidebar/dashboard'
+import { Route as SidebarProfileRouteImport } from './routes/_sidebar/profile'
+import { Route as SidebarSettingsRouteImport } from './routes/_sidebar/settings'
 import { Route as SidebarConversationsConversationIdRouteImport } from './routes/_sidebar/conversations.$conversationId'
+import { Route as SidebarSettingsIndexRouteImport } from './routes/_sidebar/settings/index'
+import { Route as SidebarSettingsApiKeysRouteImport } from './routes/_sidebar/settings/api-keys'
+import { Route as SidebarSettingsAppRouteImport } from './routes/_sidebar/settings/app'
+import { Route as SidebarSettingsBillingRouteImport } from './routes/_sidebar/settings/billing'
+import { Route as SidebarSettingsCreditsRouteImport } from './routes/_sidebar/settings/credits'
+import { Route as SidebarSettingsIntegrationsRouteImport } from './routes/_sidebar/settings/integrations'
+import { Route as SidebarSettingsMcpRouteImport } from './routes/_sidebar/settings/mcp'
+import { Route as SidebarSettingsSecretsRouteImport } from './routes/_sidebar/settings/secrets'
+import { Route as SidebarSettingsUserRouteImport } from './routes/_sidebar/settings/user'
 import { Route as SidebarExperimentConversationsConversationIdRouteImport } from './routes/_sidebar/experiment.conversations.$conversationId'
 
 const IndexRoute = IndexRouteImport.update({
@@ -42,9 +54,24 @@ const TermsRoute = TermsRouteImport.update({
   path: '/terms',
   getParentRoute: () => rootRouteImport,
 } as any)
+const VerifyEmailRoute = VerifyEmailRouteImport.update({
+  id: '/verify-email',
+  path: '/verify-email',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SidebarDashboardRoute = SidebarDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => SidebarRoute,
+} as any)
+const SidebarProfileRoute = SidebarProfileRouteImport.update({
+  id: '/profile',
+  path: '/profile',
+  getParentRoute: () => SidebarRoute,
+} as any)
+const SidebarSettingsRoute = SidebarSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
   getParentRoute: () => SidebarRoute,
 } as any)
 const SidebarConversationsConversationIdRoute =
@@ -53,6 +80,52 @@ const SidebarConversationsConversationIdRoute =
     path: '/conversations/$conversationId',
     getParentRoute: () => SidebarRoute,
   } as any)
+const SidebarSettingsIndexRoute = SidebarSettingsIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => SidebarSettingsRoute,
+} as any)
+const SidebarSettingsApiKeysRoute = SidebarSettingsApiKeysRouteImport.update({
+  id: '/api-keys',
+  path: '/api-keys',
+  getParentRoute: () => SidebarSettingsRoute,
+} as any)
+const SidebarSettingsAppRoute = SidebarSettingsAppRouteImport.update({
+  id: '/app',
+  path: '/app',
+  getParentRoute: () => SidebarSettingsRoute,
+} as any)
+const SidebarSettingsBillingRoute = SidebarSettingsBillingRouteImport.update({
+  id: '/billing',
+  path: '/billing',
+  getParentRoute: () => SidebarSettingsRoute,
+} as any)
+const SidebarSettingsCreditsRoute = SidebarSettingsCreditsRouteImport.update({
+  id: '/credits',
+  path: '/credits',
+  getParentRoute: () => SidebarSettingsRoute,
+} as any)
+const SidebarSettingsIntegrationsRoute =
+  SidebarSettingsIntegrationsRouteImport.update({
+    id: '/integrations',
+    path: '/integrations',
+    getParentRoute: () => SidebarSettingsRoute,
+  } as any)
+const SidebarSettingsMcpRoute = SidebarSettingsMcpRouteImport.update({
+  id: '/mcp',
+  path: '/mcp',
+  getParentRoute: () => SidebarSettingsRoute,
+} as any)
+const SidebarSettingsSecretsRoute = SidebarSettingsSecretsRouteImport.update({
+  id: '/secrets',
+  path: '/secrets',
+  getParentRoute: () => SidebarSettingsRoute,
+} as any)
+const SidebarSettingsUserRoute = SidebarSettingsUserRouteImport.update({
+  id: '/user',
+  path: '/user',
+  getParentRoute: () => SidebarSettingsRoute,
+} as any)
 const SidebarExperimentConversationsConversationIdRoute =
   SidebarExperimentConversationsConversationIdRouteImport.update({
     id: '/experiment/conversations/$conversationId',
@@ -65,8 +138,20 @@ export interface FileRoutesByFullPath {
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
+  '/verify-email': typeof VerifyEmailRoute
   '/dashboard': typeof SidebarDashboardRoute
+  '/profile': typeof SidebarProfileRoute
+  '/settings': typeof SidebarSettingsRouteWithChildren
   '/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
+  '/settings/api-keys': typeof SidebarSettingsApiKeysRoute
+  '/settings/app': typeof SidebarSettingsAppRoute
+  '/settings/billing': typeof SidebarSettingsBillingRoute
+  '/settings/credits': typeof SidebarSettingsCreditsRoute
+  '/settings/integrations': typeof SidebarSettingsIntegrationsRoute
+  '/settings/mcp': typeof SidebarSettingsMcpRoute
+  '/settings/secrets': typeof SidebarSettingsSecretsRoute
+  '/settings/user': typeof SidebarSettingsUserRoute
+  '/settings/': typeof SidebarSettingsIndexRoute
   '/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
 export interface FileRoutesByTo {
@@ -74,8 +159,19 @@ export interface FileRoutesByTo {
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
+  '/verify-email': typeof VerifyEmailRoute
   '/dashboard': typeof SidebarDashboardRoute
+  '/profile': typeof SidebarProfileRoute
   '/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
+  '/settings/api-keys': typeof SidebarSettingsApiKeysRoute
+  '/settings/app': typeof SidebarSettingsAppRoute
+  '/settings/billing': typeof SidebarSettingsBillingRoute
+  '/settings/credits': typeof SidebarSettingsCreditsRoute
+  '/settings/integrations': typeof SidebarSettingsIntegrationsRoute
+  '/settings/mcp': typeof SidebarSettingsMcpRoute
+  '/settings/secrets': typeof SidebarSettingsSecretsRoute
+  '/settings/user': typeof SidebarSettingsUserRoute
+  '/settings': typeof SidebarSettingsIndexRoute
   '/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
 export interface FileRoutesById {
@@ -85,8 +181,20 @@ export interface FileRoutesById {
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
+  '/verify-email': typeof VerifyEmailRoute
   '/_sidebar/dashboard': typeof SidebarDashboardRoute
+  '/_sidebar/profile': typeof SidebarProfileRoute
+  '/_sidebar/settings': typeof SidebarSettingsRouteWithChildren
   '/_sidebar/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
+  '/_sidebar/settings/api-keys': typeof SidebarSettingsApiKeysRoute
+  '/_sidebar/settings/app': typeof SidebarSettingsAppRoute
+  '/_sidebar/settings/billing': typeof SidebarSettingsBillingRoute
+  '/_sidebar/settings/credits': typeof SidebarSettingsCreditsRoute
+  '/_sidebar/settings/integrations': typeof SidebarSettingsIntegrationsRoute
+  '/_sidebar/settings/mcp': typeof SidebarSettingsMcpRoute
+  '/_sidebar/settings/secrets': typeof SidebarSettingsSecretsRoute
+  '/_sidebar/settings/user': typeof SidebarSettingsUserRoute
+  '/_sidebar/settings/': typeof SidebarSettingsIndexRoute
   '/_sidebar/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
 export interface FileRouteTypes {
@@ -96,8 +204,20 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
+    | '/verify-email'
     | '/dashboard'
+    | '/profile'
+    | '/settings'
     | '/conversations/$conversationId'
+    | '/settings/api-keys'
+    | '/settings/app'
+    | '/settings/billing'
+    | '/settings/credits'
+    | '/settings/integrations'
+    | '/settings/mcp'
+    | '/settings/secrets'
+    | '/settings/user'
+    | '/settings/'
     | '/experiment/conversations/$conversationId'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -105,8 +225,19 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
+    | '/verify-email'
     | '/dashboard'
+    | '/profile'
     | '/conversations/$conversationId'
+    | '/settings/api-keys'
+    | '/settings/app'
+    | '/settings/billing'
+    | '/settings/credits'
+    | '/settings/integrations'
+    | '/settings/mcp'
+    | '/settings/secrets'
+    | '/settings/user'
+    | '/settings'
     | '/experiment/conversations/$conversationId'
   id:
     | '__root__'
@@ -115,8 +246,20 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
+    | '/verify-email'
     | '/_sidebar/dashboard'
+    | '/_sidebar/profile'
+    | '/_sidebar/settings'
     | '/_sidebar/conversations/$conversationId'
+    | '/_sidebar/settings/api-keys'
+    | '/_sidebar/settings/app'
+    | '/_sidebar/settings/billing'
+    | '/_sidebar/settings/credits'
+    | '/_sidebar/settings/integrations'
+    | '/_sidebar/settings/mcp'
+    | '/_sidebar/settings/secrets'
+    | '/_sidebar/settings/user'
+    | '/_sidebar/settings/'
     | '/_sidebar/experiment/conversations/$conversationId'
   fileRoutesById: FileRoutesById
 }
@@ -126,6 +269,7 @@ export interface RootRouteChildren {
   PrivacyRoute: typeof PrivacyRoute
   RegistrationOnboardingRoute: typeof RegistrationOnboardingRoute
   TermsRoute: typeof TermsRoute
+  VerifyEmailRoute: typeof VerifyEmailRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -165,11 +309,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/verify-email': {
+      id: '/verify-email'
+      path: '/verify-email'
+      fullPath: '/verify-email'
+      preLoaderRoute: typeof VerifyEmailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_sidebar/dashboard': {
       id: '/_sidebar/dashboard'
       path: '/dashboard'
       fullPath: '/dashboard'
       preLoaderRoute: typeof SidebarDashboardRouteImport
+      parentRoute: typeof SidebarRoute
+    }
+    '/_sidebar/profile': {
+      id: '/_sidebar/profile'
+      path: '/profile'
+      fullPath: '/profile'
+      preLoaderRoute: typeof SidebarProfileRouteImport
+      parentRoute: typeof SidebarRoute
+    }
+    '/_sidebar/settings': {
+      id: '/_sidebar/settings'
+      path: '/settings'
+      fullPath: '/settings'
+      preLoaderRoute: typeof SidebarSettingsRouteImport
       parentRoute: typeof SidebarRoute
     }
     '/_sidebar/conversations/$conversationId': {
@@ -178,6 +343,69 @@ declare module '@tanstack/react-router' {
       fullPath: '/conversations/$conversationId'
       preLoaderRoute: typeof SidebarConversationsConversationIdRouteImport
       parentRoute: typeof SidebarRoute
+    }
+    '/_sidebar/settings/': {
+      id: '/_sidebar/settings/'
+      path: '/'
+      fullPath: '/settings/'
+      preLoaderRoute: typeof SidebarSettingsIndexRouteImport
+      parentRoute: typeof SidebarSettingsRoute
+    }
+    '/_sidebar/settings/api-keys': {
+      id: '/_sidebar/settings/api-keys'
+      path: '/api-keys'
+      fullPath: '/settings/api-keys'
+      preLoaderRoute: typeof SidebarSettingsApiKeysRouteImport
+      parentRoute: typeof SidebarSettingsRoute
+    }
+    '/_sidebar/settings/app': {
+      id: '/_sidebar/settings/app'
+      path: '/app'
+      fullPath: '/settings/app'
+      preLoaderRoute: typeof SidebarSettingsAppRouteImport
+      parentRoute: typeof SidebarSettingsRoute
+    }
+    '/_sidebar/settings/billing': {
+      id: '/_sidebar/settings/billing'
+      path: '/billing'
+      fullPath: '/settings/billing'
+      preLoaderRoute: typeof SidebarSettingsBillingRouteImport
+      parentRoute: typeof SidebarSettingsRoute
+    }
+    '/_sidebar/settings/credits': {
+      id: '/_sidebar/settings/credits'
+      path: '/credits'
+      fullPath: '/settings/credits'
+      preLoaderRoute: typeof SidebarSettingsCreditsRouteImport
+      parentRoute: typeof SidebarSettingsRoute
+    }
+    '/_sidebar/settings/integrations': {
+      id: '/_sidebar/settings/integrations'
+      path: '/integrations'
+      fullPath: '/settings/integrations'
+      preLoaderRoute: typeof SidebarSettingsIntegrationsRouteImport
+      parentRoute: typeof SidebarSettingsRoute
+    }
+    '/_sidebar/settings/mcp': {
+      id: '/_sidebar/settings/mcp'
+      path: '/mcp'
+      fullPath: '/settings/mcp'
+      preLoaderRoute: typeof SidebarSettingsMcpRouteImport
+      parentRoute: typeof SidebarSettingsRoute
+    }
+    '/_sidebar/settings/secrets': {
+      id: '/_sidebar/settings/secrets'
+      path: '/secrets'
+      fullPath: '/settings/secrets'
+      preLoaderRoute: typeof SidebarSettingsSecretsRouteImport
+      parentRoute: typeof SidebarSettingsRoute
+    }
+    '/_sidebar/settings/user': {
+      id: '/_sidebar/settings/user'
+      path: '/user'
+      fullPath: '/settings/user'
+      preLoaderRoute: typeof SidebarSettingsUserRouteImport
+      parentRoute: typeof SidebarSettingsRoute
     }
     '/_sidebar/experiment/conversations/$conversationId': {
       id: '/_sidebar/experiment/conversations/$conversationId'
@@ -189,14 +417,46 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface SidebarSettingsRouteChildren {
+  SidebarSettingsApiKeysRoute: typeof SidebarSettingsApiKeysRoute
+  SidebarSettingsAppRoute: typeof SidebarSettingsAppRoute
+  SidebarSettingsBillingRoute: typeof SidebarSettingsBillingRoute
+  SidebarSettingsCreditsRoute: typeof SidebarSettingsCreditsRoute
+  SidebarSettingsIntegrationsRoute: typeof SidebarSettingsIntegrationsRoute
+  SidebarSettingsMcpRoute: typeof SidebarSettingsMcpRoute
+  SidebarSettingsSecretsRoute: typeof SidebarSettingsSecretsRoute
+  SidebarSettingsUserRoute: typeof SidebarSettingsUserRoute
+  SidebarSettingsIndexRoute: typeof SidebarSettingsIndexRoute
+}
+
+const SidebarSettingsRouteChildren: SidebarSettingsRouteChildren = {
+  SidebarSettingsApiKeysRoute: SidebarSettingsApiKeysRoute,
+  SidebarSettingsAppRoute: SidebarSettingsAppRoute,
+  SidebarSettingsBillingRoute: SidebarSettingsBillingRoute,
+  SidebarSettingsCreditsRoute: SidebarSettingsCreditsRoute,
+  SidebarSettingsIntegrationsRoute: SidebarSettingsIntegrationsRoute,
+  SidebarSettingsMcpRoute: SidebarSettingsMcpRoute,
+  SidebarSettingsSecretsRoute: SidebarSettingsSecretsRoute,
+  SidebarSettingsUserRoute: SidebarSettingsUserRoute,
+  SidebarSettingsIndexRoute: SidebarSettingsIndexRoute,
+}
+
+const SidebarSettingsRouteWithChildren = SidebarSettingsRoute._addFileChildren(
+  SidebarSettingsRouteChildren,
+)
+
 interface SidebarRouteChildren {
   SidebarDashboardRoute: typeof SidebarDashboardRoute
+  SidebarProfileRoute: typeof SidebarProfileRoute
+  SidebarSettingsRoute: typeof SidebarSettingsRouteWithChildren
   SidebarConversationsConversationIdRoute: typeof SidebarConversationsConversationIdRoute
   SidebarExperimentConversationsConversationIdRoute: typeof SidebarExperimentConversationsConversationIdRoute
 }
 
 const SidebarRouteChildren: SidebarRouteChildren = {
   SidebarDashboardRoute: SidebarDashboardRoute,
+  SidebarProfileRoute: SidebarProfileRoute,
+  SidebarSettingsRoute: SidebarSettingsRouteWithChildren,
   SidebarConversationsConversationIdRoute:
     SidebarConversationsConversationIdRoute,
   SidebarExperimentConversationsConversationIdRoute:
@@ -212,6 +472,7 @@ const rootRouteChildren: RootRouteChildren = {
   PrivacyRoute: PrivacyRoute,
   RegistrationOnboardingRoute: RegistrationOnboardingRoute,
   TermsRoute: TermsRoute,
+  VerifyEmailRoute: VerifyEmailRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -10,6 +10,8 @@ import { createAgentSession } from './session.ts';
 
 export { createAgentSession, type AgentOptions } from './session.ts';
 export { NO_MODEL_CONFIGURED } from './llm/provider.ts';
+export { testModelConnection } from './llm/connection-test.ts';
+export { checkMcpServers, type McpServerCheck } from './tools/mcp.ts';
 export type {
   AgentFactory,
   AgentHost,

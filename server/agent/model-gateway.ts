@@ -31,8 +31,9 @@ export class ModelGateway {
     this.callNumber = firstCallNumber;
   }
 
-  /** Budget per task, then credits: checked before every call, so an exhausted budget sends nothing. */
+  /** The settings saved now, then budget per task, then credits: before every call, so an exhausted budget sends nothing. */
   async checkLimits(): Promise<LimitCheck> {
+    await this.host.refreshSettings?.();
     const budget = this.metrics.budgetMicros;
     const spent = this.metrics.accumulatedMicros;
     if (budget !== null && spent >= budget) {

@@ -55,6 +55,12 @@ export interface AgentHost {
   balance?(): Promise<bigint>;
   /** Gives the conversation a title (generated from the first message). */
   setTitle(title: string): Promise<void>;
+  /**
+   * Reads the model settings saved since the start again (model, key, base URL, budget,
+   * confirmation): called before each model call, so a save applies from the next step and an
+   * old key is never sent again. Absent: the settings of the start hold.
+   */
+  refreshSettings?(): Promise<void>;
 }
 
 export interface AgentSession {

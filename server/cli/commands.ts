@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import { findUserId, listUsers, setUserActive } from '../modules/auth/index.ts';
 import { grantCredit, parseDollars } from '../modules/credits/index.ts';
+import { readOutbox } from '../modules/mail/index.ts';
 
 // The operator's commands, run against a database: by `npm run admin` itself, or by the running
 // server that holds the embedded database when the command line hands them over.
@@ -12,13 +13,15 @@ export const usage = `Usage: npm run admin -- <command>
   activate-user <email>               let a user past registration onboarding
   deactivate-user <email>             hold a user on registration onboarding again
   grant-credits <email> <dollars> [idempotency-key]
-                                      add credit (once per key; a new key when omitted)`;
+                                      add credit (once per key; a new key when omitted)
+  outbox [count]                      the newest mail kept while no SMTP_URL is set (10 unless given)`;
 
 const argumentCounts: Record<string, number> = {
   'list-users': 0,
   'activate-user': 1,
   'deactivate-user': 1,
   'grant-credits': 2,
+  outbox: 0,
 };
 
 /** Whether the arguments name a command and give it what it needs. */
@@ -27,8 +30,16 @@ export function isCommand(args: readonly string[]): boolean {
   return command !== undefined && command in argumentCounts && rest.length >= (argumentCounts[command] ?? 0);
 }
 
-/** Runs one command; returns its exit code (2: not a command, 1: it failed). */
-export async function runCommand(db: Db, args: readonly string[], out: (line: string) => void): Promise<number> {
+/**
+ * Runs one command; returns its exit code (2: not a command, 1: it failed). `userChanged` tells
+ * the running servers that an account changed, so they stop trusting their cached sign-ins.
+ */
+export async function runCommand(
+  db: Db,
+  args: readonly string[],
+  out: (line: string) => void,
+  userChanged: (userId: string) => Promise<void>,
+): Promise<number> {
   if (!isCommand(args)) {
     out(usage);
     return 2;
@@ -47,9 +58,30 @@ export async function runCommand(db: Db, args: readonly string[], out: (line: st
           ].join('\t'),
         );
       return 0;
+    case 'outbox': {
+      const count = Number(email || 10);
+      if (!Number.isInteger(count) || count < 1) {
+        out('count must be a whole number of at least 1');
+        return 1;
+      }
+      const mails = await readOutbox(db, count);
+      if (mails.length === 0) out('The outbox is empty.');
+      for (const mail of mails)
+        out(
+          [
+            `#${mail.id} ${mail.createdAt.toISOString()} to ${mail.to}`,
+            `Subject: ${mail.subject}`,
+            '',
+            mail.text,
+            '',
+          ].join('\n'),
+        );
+      return 0;
+    }
     case 'activate-user':
     case 'deactivate-user': {
       const id = await setUserActive(db, email, command === 'activate-user');
+      if (id) await userChanged(id);
       out(
         id ? `${email}: ${command === 'activate-user' ? 'active' : 'inactive'}` : `No account with the email ${email}`,
       );

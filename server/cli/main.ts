@@ -1,6 +1,8 @@
 import { parseConfig } from '../config.ts';
 import { DataDirInUseError, lockHolder } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/index.ts';
+import { USER_CHANGED } from '../modules/auth/index.ts';
+import { PostgresEventBus } from '../realtime/postgres-bus.ts';
 import { callAdminChannel } from './admin-channel.ts';
 import { isCommand, runCommand, usage } from './commands.ts';
 
@@ -35,13 +37,19 @@ export async function runAdmin(args: string[], out: (line: string) => void = con
     if (error instanceof DataDirInUseError) return (out(error.message), 1);
     throw error;
   }
+  // Servers sharing the PostgreSQL database hear of changed accounts over its event bus; an
+  // embedded database opened here has no server running on it.
+  const bus = config.databaseUrl
+    ? new PostgresEventBus(config.databaseUrl, { warn: (_, message) => out(message) })
+    : null;
   try {
     await database.migrate();
-    return await runCommand(database.db, args, out);
+    return await runCommand(database.db, args, out, async (userId) => void (await bus?.announce(USER_CHANGED, userId)));
   } catch (error) {
     out(error instanceof Error ? error.message : String(error));
     return 1;
   } finally {
+    await bus?.close();
     await database.close();
   }
 }

@@ -50,6 +50,71 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * API keys (hosted service): bearer tokens a user makes for scripts. Only the key's SHA-256 is
+ * kept (a 256-bit random key needs no slow hash); a revoked key keeps its row, so the list of
+ * what existed stays explainable, but never authenticates again.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId)],
+);
+
+/**
+ * Email verification links: the SHA-256 of each link's token, for the address it was sent to.
+ * Verifying deletes the user's rows; a newer link replaces the older ones.
+ */
+export const emailVerifications = pgTable(
+  'email_verifications',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('email_verifications_user_idx').on(t.userId)],
+);
+
+/** Mail kept instead of sent while no SMTP_URL is set; the operator reads it with `npm run admin -- outbox`. */
+export const outbox = pgTable('outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Registration onboarding of a saas account: the country (ISO 3166-1 alpha-2), the contact
+ * information and the payment method, each as the answer shows it. Card numbers and security
+ * codes are never stored: a payment method keeps its brand, last four digits and expiry.
+ */
+export const onboarding = pgTable('onboarding', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  countryCode: text('country_code'),
+  contactInformation: jsonb('contact_information'),
+  paymentInformation: jsonb('payment_information'),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Append-only credits ledger in integer micro-dollars; the balance is the sum of completed entries. */
 export const creditLedger = pgTable(
   'credit_ledger',
@@ -63,11 +128,19 @@ export const creditLedger = pgTable(
     status: text('status').notNull().default('completed'),
     description: text('description').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
+    /** Usage: the conversation it was spent in (no foreign key: the history outlives the conversation). */
+    conversationId: text('conversation_id'),
+    /** Usage: what was paid for — model calls (llm) or a deployment's droplet — and, for llm, by which agent. */
+    category: text('category'),
+    subcategory: text('subcategory'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('credit_ledger_idempotency_key').on(t.userId, t.idempotencyKey),
     index('credit_ledger_user_idx').on(t.userId),
+    index('credit_ledger_conversation_idx').on(t.userId, t.conversationId),
+    check('credit_ledger_category', sql`${t.category} is null or ${t.category} in ('llm', 'droplet')`),
+    check('credit_ledger_subcategory', sql`${t.subcategory} is null or ${t.subcategory} in ('chat', 'devops')`),
     check(
       'credit_ledger_type',
       sql`${t.transactionType} in ('initial_credit', 'credit', 'debit', 'purchase', 'usage')`,

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AgentFactory } from '../agent/types.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -24,6 +24,10 @@ import { refuseUnstorable } from './input-guard.ts';
 import { loggerOptions } from './logger.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
+
+/** What an account that is not active yet may call: its sign-in, onboarding, settings, the public configuration (and the affiliate calls, which have accounts of their own). */
+const OPEN_WHILE_INACTIVE = new Set(['affiliate', 'auth', 'onboarding', 'options', 'settings', 'system']);
+const INACTIVE_ACCOUNT = 'Please complete registration onboarding first.';
 
 export interface AppOptions {
   config: Config;
@@ -60,6 +64,8 @@ export async function buildApp({
 }: AppOptions) {
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
+    // One line per request, when it is answered (below), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     // The router's own refusals (a bad percent-escape, an over-long path parameter) speak the API's error shape too.
     frameworkErrors: (error, _request, reply) =>
@@ -101,6 +107,9 @@ export async function buildApp({
   // The path and query before anything (a runtime call's owner is looked up in onRequest), the body once parsed.
   app.addHook('onRequest', async (request) => refuseUnstorable({ path: request.params, query: request.query }));
   app.addHook('preValidation', async (request) => refuseUnstorable({ body: request.body }));
+  app.addHook('onResponse', async (request, reply) =>
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed'),
+  );
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const index = webRoot && path.join(webRoot, 'index.html');
@@ -168,12 +177,15 @@ export async function buildApp({
       preHandler: async (request) => {
         await identify(request, op);
         if (!isPublic && !request.auth.user) {
-          // A session key that is not (or no longer) the conversation's: 403 where the contract
-          // says so (getConversation; the client then leaves the conversation), else 401.
-          const staleKey =
-            op.security.includes('sessionApiKey') && request.headers['x-session-api-key'] && op.responses['403'];
+          // A session key that is not (or no longer) the conversation's: 403 'Not authenticated' on
+          // getConversation, as the spec says (the client then leaves the conversation), else 401.
+          const staleKey = op.operationId === 'getConversation' && request.headers['x-session-api-key'];
           throw new HttpError(staleKey ? 403 : 401, 'Not authenticated');
         }
+        // Spec §6: an account that has not finished registration onboarding reaches only that.
+        const user = request.auth.user;
+        if (user && !user.isActive && !isPublic && !OPEN_WHILE_INACTIVE.has(op.tag))
+          throw new HttpError(403, INACTIVE_ACCOUNT);
       },
       handler: async (request, reply) => {
         if (!handler) return reply.status(501).send({ detail: 'Not implemented' });

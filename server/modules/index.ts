@@ -6,9 +6,13 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Handlers } from '../shared/operations.ts';
 import { loadSecret, SecretBox } from '../shared/secret-box.ts';
-import { authHandlers, createAuthService } from './auth/index.ts';
+import { apiKeysHandlers, createApiKeysService } from './api-keys/index.ts';
+import { authHandlers, createAuthService, hashToken, newToken } from './auth/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
+import { billingHandlers } from './credits/index.ts';
+import { createMailer } from './mail/index.ts';
 import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
+import { createOnboardingService, onboardingHandlers } from './onboarding/index.ts';
 import { optionsHandlers } from './options/index.ts';
 import { createSecretsService, secretsHandlers } from './secrets/index.ts';
 import { createSettingsService, settingsHandlers } from './settings/index.ts';
@@ -32,9 +36,16 @@ const nodeIdentity = (config: Config) => `${os.hostname()}:${config.port}`;
 export function createModules(config: Config, database: Database, services: ModuleServices) {
   const db = database.db;
   const box = new SecretBox(loadSecret(config.secretKey, config.dataDir));
-  const auth = createAuthService(db, { rateLimit: config.authRateLimit });
+  const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.supportEmail, log: services.log });
+  const auth = createAuthService(db, {
+    rateLimit: config.authRateLimit,
+    bus: services.bus,
+    mail: { mailer, publicUrl: config.publicUrl },
+    log: services.log,
+  });
   const settings = createSettingsService(db, config, box);
   const secrets = createSecretsService(db, box);
+  const apiKeys = createApiKeysService(db, { newKey: newToken, hashKey: hashToken, userChanged: auth.userChanged });
   const conversations = createConversationsModule({
     db,
     config,
@@ -44,16 +55,20 @@ export function createModules(config: Config, database: Database, services: Modu
     nodeId: nodeIdentity(config),
     ...services,
   });
+  const onboarding = createOnboardingService(db, { userChanged: auth.userChanged });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
     ...systemHandlers(database),
-    ...authHandlers(auth),
+    ...authHandlers(auth, config.appMode === 'saas'),
     ...optionsHandlers(config),
     ...settingsHandlers(settings),
     ...secretsHandlers(secrets),
+    ...apiKeysHandlers(apiKeys, config.appMode === 'saas'),
     ...userHandlers(db),
     ...conversations.handlers,
     ...feedbackHandlers(feedback),
+    ...onboardingHandlers(onboarding, config.appMode === 'saas'),
+    ...billingHandlers(db),
   };
   return { auth, conversations, handlers };
 }

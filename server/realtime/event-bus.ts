@@ -18,6 +18,12 @@ export interface EventBus {
    */
   signal(conversationId: string, message: string): Promise<void>;
   onSignal(listener: (conversationId: string, message: string) => void): () => void;
+  /**
+   * A small notice for every node about something other than a conversation (`user <id>`: an
+   * account or its sessions changed, so cached sign-ins of that user must be read again).
+   */
+  announce(topic: string, message: string): Promise<void>;
+  onAnnouncement(topic: string, listener: (message: string) => void): () => void;
   /** Called after a lost connection is back: listeners re-read what they may have missed. */
   onReconnect(listener: () => void): () => void;
   close(): Promise<void>;

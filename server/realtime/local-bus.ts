@@ -5,6 +5,7 @@ import type { Event } from '../../openapi/types.ts';
 export class InProcessEventBus implements EventBus {
   private readonly events = new Listeners<[number, Event?]>();
   private readonly signals = new Listeners<[string, string]>();
+  private readonly notices = new Listeners<[string]>();
 
   async publish(conversationId: string, event: Event) {
     this.events.emit(conversationId, event.id, event);
@@ -20,6 +21,14 @@ export class InProcessEventBus implements EventBus {
 
   onSignal(listener: (conversationId: string, message: string) => void) {
     return this.signals.add('', listener);
+  }
+
+  async announce(topic: string, message: string) {
+    this.notices.emit(topic, message);
+  }
+
+  onAnnouncement(topic: string, listener: (message: string) => void) {
+    return this.notices.add(topic, listener);
   }
 
   onReconnect() {

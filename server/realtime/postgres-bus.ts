@@ -5,6 +5,7 @@ import type { Event } from '../../openapi/types.ts';
 
 const EVENTS = 'atelier_events';
 const SIGNALS = 'atelier_signals';
+const NOTICES = 'atelier_notices';
 /** Sent after a node's connection comes back: every node re-reads its streams (notifications may have been lost). */
 const RESYNC = '*';
 
@@ -16,6 +17,7 @@ const RESYNC = '*';
 export class PostgresEventBus implements EventBus {
   private readonly events = new Listeners<[number, Event?]>();
   private readonly signals = new Listeners<[string, string]>();
+  private readonly notices = new Listeners<[string]>();
   private readonly reconnects = new Listeners<[]>();
   private client: pg.Client | null = null;
   private connecting: Promise<pg.Client> | null = null;
@@ -47,6 +49,15 @@ export class PostgresEventBus implements EventBus {
 
   onSignal(listener: (conversationId: string, message: string) => void) {
     return this.signals.add('', listener);
+  }
+
+  async announce(topic: string, message: string) {
+    this.notices.emit(topic, message);
+    await this.notify(NOTICES, `${topic} ${message}`);
+  }
+
+  onAnnouncement(topic: string, listener: (message: string) => void) {
+    return this.notices.add(topic, listener);
   }
 
   onReconnect(listener: () => void) {
@@ -84,6 +95,7 @@ export class PostgresEventBus implements EventBus {
     await client.connect();
     await client.query(`listen ${EVENTS}`);
     await client.query(`listen ${SIGNALS}`);
+    await client.query(`listen ${NOTICES}`);
     if (this.closed) {
       await client.end();
       throw new Error('event bus closed');
@@ -102,10 +114,12 @@ export class PostgresEventBus implements EventBus {
     if (own) return;
     const space = payload.indexOf(' ');
     if (space < 0) return;
-    const conversationId = payload.slice(0, space);
+    // A conversation's id, or a notice's topic.
+    const key = payload.slice(0, space);
     const rest = payload.slice(space + 1);
-    if (message.channel === EVENTS) this.events.emit(conversationId, Number(rest));
-    else this.signals.emit('', conversationId, rest);
+    if (message.channel === EVENTS) this.events.emit(key, Number(rest));
+    else if (message.channel === NOTICES) this.notices.emit(key, rest);
+    else this.signals.emit('', key, rest);
   }
 
   private lost(client: pg.Client, error: Error) {

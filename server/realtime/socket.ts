@@ -52,6 +52,8 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   app.get('/socket', { websocket: true }, async (socket, request) => {
     // providers_set and chat_only_mode are accepted and unused: a conversation starts, with its providers' tokens,
     // through POST /start (the browser calls it for a stopped one), and no chat-only onboarding agent exists yet.
+    // An upgraded request never completes like others: its line is written here.
+    request.log.info({ req: request }, 'socket opened');
     const query = request.query as Record<string, string | undefined>;
     const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) =>
       socket.send('data' in frame ? eventFrame(frame.data) : JSON.stringify(frame));

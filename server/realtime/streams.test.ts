@@ -44,6 +44,10 @@ class OtherNodeBus implements EventBus {
   onSignal() {
     return () => undefined;
   }
+  async announce() {}
+  onAnnouncement() {
+    return () => undefined;
+  }
   onReconnect() {
     return () => undefined;
   }

@@ -171,7 +171,7 @@ export class LocalRuntime implements Runtime {
     const ports = await this.ports.reserve(id);
     const networkTools = this.sandboxed ? await this.networkTools() : null;
     // In a namespace of its own the kernel keeps the ports forwarded to it; on the host's network it takes free ones at each start.
-    const kernelPorts = networkTools ? await freeKernelPorts() : undefined;
+    const kernelPorts = networkTools ? await freeKernelPorts([...ports, ...this.hostPorts]) : undefined;
     let network: IsolatedNetwork | null = null;
     try {
       if (networkTools && kernelPorts)

@@ -28,15 +28,19 @@ export interface KernelPorts {
   hb: number;
 }
 
-/** Five ports free on the host's loopback now. */
-export async function freeKernelPorts(): Promise<KernelPorts> {
-  const [shell, iopub, stdin, control, hb] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
+/**
+ * Five distinct ports free on the host's loopback now, none of them in `taken` (the sandbox's
+ * other forwarded ports: pasta refuses a port named twice). Each probe releases its port before
+ * the next, so the system may hand the same one out again: repeats are drawn anew.
+ */
+export async function freeKernelPorts(taken: readonly number[] = []): Promise<KernelPorts> {
+  const chosen = new Set<number>();
+  for (let attempt = 0; chosen.size < 5; attempt++) {
+    if (attempt > 100) throw new Error('no five distinct free ports for the Python kernel');
+    const port = await freePort();
+    if (!taken.includes(port)) chosen.add(port);
+  }
+  const [shell = 0, iopub = 0, stdin = 0, control = 0, hb = 0] = chosen;
   return { shell, iopub, stdin, control, hb };
 }
 

@@ -6,6 +6,8 @@ export type ApiClient = Client<paths>;
 type LoginRequest = components['schemas']['LoginRequest'];
 export type RegistrationRequest = components['schemas']['RegistrationRequest'];
 export type RegistrationResult = components['schemas']['RegistrationResult'];
+export type Settings = components['schemas']['Settings'];
+export type SettingsUpdate = components['schemas']['SettingsUpdate'];
 
 /** Adds `Authorization: Bearer <token>` to every request while a token is stored. */
 export function bearerToken(readToken: () => string | null): Middleware {
@@ -49,6 +51,18 @@ export function createRequests(client: ApiClient) {
     logOut: () => dataOf(client.POST('/api/auth/logout')),
     currentUser: (signal?: AbortSignal) => dataOf(client.GET('/api/auth/me/extended', { signal })),
     config: (signal?: AbortSignal) => dataOf(client.GET('/api/options/config', { signal })),
+    /** The user's settings; null when they never saved any (the server answers 404). */
+    settings: async (signal?: AbortSignal): Promise<Settings | null> => {
+      try {
+        return await dataOf(client.GET('/api/settings', { signal }));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    saveSettings: (body: SettingsUpdate) => dataOf(client.POST('/api/settings', { body })),
+    verifyEmail: (token: string) => dataOf(client.POST('/api/auth/verify-email', { body: { token } })),
+    resendEmailVerification: () => dataOf(client.POST('/api/email/verification')),
   };
 }
 

@@ -9,6 +9,7 @@ const FIFTEEN_MINUTES = 15 * 60 * 1000;
 export const queryKeys = {
   currentUser: ['user', 'me'] as const,
   config: ['config'] as const,
+  settings: ['user', 'settings'] as const,
   conversationList: ['conversations', 'list'] as const,
   /** One conversation's data: ['conversations', id, ...what]. */
   conversation: (conversationId: string, ...what: readonly string[]) =>
@@ -35,5 +36,19 @@ export function configQuery(requests: Requests) {
     queryFn: ({ signal }) => requests.config(signal),
     staleTime: FIVE_MINUTES,
     gcTime: FIFTEEN_MINUTES,
+  });
+}
+
+/**
+ * The user's settings (null: never saved, the defaults apply). A failure is shown by the page
+ * that needs them, in the spec's words, so it raises no toast.
+ */
+export function settingsQuery(requests: Requests) {
+  return queryOptions({
+    queryKey: queryKeys.settings,
+    queryFn: ({ signal }) => requests.settings(signal),
+    staleTime: FIVE_MINUTES,
+    gcTime: FIFTEEN_MINUTES,
+    meta: { disableToast: true },
   });
 }

@@ -1,8 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { useActorRef } from '@xstate/react';
-import { useState } from 'react';
-import { configQuery } from '../api/queries.ts';
+import i18next from 'i18next';
+import { useEffect, useState } from 'react';
+import { selectUser } from '../../machines/session.ts';
+import { configQuery, queryKeys, settingsQuery } from '../api/queries.ts';
+import { isSupportedLanguage } from './i18n.ts';
 import { storedAffiliateCode } from './local-data.ts';
 import { requests } from './services.ts';
 import { createRegistrationLogic, createSignInLogic, SessionContext } from './session.ts';
@@ -10,6 +13,41 @@ import { createRegistrationLogic, createSignInLogic, SessionContext } from './se
 /** The configuration the server gives the client (mode, feature flags, support email...). */
 export function useClientConfig() {
   return useQuery(configQuery(requests)).data;
+}
+
+/** The signed-in user's settings (data null: never saved); idle while nobody is signed in. */
+export function useSettings() {
+  const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  return useQuery({ ...settingsQuery(requests), enabled: signedIn });
+}
+
+/** The language saved in the settings wins over the browser's once the settings arrive. */
+export function useSavedLanguage() {
+  const language = useSettings().data?.language;
+  useEffect(() => {
+    if (language && isSupportedLanguage(language) && language !== i18next.resolvedLanguage)
+      void i18next.changeLanguage(language);
+  }, [language]);
+}
+
+/** Mails the signed-in user a new verification link; its failure is shown where it was asked for. */
+export function useResendVerification() {
+  return useMutation({ mutationFn: requests.resendEmailVerification, meta: { disableToast: true } });
+}
+
+/** Opens a verification link's token; once verified, the account is read again everywhere. */
+export function useVerifyEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: requests.verifyEmail,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
+    meta: { disableToast: true },
+  });
+}
+
+/** Whether the signed-in user's email still waits for verification (never in oss mode, whose user has none to verify). */
+export function useEmailUnverified() {
+  return SessionContext.useSelector((snapshot) => selectUser(snapshot)?.email_verified === false);
 }
 
 /** A Sign In form actor for the lifetime of the calling component. */

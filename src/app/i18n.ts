@@ -15,9 +15,10 @@ export const NAMESPACES = [
   'home',
   'legal',
   'conversations',
+  'settings',
 ] as const;
 
-function isSupported(language: string): language is Language {
+export function isSupportedLanguage(language: string): language is Language {
   return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
 }
 
@@ -25,7 +26,7 @@ function isSupported(language: string): language is Language {
 export function pickLanguage(preferred: readonly string[]): Language {
   for (const tag of preferred) {
     const language = tag.toLowerCase().split('-')[0] ?? '';
-    if (isSupported(language)) return language;
+    if (isSupportedLanguage(language)) return language;
   }
   return FALLBACK_LANGUAGE;
 }

@@ -5,6 +5,7 @@ import type conversations from '../../locales/en/conversations.json';
 import type home from '../../locales/en/home.json';
 import type legal from '../../locales/en/legal.json';
 import type onboarding from '../../locales/en/onboarding.json';
+import type settings from '../../locales/en/settings.json';
 import type tabs from '../../locales/en/tabs.json';
 import type workspace from '../../locales/en/workspace.json';
 
@@ -22,6 +23,7 @@ declare module 'i18next' {
       workspace: typeof workspace;
       chat: typeof chat;
       tabs: typeof tabs;
+      settings: typeof settings;
     };
   }
 }

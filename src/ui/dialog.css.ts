@@ -59,3 +59,9 @@ export const close = style({
   cursor: 'pointer',
   selectors: { '&:hover': { background: vars.color.surfaceHover, color: vars.color.text } },
 });
+export const buttons = style({
+  display: 'flex',
+  justifyContent: 'flex-end',
+  gap: vars.space.sm,
+  marginTop: vars.space.md,
+});

@@ -1,6 +1,7 @@
 export { Avatar } from './Avatar.tsx';
 export { Button } from './Button.tsx';
 export { Checkbox } from './Checkbox.tsx';
+export { ConfirmDialog } from './ConfirmDialog.tsx';
 export { Dialog } from './Dialog.tsx';
 export {
   DropdownMenu,
@@ -13,6 +14,7 @@ export {
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
 } from './DropdownMenu.tsx';
+export { SelectField } from './SelectField.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';
 export { TextField } from './TextField.tsx';
 export { toast, Toaster } from './toast.tsx';

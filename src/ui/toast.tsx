@@ -15,7 +15,7 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-function show(kind: 'error' | 'success', message: string, options?: Pick<ExternalToast, 'duration'>) {
+function show(kind: 'error' | 'success' | 'warning', message: string, options?: Pick<ExternalToast, 'duration'>) {
   if (!wanted) {
     wanted = true;
     for (const listener of listeners) listener();
@@ -27,6 +27,7 @@ function show(kind: 'error' | 'success', message: string, options?: Pick<Externa
 export const toast = {
   error: (message: string, options?: Pick<ExternalToast, 'duration'>) => show('error', message, options),
   success: (message: string, options?: Pick<ExternalToast, 'duration'>) => show('success', message, options),
+  warning: (message: string, options?: Pick<ExternalToast, 'duration'>) => show('warning', message, options),
 };
 
 /** Where toasts show: sonner's Toaster, mounted once the first toast is asked for. */

@@ -6,7 +6,7 @@ import type { Conversation } from '../../openapi/types.ts';
 import { sample } from './sample.ts';
 
 // Every operation of the contract that names something of a user's — a conversation, a
-// secret, a layout — called on Alice's by someone else: Bob with his token, nobody, a forged
+// secret, a layout, an API key — called on Alice's by someone else: Bob with his token, nobody, a forged
 // token, and Bob's conversation's session key. Each answers 401, 403 or 404, and no answer holds
 // anything of Alice's. New operations are swept because the list comes from the contract.
 
@@ -15,6 +15,7 @@ let alice: { token: string; id: string };
 let bob: { token: string; id: string };
 let conversation: Conversation;
 let bobsKey: string;
+let alicesApiKey: { id: string; key: string };
 const SECRET_VALUE = 'alice-secret-value-5f1e';
 const TITLE = 'Alice private project';
 
@@ -34,17 +35,25 @@ beforeAll(async () => {
     token: alice.token,
     body: { layout: { global: { alice: true } } },
   });
+  alicesApiKey = (await call(t.app, 'POST', '/api/keys', { token: alice.token, body: { name: 'alice-api-key' } }))
+    .body as { id: string; key: string };
   bobsKey = (await createRunning(t.app, bob.token)).session_api_key as string;
 });
 
 /** Alice's things, by path parameter name. */
 const aliceValues = (name: string) =>
-  ({ conversation_id: conversation.conversation_id, name: name === 'name' ? 'ALICE_KEY' : 'X', event_id: '0' })[name] ??
-  'X';
+  (
+    ({
+      conversation_id: conversation.conversation_id,
+      name: name === 'name' ? 'ALICE_KEY' : 'X',
+      event_id: '0',
+      key_id: alicesApiKey.id,
+    }) as Record<string, string>
+  )[name] ?? 'X';
 
 /** The operations that name one of a user's things in their path (layouts by name get their own value below). */
 const operationsOnAThing = (operations: Operation[]) =>
-  operations.filter((op) => /\{(conversation_id|name)\}/.test(op.path) && op.security.length > 0);
+  operations.filter((op) => /\{(conversation_id|name|key_id)\}/.test(op.path) && op.security.length > 0);
 
 function request(op: Operation) {
   const layout = op.path.startsWith('/api/user/layouts/');
@@ -105,10 +114,18 @@ describe('another tenant', () => {
     });
     const layouts = await call(t.app, 'GET', '/api/user/layouts', { token: alice.token });
     expect(JSON.stringify(layouts.body)).toContain('{"alice":true}');
+    expect((await call(t.app, 'GET', '/api/auth/me/extended', { token: alicesApiKey.key })).status).toBe(200);
     // Bob's own lists hold nothing of hers.
-    for (const url of ['/api/conversations?limit=100', '/api/secrets', '/api/user/layouts', '/api/settings']) {
+    for (const url of [
+      '/api/conversations?limit=100',
+      '/api/secrets',
+      '/api/user/layouts',
+      '/api/settings',
+      '/api/keys',
+    ]) {
       const body = JSON.stringify((await call(t.app, 'GET', url, { token: bob.token })).body);
-      expect({ url, leaked: [TITLE, 'ALICE_KEY', 'alice-layout'].filter((mark) => body.includes(mark)) }).toEqual({
+      const marks = [TITLE, 'ALICE_KEY', 'alice-layout', 'alice-api-key', alicesApiKey.id];
+      expect({ url, leaked: marks.filter((mark) => body.includes(mark)) }).toEqual({
         url,
         leaked: [],
       });

@@ -41,6 +41,15 @@ async function openSignIn(page: Page, server: RunningServer) {
   return page.getByRole('dialog', { name: 'Sign In' });
 }
 
+/** Waits until a field's value satisfies `done` (a value that arrives from the server). */
+async function waitForValue(field: ReturnType<Page['getByLabel']>, done: (value: string) => boolean) {
+  for (let i = 0; i < 200; i++) {
+    if (done(await field.inputValue())) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the field's value stayed ${await field.inputValue()}`);
+}
+
 async function profileMenuText(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click();
   const menu = page.getByRole('menu');
@@ -98,6 +107,102 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.waitForURL('**/dashboard');
     await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(await storedTokens(page)).toEqual({ local: null, session: null });
+    await page.close();
+  });
+
+  it('takes a company sign-up through both onboarding steps to the dashboard, with $50 for the card', async () => {
+    const { server, browser } = suite;
+    const email = `ada.onboarding.${Date.now()}@acme-e2e.dev`;
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('banner').getByRole('button', { name: 'Sign up', exact: true }).click();
+    const signUp = page.getByRole('dialog', { name: 'Create your account' });
+    await signUp.getByLabel('Full Name').fill('Ada Lovelace');
+    await signUp.getByLabel('Email Address').fill(email);
+    await signUp.getByLabel('Password').fill(PASSWORD);
+    await signUp.getByRole('button', { name: 'Create Account & Claim FREE Credits' }).click();
+    await page.waitForURL('**/registration-onboarding');
+
+    // Step 1: the country, detected from the browser's language (en-US) until one is chosen.
+    await page.getByText('Step 1 of 2').waitFor();
+    const country = page.getByLabel('Country');
+    await waitForValue(country, (value) => value === '840');
+    await country.selectOption({ label: 'Germany' });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Agree & continue' }).click();
+
+    // Step 2: Start Free says what is missing; the card waits for the contact information.
+    await page.getByText('Step 2 of 2').waitFor();
+    expect(await page.getByRole('button', { name: 'Add payment method' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Start Free' }).click();
+    const missing = page.getByRole('dialog', { name: 'Complete Required Steps' });
+    await missing.getByText('Add your contact information').waitFor();
+    await missing.getByRole('button', { name: 'Got it' }).click();
+
+    await page.getByRole('button', { name: 'Add name and address' }).click();
+    const contact = page.getByRole('dialog', { name: 'Contact information' });
+    expect(await contact.getByLabel('Profile type').inputValue()).toBe('Organization');
+    await contact.getByLabel('Organization name').fill('Acme GmbH');
+    await contact.getByLabel('Legal name').fill('Ada Lovelace');
+    await contact.getByLabel('Street address').fill('Hauptstraße 1');
+    await contact.getByLabel('City').fill('Berlin');
+    await contact.getByLabel('Province / state').fill('Berlin');
+    await contact.getByLabel('Postal code').fill('10115');
+    await contact.getByRole('button', { name: 'Save' }).click();
+    await contact.waitFor({ state: 'detached' });
+    await page.getByText('Acme GmbH, Ada Lovelace, Hauptstraße 1').waitFor();
+
+    // The server checks the card: a wrong checksum comes back in the Error dialog.
+    const card = page.getByRole('dialog', { name: 'Add credit or debit card' });
+    const fillCard = async (number: string) => {
+      await page.getByRole('button', { name: 'Add payment method' }).click();
+      await card.getByLabel('Card number').fill(number);
+      await card.getByLabel('Expiry (MM/YY)').fill('12/35');
+      await card.getByLabel('Security code').fill('737');
+      await card.getByLabel('Cardholder name').fill('Ada Lovelace');
+    };
+    await fillCard('4242 4242 4242 4241');
+    await card.getByRole('button', { name: 'Save card' }).click();
+    const error = page.getByRole('dialog', { name: 'Error' });
+    await error.getByText('The card number is not valid. Please check it.').waitFor();
+    await error.getByRole('button', { name: 'OK' }).click();
+    await fillCard('4242 4242 4242 4242');
+    // Unticking 'the same' pre-fills the billing address from the contact address and the country.
+    await card.getByRole('checkbox', { name: 'Billing address and legal address are the same' }).click();
+    expect(await card.getByLabel('Billing country/region').inputValue()).toBe('Germany');
+    expect(await card.getByLabel('Billing city').inputValue()).toBe('Berlin');
+    await card.getByRole('checkbox', { name: 'Billing address and legal address are the same' }).click();
+    expect(await card.getByLabel('Billing city').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await card.getByRole('button', { name: 'Save card' }).click();
+    await page.getByText('visa •••• 4242, expires 12/35').waitFor();
+
+    await page.getByRole('button', { name: 'Start Free' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
+    // The header's balance: green from $1.
+    const indicator = page.getByLabel('Credits: $50.00');
+    await indicator.waitFor();
+    expect(await indicator.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(6, 118, 71)');
+    const token = (await storedTokens(page)).local ?? '';
+    const credits = await fetch(`${server.url}/api/auth/credits`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await credits.json()) as { balance: number }).balance).toBe(50);
+
+    // The profile: who, the balance, and the grant in the billing history.
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await page.waitForURL('**/profile');
+    await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
+    expect(await page.getByText(email).count()).toBeGreaterThan(0);
+    const other = page.getByRole('table', { name: 'Other transactions' });
+    const grant = other.getByRole('row', { name: /Free credit for adding payment details/ });
+    await grant.waitFor();
+    expect(await grant.innerText()).toMatch(/Completed\s+\+\$50\.0000/);
+    await page.getByRole('region', { name: 'Conversation costs' }).getByText('Nothing here yet.').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.close();
   });
 

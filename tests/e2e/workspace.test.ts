@@ -355,6 +355,31 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     );
     await changedFile('Untracked', 'dropped.txt').waitFor();
 
+    // Unsaved edits in the editor: leaving the conversation asks first; Stay keeps them, and once saved, leaving asks nothing.
+    await chooseMenuItem(page, 'Window', 'VS Code');
+    await page
+      .getByRole('navigation', { name: 'Files' })
+      .getByRole('button', { name: 'hello.txt', exact: true })
+      .click();
+    const editor = page.getByLabel('Contents of hello.txt');
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' (edited)');
+    const openFiles = page.getByRole('list', { name: 'Open files' });
+    await openFiles.getByRole('button', { name: /^hello\.txt.*unsaved changes$/ }).waitFor();
+    await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'New conversation' }).click();
+    const exit = page.getByRole('dialog', { name: 'Leave this conversation?' });
+    await exit.getByText('Unsaved changes in hello.txt are lost if you leave.').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await exit.getByRole('button', { name: 'Stay' }).click();
+    await exit.waitFor({ state: 'detached' });
+    expect(page.url()).toContain(conversationId);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await openFiles.getByRole('button', { name: 'hello.txt', exact: true }).waitFor();
+    expect(await workspaceApi<{ code: string }>(server, conversationId, 'select-file?file=hello.txt')).toEqual({
+      code: expect.stringContaining(' (edited)'),
+    });
+
     // Stop: back at /dashboard; then delete it from the conversation panel.
     await chooseMenuItem(page, 'Runtime', 'Stop');
     await page.waitForURL(/\/dashboard$/);

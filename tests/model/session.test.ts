@@ -19,6 +19,7 @@ const config = (mode: ClientConfig['APP_MODE']): ClientConfig => ({
   VSCODE_URL: null,
   SUPPORT_EMAIL: 'support@atelier.test',
   BUILD_NUMBER: 'test',
+  OPERATOR_MODEL: null,
 });
 
 const user: User = {

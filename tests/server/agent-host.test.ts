@@ -3,7 +3,8 @@ import type { AgentFactory, AgentHost } from '../../server/agent/types.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { listen, SocketClient, waitFor, waitRunning } from '../support/conversations.ts';
+import { completeOnboarding, listen, SocketClient, waitFor, waitRunning } from '../support/conversations.ts';
+import { verifyByMail } from '../support/mail.ts';
 import type { ClientAction, Event } from '../../openapi/types.ts';
 
 /**
@@ -148,7 +149,7 @@ describe('the agent host', () => {
       securityAnalyzer: 'llm',
     });
     expect(ossAgent.sessions.at(-1)?.host.settings.llm?.baseUrl).toBeUndefined();
-    await call(oss.app, 'POST', '/api/settings', { body: { llm_model: 'openai/gpt-4o', llm_api_key: null } });
+    await call(oss.app, 'POST', '/api/settings', { body: { llm_model: 'openai/gpt-4o', llm_api_key: '' } });
     await call(oss.app, 'POST', `/api/conversations/${created.body?.conversation_id as string}/stop`);
     expect(
       (await call(oss.app, 'POST', `/api/conversations/${created.body?.conversation_id as string}/start`)).status,
@@ -161,11 +162,13 @@ describe('the agent host', () => {
     await call(saas.app, 'POST', '/api/auth/register', {
       body: { name: 'Payer', email: 'payer@acme.example', password: 'long enough' },
     });
+    await verifyByMail(saas.app, saas.db, 'payer@acme.example');
     const token = (
       await call(saas.app, 'POST', '/api/auth/login', {
         body: { email: 'payer@acme.example', password: 'long enough' },
       })
     ).body?.access_token as string;
+    await completeOnboarding(saas.app, token);
     expect((await call(saas.app, 'POST', '/api/conversations', { token, body: {} })).status).toBe(402);
     const userId = (await findUserId(saas.db, 'payer@acme.example')) as string;
     await grantCredit(saas.db, {

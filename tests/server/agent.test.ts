@@ -80,6 +80,35 @@ describe('the agent in a conversation', () => {
     await call(oss.app, 'POST', `/api/conversations/${id}/stop`);
   });
 
+  it('calls the model with a key saved while it runs from its next step on, and never with the old key again', async () => {
+    const finish = (message: string) =>
+      reply.toolCall('finish', { message, task_completed: 'true' }, { when: withTools });
+    llm.enqueue(reply.text('Keys', { when: withoutTools }), finish('First done.'));
+    const created = await call(oss.app, 'POST', '/api/conversations', { body: { initial_user_msg: 'First' } });
+    const id = created.body?.conversation_id as string;
+    const socket = await SocketClient.open(baseUrl, { conversation_id: id, latest_event_id: -1 });
+    await socket.waitFor((s) => s.events.some((e) => e.action === 'finish'), 'the first answer', 30_000);
+    const keysOf = (requests: typeof llm.requests) =>
+      requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.headers.authorization);
+    expect(keysOf(llm.requests)).toContain('Bearer fake-key');
+
+    const savedAt = llm.requests.length;
+    await call(oss.app, 'POST', '/api/settings', { body: { llm_api_key: 'rotated-key' } });
+    llm.enqueue(finish('Second done.'));
+    socket.send({ action: 'message', args: { content: 'Second' } });
+    await socket.waitFor(
+      (s) => s.events.filter((e) => e.action === 'finish').length === 2,
+      'the second answer',
+      30_000,
+    );
+    const after = keysOf(llm.requests.slice(savedAt));
+    expect(after.length).toBeGreaterThan(0);
+    expect(new Set(after)).toEqual(new Set(['Bearer rotated-key']));
+    await socket.close();
+    await call(oss.app, 'POST', `/api/conversations/${id}/stop`);
+    await call(oss.app, 'POST', '/api/settings', { body: { llm_api_key: 'fake-key' } });
+  });
+
   it('says clearly when no model is configured', async () => {
     const user = await signUp(saas.app, saas.db, 'nomodel@acme.example');
     const created = await call(saas.app, 'POST', '/api/conversations', {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/cli/main.ts';
 import { finishReply, titleReply } from '../agent/scenario.ts';
 import { isAgentState, SocketClient, waitFor } from '../support/conversations.ts';
+import { verificationToken } from '../support/mail.ts';
 import { FakeLlm } from '../support/fake-llm/index.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import type { Conversation } from '../../openapi/types.ts';
@@ -48,6 +49,9 @@ async function api<T = Record<string, unknown>>(
   return (await response.json()) as T;
 }
 
+const cardNumber = '4000056655665556';
+const securityCode = '9173';
+
 describe('the server log', () => {
   it('holds no token, key, password or secret value used in a whole session', async () => {
     const email = 'logged@acme.example';
@@ -58,7 +62,38 @@ describe('the server log', () => {
     const bearer = { authorization: `Bearer ${token}` };
     process.env.DATA_DIR = server.database.dataDir;
     if (server.database.databaseUrl) process.env.DATABASE_URL = server.database.databaseUrl;
+    // Onboarding's card: its number and security code must never be logged either.
+    const { contact_information: contact } = await api<{ contact_information: { id: string } }>(
+      'POST',
+      '/api/atelier/onboarding/save-contact-information',
+      {
+        headers: bearer,
+        body: {
+          organization_name: 'Acme',
+          legal_name: 'L',
+          street_address: 'S',
+          city: 'C',
+          province: 'P',
+          postal_code: '1',
+        },
+      },
+    );
+    await api('POST', '/api/atelier/onboarding/save-payment-information', {
+      headers: bearer,
+      body: {
+        contact_information_id: contact.id,
+        card_number: cardNumber,
+        expiry_date: '12/35',
+        security_code: securityCode,
+        cardholder_name: 'L',
+        same_billing_address: true,
+      },
+    });
     expect(await runAdmin(['activate-user', email], () => {})).toBe(0);
+    const outbox: string[] = [];
+    expect(await runAdmin(['outbox'], (line) => outbox.push(line))).toBe(0);
+    const verificationLink = verificationToken(outbox.join('\n'));
+    await api('POST', '/api/auth/verify-email', { body: { token: verificationLink } });
     expect(await runAdmin(['grant-credits', email, '5'], () => {})).toBe(0);
 
     await api('POST', '/api/settings', {
@@ -106,7 +141,17 @@ describe('the server log', () => {
     expect(log).toContain('"url":"/socket?conversation_id=');
     expect(log).toContain('auth_token=[redacted]');
     expect(log).toContain('session_api_key=[redacted]');
-    for (const [name, value] of Object.entries({ token, sessionKey, llmKey, password, githubToken, secretValue })) {
+    for (const [name, value] of Object.entries({
+      token,
+      sessionKey,
+      llmKey,
+      password,
+      githubToken,
+      secretValue,
+      verificationLink,
+      cardNumber,
+      securityCode,
+    })) {
       expect(log.includes(value), `the log holds the ${name}`).toBe(false);
     }
   });

@@ -90,6 +90,15 @@ describe('settings', () => {
       expect(text).not.toContain('ghp_secret_token');
     }
 
+    // Null leaves a saved key as it is; an empty string clears it (spec §5).
+    await call(t.app, 'POST', '/api/settings', {
+      token: user.token,
+      body: { llm_api_key: null, search_api_key: null },
+    });
+    expect((await call(t.app, 'GET', '/api/settings', { token: user.token })).body).toMatchObject({
+      llm_api_key_set: true,
+      search_api_key_set: true,
+    });
     await call(t.app, 'POST', '/api/settings', {
       token: user.token,
       body: { llm_api_key: '', provider_tokens: { github: { token: null } } },

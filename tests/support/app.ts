@@ -40,13 +40,13 @@ export async function call(
   app: App,
   method: string,
   url: string,
-  options: { body?: unknown; token?: string; ip?: string } = {},
+  options: { body?: unknown; token?: string; ip?: string; headers?: Record<string, string> } = {},
 ) {
   const response = await app.http.inject({
     method: method as 'GET',
     url,
     payload: options.body as object | undefined,
-    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    headers: { ...options.headers, ...(options.token && { authorization: `Bearer ${options.token}` }) },
     remoteAddress: options.ip ?? '127.0.0.1',
   });
   const text = response.body;

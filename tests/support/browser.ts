@@ -63,6 +63,12 @@ export type AccessibilityViolation = Pick<Axe.Result, 'id' | 'impact' | 'help'> 
 export async function seriousAccessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
   await page.addScriptTag({ path: AXE_SCRIPT });
   const violations = await page.evaluate(async () => {
+    // Contrast is judged on what stays on screen: a dialog still fading in has text at part opacity.
+    // (A spinner's endless animation is not waited for.)
+    const ending = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
     const { axe } = window as unknown as { axe: typeof Axe };
     const results = await axe.run(document);
     return results.violations.map(({ id, impact, help, nodes }) => ({

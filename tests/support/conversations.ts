@@ -5,6 +5,7 @@ import type { App } from '../../server/http/app.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call } from './app.ts';
+import { verifyByMail } from './mail.ts';
 import type { Conversation, Event } from '../../openapi/types.ts';
 
 /** Polls `read` until `done` holds for its value (or fails after `timeoutMs`). */
@@ -28,14 +29,22 @@ export async function waitFor<T>(
 export const isAgentState = (state: string) => (event: Event) =>
   event.observation === 'agent_state_changed' && event.extras?.agent_state === state;
 
-/** A signed-in saas user with $10 of credit: enough to start conversations. */
-export async function signUp(app: App, db: Db, email: string): Promise<{ token: string; id: string }> {
+/** A signed-in saas user, verified through the link mailed to them, onboarded (unless asked not to), with $10 of credit: enough to start conversations. */
+export async function signUp(
+  app: App,
+  db: Db,
+  email: string,
+  options: { personal?: boolean; onboarded?: boolean } = {},
+): Promise<{ token: string; id: string }> {
   await call(app, 'POST', '/api/auth/register', {
-    body: { name: 'Test User', email, password: 'long enough' },
+    body: { name: 'Test User', email, password: 'long enough', ...(options.personal && { is_personal: true }) },
     ip: email,
   });
+  await verifyByMail(app, db, email);
   const login = await call(app, 'POST', '/api/auth/login', { body: { email, password: 'long enough' }, ip: email });
   const id = (await findUserId(db, email)) as string;
+  const token = login.body?.access_token as string;
+  if (options.onboarded !== false) await completeOnboarding(app, token);
   await grantCredit(db, {
     userId: id,
     amountMicros: 10_000_000n,
@@ -43,7 +52,24 @@ export async function signUp(app: App, db: Db, email: string): Promise<{ token: 
     description: 'tests',
     idempotencyKey: 'tests',
   });
-  return { token: login.body?.access_token as string, id };
+  return { token, id };
+}
+
+/** Registration onboarding as a user completes it: country, contact information, Start Free. */
+export async function completeOnboarding(app: App, token: string) {
+  const onboarding = (path: string, body?: unknown) =>
+    call(app, 'POST', `/api/atelier/onboarding/${path}`, { token, ...(body !== undefined && { body }) });
+  await onboarding('save-user-country', { country: 276 });
+  await onboarding('save-contact-information', {
+    organization_name: 'Acme',
+    legal_name: 'Test User',
+    street_address: 'Main street 1',
+    city: 'Berlin',
+    province: 'Berlin',
+    postal_code: '10115',
+  });
+  const started = await onboarding('start-free');
+  if (started.body?.success !== true) throw new Error(`onboarding did not finish: ${JSON.stringify(started.body)}`);
 }
 
 /** Creates a conversation and waits until it runs. */
@@ -64,8 +90,14 @@ export async function waitRunning(app: App, token: string, id: string): Promise<
     30_000,
     `conversation ${id} to run`,
   );
-  if (found.body?.status !== 'RUNNING')
-    throw new Error(`conversation ${id} did not start: ${JSON.stringify(found.body)}`);
+  if (found.body?.status !== 'RUNNING') {
+    // The runtime's own words for why it failed are in the conversation's error status event.
+    const events = await call(app, 'GET', `/api/conversations/${id}/events?limit=100`, { token });
+    const errors = ((events.body?.events ?? []) as { type?: string; message?: string }[])
+      .filter((event) => event.type === 'error')
+      .map((event) => event.message);
+    throw new Error(`conversation ${id} did not start: ${JSON.stringify(found.body)} ${JSON.stringify(errors)}`);
+  }
   return found.body as unknown as Conversation;
 }
 

@@ -19,11 +19,12 @@ export interface TestDatabase {
 
 /**
  * A private, migrated database for one test file: a copy of the PGlite template, or a
- * new database on the PostgreSQL server of DATABASE_URL (dropped afterwards).
+ * new database on the PostgreSQL server of `serverUrl` (DATABASE_URL by default; dropped afterwards).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(
+  serverUrl: string | null = process.env.DATABASE_URL || null,
+): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
-  const serverUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
   if (serverUrl) {
     const name = `atelier_test_${randomBytes(6).toString('hex')}`;

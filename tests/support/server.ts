@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -20,6 +21,8 @@ export interface RunningServer {
   crash(): Promise<void>;
   /** Stop, then start again on the same port and data. */
   restart(): Promise<void>;
+  /** Runs `npm run admin -- ...args` against this installation, as its operator would. */
+  admin(...args: string[]): Promise<{ code: number | null; output: string }>;
   /** Stop and delete the data (unless the database was borrowed from another server). */
   destroy(): Promise<void>;
 }
@@ -39,16 +42,19 @@ function freePort(): Promise<number> {
  * The real platform in its own process (`server/main.ts`, as `npm start` runs it) on a
  * private database, serving the built SPA from dist/ (built by the e2e global setup).
  * With `database` it shares another server's database and data directory instead: a second
- * node of the same installation.
+ * node of the same installation. With `logFile` it writes its log straight to that file, as a
+ * service does, instead of through a pipe this process reads (a benchmark's harness must not
+ * pace the server's writes).
  */
 export async function startServer(
-  options: { mode?: 'saas' | 'oss'; env?: Record<string, string>; database?: TestDatabase } = {},
+  options: { mode?: 'saas' | 'oss'; env?: Record<string, string>; database?: TestDatabase; logFile?: string } = {},
 ): Promise<RunningServer> {
   const database = options.database ?? (await createTestDatabase());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let log = '';
+  const output = () => (options.logFile ? fs.readFileSync(options.logFile, 'utf8') : log);
 
   async function launch() {
     const env = {
@@ -63,16 +69,18 @@ export async function startServer(
       ...options.env,
     };
     if (!database.databaseUrl) delete env.DATABASE_URL;
+    const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : null;
     child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
       cwd: root,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', logFd ?? 'pipe', logFd ?? 'pipe'],
     });
+    if (logFd !== null) fs.closeSync(logFd);
     child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
       try {
         if ((await fetch(`${url}/ready`)).ok) return;
       } catch {
@@ -80,7 +88,7 @@ export async function startServer(
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`server did not become ready within 60 s:\n${log}`);
+    throw new Error(`server did not become ready within 60 s:\n${output()}`);
   }
 
   async function stop(signal: NodeJS.Signals = 'SIGTERM') {
@@ -97,8 +105,23 @@ export async function startServer(
     port,
     pid: () => child?.pid,
     database,
-    output: () => log,
+    output,
     stop: () => stop(),
+    admin: (...args) =>
+      new Promise((resolve) => {
+        const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: database.dataDir };
+        if (database.databaseUrl) env.DATABASE_URL = database.databaseUrl;
+        else delete env.DATABASE_URL;
+        const cli = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'cli', 'main.ts'), ...args], {
+          cwd: root,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        cli.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+        cli.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+        cli.once('exit', (code) => resolve({ code, output }));
+      }),
     crash: () => stop('SIGKILL'),
     async restart() {
       await stop();

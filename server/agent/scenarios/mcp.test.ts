@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScenarioFactory, type Scenario, titleReply, finishReply } from '../../../tests/agent/scenario.ts';
 import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
 import { startEchoHttpServer, startEchoSseServer } from '../../../tests/support/mcp-echo-http.ts';
+import { echoStdioServer } from '../../../tests/support/mcp-echo-stdio.ts';
 import { LISTING_MCP_SERVER } from '../../../tests/support/mcp-inline-server.ts';
 import type { Event } from '../../../openapi/types.ts';
 
@@ -12,17 +13,7 @@ let scenario: Scenario | undefined;
 afterEach(async () => scenario?.close());
 afterAll(async () => scenarios.cleanup());
 
-const echoServer = {
-  name: 'echo',
-  command: process.execPath,
-  // Stdio servers start in the workspace, where a bare `tsx` would not resolve: name it by its URL.
-  args: [
-    '--import',
-    import.meta.resolve('tsx'),
-    path.resolve(import.meta.dirname, '../../../tests/support/mcp-echo-server.ts'),
-  ],
-  env: { ECHO_MODE: 'test' },
-};
+const echoServer = echoStdioServer;
 
 /** A task whose one step calls `echo` on a remote MCP server (API key s3cret); the server is closed afterwards. */
 async function echoOverRemote(remote: { url: string; close(): Promise<void> }, text: string): Promise<Event[]> {

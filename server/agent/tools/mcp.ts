@@ -32,13 +32,15 @@ export interface McpConnections {
 interface McpServerSpec {
   /** For messages: the stdio server's name or the URL. */
   label: string;
-  connect(client: Client): Promise<void>;
+  transport: 'remote' | 'stdio';
+  connect(client: Client, timeoutMs: number): Promise<void>;
 }
 
 function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string, launcher: StdioLauncher): McpServerSpec {
   return {
     label: server.name,
-    connect: (client) => {
+    transport: 'stdio',
+    connect: (client, timeoutMs) => {
       const argv = [server.command, ...(server.args ?? [])];
       const sandboxed = launcher.kind === 'sandbox' ? launcher.launch(argv) : null;
       const [command = server.command, ...args] = sandboxed?.argv ?? argv;
@@ -49,7 +51,7 @@ function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string, la
         cwd,
         stderr: 'ignore',
       });
-      return client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      return client.connect(transport, { timeout: timeoutMs });
     },
   };
 }
@@ -64,8 +66,9 @@ function remoteServer(server: McpConfig['sse_servers'][number]): McpServerSpec {
   const requestInit: RequestInit = apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {};
   return {
     label: url,
-    async connect(client) {
-      const attempt = async (transport: Transport) => client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    transport: 'remote',
+    async connect(client, timeoutMs) {
+      const attempt = async (transport: Transport) => client.connect(transport, { timeout: timeoutMs });
       try {
         await attempt(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
       } catch {
@@ -74,6 +77,8 @@ function remoteServer(server: McpConfig['sse_servers'][number]): McpServerSpec {
     },
   };
 }
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
   const parts = Array.isArray(result.content)
@@ -138,7 +143,7 @@ export async function connectMcpServers(
     specs.map(async (spec) => {
       const client = new Client(CLIENT_INFO);
       try {
-        await spec.connect(client);
+        await spec.connect(client, CONNECT_TIMEOUT_MS);
         clients.push(client);
         const { tools } = await client.listTools();
         return { tools: tools.map((tool) => mcpTool(client, tool)) };
@@ -146,7 +151,7 @@ export async function connectMcpServers(
         await client.close().catch(() => undefined);
         return {
           tools: [],
-          failure: { server: spec.label, reason: error instanceof Error ? error.message : String(error) },
+          failure: { server: spec.label, reason: reasonOf(error) },
         };
       }
     }),
@@ -170,4 +175,60 @@ export async function connectMcpServers(
       await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
     },
   };
+}
+
+/** One configured server as the check found it: reachable with its tools, unreachable with why, or not checked here (null). */
+export interface McpServerCheck {
+  server: string;
+  transport: 'remote' | 'stdio';
+  reachable: boolean | null;
+  tools: { name: string; description: string | null }[];
+  error: string | null;
+}
+
+/**
+ * Connects to each configured server as the agent would, lists its tools and disconnects, so a
+ * broken server shows in the settings before a conversation needs it. `stdio: null` leaves
+ * stdio servers unchecked with `stdioNotChecked` as the reason (saas: they run only inside a
+ * conversation's sandbox).
+ */
+export async function checkMcpServers(
+  config: McpConfig,
+  options: { cwd: string; stdio: StdioLauncher | null; stdioNotChecked: string; timeoutMs: number },
+): Promise<McpServerCheck[]> {
+  const { stdio } = options;
+  const launchable = stdio && stdio.kind !== 'refused' ? stdio : null;
+  const checkStdio = async (server: McpConfig['stdio_servers'][number]) =>
+    launchable
+      ? probe(stdioServer(server, options.cwd, launchable), options.timeoutMs)
+      : {
+          server: server.name,
+          transport: 'stdio' as const,
+          reachable: null,
+          tools: [],
+          error: stdio?.kind === 'refused' ? STDIO_REFUSED : options.stdioNotChecked,
+        };
+  return Promise.all([
+    ...config.sse_servers.map((server) => probe(remoteServer(server), options.timeoutMs)),
+    ...config.stdio_servers.map(checkStdio),
+  ]);
+}
+
+async function probe(spec: McpServerSpec, timeoutMs: number): Promise<McpServerCheck> {
+  const client = new Client(CLIENT_INFO);
+  const shown = { server: spec.label, transport: spec.transport };
+  try {
+    await spec.connect(client, timeoutMs);
+    const { tools } = await client.listTools(undefined, { timeout: timeoutMs });
+    return {
+      ...shown,
+      reachable: true,
+      tools: tools.map((tool) => ({ name: tool.name, description: tool.description ?? null })),
+      error: null,
+    };
+  } catch (error) {
+    return { ...shown, reachable: false, tools: [], error: reasonOf(error) };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
 }

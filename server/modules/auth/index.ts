@@ -1,10 +1,15 @@
 import type { Handlers } from '../../shared/operations.ts';
 import { requireUser } from '../../shared/operations.ts';
+import { notFound } from '../../shared/http-error.ts';
 import type { AuthService } from './service.ts';
 
-export { createAuthService, LOCAL_USER, type AuthService } from './service.ts';
+export { createAuthService, LOCAL_USER, USER_CHANGED, type AuthService } from './service.ts';
 
-export function authHandlers(auth: AuthService): Handlers {
+export function authHandlers(auth: AuthService, hosted: boolean): Handlers {
+  // oss mode has one local user and no accounts: nothing to verify.
+  const hostedOnly = () => {
+    if (!hosted) throw notFound('Not found');
+  };
   const endSession = async (ctx: { token: string | null }) => {
     if (ctx.token) await auth.logout(ctx.token);
     return { success: true };
@@ -17,7 +22,17 @@ export function authHandlers(auth: AuthService): Handlers {
     authenticate: async () => ({ success: true }),
     getCurrentUser: async (ctx) => auth.currentUser(requireUser(ctx).id),
     getAuthCredits: async (ctx) => auth.credits(requireUser(ctx).id),
+    verifyEmail: async (ctx) => {
+      hostedOnly();
+      return auth.verifyEmail(ctx.body.token);
+    },
+    resendEmailVerification: async (ctx) => {
+      hostedOnly();
+      return auth.resendEmailVerification(requireUser(ctx).id);
+    },
   };
 }
 export { findUserId, listUsers, setUserActive } from './admin.ts';
 export { findUser } from './lookup.ts';
+export { SESSION_CACHE_TTL_MS } from './session-cache.ts';
+export { hashToken, newToken } from './tokens.ts';

@@ -3,16 +3,29 @@ import { hash, verify } from '@node-rs/argon2';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { sessions, users } from '../../db/schema.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import type { AuthUser } from '../../shared/operations.ts';
 import { RateLimiter } from '../../shared/rate-limiter.ts';
+import { API_KEY_PREFIX, apiKeyUser } from '../api-keys/index.ts';
 import { balanceMicros, microsToDollars, userBalanceMicros } from '../credits/index.ts';
+import type { Mailer } from '../mail/index.ts';
+import { createEmailVerification } from './email-verification.ts';
 import { isPersonalEmail } from './personal-email.ts';
+import { SESSION_CACHE_TTL_MS, SessionCache } from './session-cache.ts';
 import { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens.ts';
 
 export interface AuthOptions {
   rateLimit: { perIp: number; perEmail: number; windowMs: number };
+  /** Carries "this user's sign-ins changed" to the other nodes' session caches. */
+  bus: Pick<EventBus, 'announce' | 'onAnnouncement' | 'onReconnect'>;
+  /** Verification mail: how it leaves, and the address its links point at. */
+  mail: { mailer: Mailer; publicUrl: string };
+  log: { warn(details: object, message: string): void };
 }
+
+/** The bus topic of account changes; the message is the user's id. */
+export const USER_CHANGED = 'user';
 
 /** The implicit user of oss mode. */
 export const LOCAL_USER = { id: 'local', email: 'local@localhost', fullname: 'Local user' } as const;
@@ -22,6 +35,26 @@ const decoyHash = hash('decoy password for unknown emails');
 
 export function createAuthService(db: Db, options: AuthOptions) {
   const { perIp, perEmail, windowMs } = options.rateLimit;
+  const { bus } = options;
+  const cache = new SessionCache();
+  bus.onAnnouncement(USER_CHANGED, (userId) => cache.forgetUser(userId));
+  // Notices sent while the connection was down are lost: trust nothing cached before it.
+  bus.onReconnect(() => cache.clear());
+  // One query, built once (every page of the app reads it): the user's row and the ledger's sum.
+  const currentUserRow = db
+    .select({
+      id: users.id,
+      fullname: users.fullname,
+      email: users.email,
+      isPersonal: users.isPersonal,
+      isActive: users.isActive,
+      signedAgreement: users.signedAgreement,
+      emailVerified: users.emailVerified,
+      balance: userBalanceMicros(),
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('current_user');
   const limits = {
     loginIp: new RateLimiter(perIp, windowMs),
     loginEmail: new RateLimiter(perEmail, windowMs),
@@ -36,6 +69,14 @@ export function createAuthService(db: Db, options: AuthOptions) {
         'retry-after': String(wait),
       });
   }
+
+  /** After anything that changes who a user's tokens stand for: every node reads them again. */
+  async function userChanged(userId: string) {
+    cache.forgetUser(userId);
+    await bus.announce(USER_CHANGED, userId);
+  }
+
+  const verification = createEmailVerification(db, { ...options.mail, userChanged });
 
   async function findByEmail(email: string) {
     const [row] = await db
@@ -66,14 +107,23 @@ export function createAuthService(db: Db, options: AuthOptions) {
           passwordHash: await hash(input.password),
           isPersonal: personal || Boolean(input.is_personal),
           affiliateCode: input.affiliate_code?.trim() || null,
+          // Verified by the link mailed below; until then the account cannot start conversations.
+          emailVerified: false,
         });
       } catch (error) {
         // Two registrations of one address racing: the unique index decides.
         if (isUniqueViolation(error)) throw new HttpError(409, 'An account with this email already exists.');
         throw error;
       }
+      // The account stands even when the mail does not leave: the user asks for another link.
+      await verification
+        .send(id, email)
+        .catch((error: unknown) => options.log.warn({ err: error, userId: id }, 'the verification email was not sent'));
       return { id, personal_email_detected: false };
     },
+
+    verifyEmail: verification.verify,
+    resendEmailVerification: verification.resend,
 
     async login(input: { email: string; password: string; remember_me?: boolean }, ip: string) {
       const email = input.email.trim();
@@ -91,33 +141,43 @@ export function createAuthService(db: Db, options: AuthOptions) {
       return { access_token: token, token_type: 'bearer' as const, expires_at: expiresAt.toISOString() };
     },
 
-    /** The user behind a bearer token, or null when it is unknown, revoked or expired. */
+    /** The user behind a bearer token (a session's or an API key), or null when it is unknown, revoked or expired. */
     async authenticate(token: string): Promise<AuthUser | null> {
+      const tokenHash = hashToken(token);
+      const cached = cache.get(tokenHash);
+      if (cached) return cached;
+      if (token.startsWith(API_KEY_PREFIX)) {
+        const user = await apiKeyUser(db, tokenHash);
+        // A key has no expiry: the cache's own TTL bounds it, and revocation clears it at once.
+        if (user) cache.set(tokenHash, user, new Date(Date.now() + SESSION_CACHE_TTL_MS));
+        return user;
+      }
       const [row] = await db
-        .select({ id: users.id, email: users.email, isActive: users.isActive })
+        .select({ id: users.id, email: users.email, isActive: users.isActive, expiresAt: sessions.expiresAt })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
-        );
-      return row ?? null;
+        .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+      if (!row) return null;
+      const { expiresAt, ...user } = row;
+      cache.set(tokenHash, user, expiresAt);
+      return user;
     },
 
     async logout(token: string) {
-      await db
+      const revoked = await db
         .update(sessions)
         .set({ revokedAt: new Date() })
-        .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+        .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
+        .returning({ userId: sessions.userId });
+      for (const { userId } of revoked) await userChanged(userId);
     },
 
+    userChanged,
+
     async currentUser(userId: string) {
-      // One query: the user's row and the ledger's sum.
-      const [row] = await db
-        .select({ user: users, balance: userBalanceMicros() })
-        .from(users)
-        .where(eq(users.id, userId));
+      const [row] = await currentUserRow.execute({ userId });
       if (!row) throw new HttpError(401, 'Not authenticated');
-      const { user, balance } = row;
+      const { balance, ...user } = row;
       return {
         id: user.id,
         fullname: user.fullname,

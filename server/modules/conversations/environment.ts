@@ -54,7 +54,8 @@ function repositorySource(
 /**
  * What a start of the conversation runs with: the agent's settings, and the runtime's
  * environment — the user's secrets, git identity and the tokens of the providers asked for.
- * Settings are read once per start; saving them takes effect on the next start.
+ * Settings are read once per start; a save changes the model settings of a running agent from
+ * its next step (AgentHost.refreshSettings), everything else on the next start.
  */
 export async function prepareStart(
   row: ConversationRow,

@@ -49,6 +49,10 @@ export function createConversationsModule(deps: ConversationsDeps) {
     agentFactory: deps.agentFactory,
     box,
     prepare: (row, providers) => prepareStart(row, providers, deps),
+    modelSettings: async (userId) => {
+      const { llm, maxBudgetPerTask, confirmationMode, securityAnalyzer } = await deps.settings.forAgent(userId);
+      return { llm, maxBudgetPerTask, confirmationMode, securityAnalyzer };
+    },
     credits:
       config.appMode === 'saas'
         ? (userId, conversationId) => ({
@@ -59,6 +63,9 @@ export function createConversationsModule(deps: ConversationsDeps) {
                 amountMicros,
                 idempotencyKey,
                 description: `Model usage in conversation ${conversationId}`,
+                conversationId,
+                category: 'llm',
+                subcategory: 'chat',
               }),
           })
         : null,

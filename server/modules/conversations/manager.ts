@@ -7,7 +7,7 @@ import type { SecretBox } from '../../shared/secret-box.ts';
 import { ActiveConversation } from './active.ts';
 import { disposition, messageEvent, runEvent } from './actions.ts';
 import type { EventStore, NewEvent } from './events.ts';
-import { createAgentHost, type HostDeps } from './host.ts';
+import { createAgentHost, type HostDeps, type ModelSettings } from './host.ts';
 import type { Inbox } from './inbox.ts';
 import { replayTrajectory } from './replay.ts';
 import { Status, statusUpdate } from './status.ts';
@@ -43,6 +43,8 @@ export interface ManagerDeps {
     row: ConversationRow,
     providers: string[] | undefined,
   ): Promise<{ env: Record<string, string>; settings: AgentSettings; repository: RepositorySource | null }>;
+  /** The user's model settings as saved now (the agent reads them again before each step). */
+  modelSettings(userId: string): Promise<ModelSettings>;
   /** saas: the owner's credits; null in oss mode. */
   credits: ((userId: string, conversationId: string) => NonNullable<HostDeps['credits']>) | null;
   log: Logger;
@@ -158,6 +160,7 @@ export class ConversationManager {
             emit: (event) => this.emit(id, event),
             history: () => this.deps.events.all(id),
             setTitle: (title) => this.setTitle(id, title),
+            modelSettings: () => this.deps.modelSettings(active.userId),
             ...(credits && { credits }),
           }),
         );

@@ -11,7 +11,7 @@ import { findUser } from '../auth/index.ts';
 import { balanceMicros } from '../credits/index.ts';
 import type { ConversationManager } from './manager.ts';
 import { parseTrajectory } from './replay.ts';
-import type { ConversationRow, ConversationStore } from './store.ts';
+import type { ConversationRow, ConversationStore, ShownConversation } from './store.ts';
 import { suggestedTaskPrompt } from './suggested-task.ts';
 import { toConversation } from './view.ts';
 import type { ClientAction } from '../../../openapi/types.ts';
@@ -30,7 +30,7 @@ export interface ServiceDeps {
 export function createConversationService(deps: ServiceDeps) {
   const { db, config, box, conversations, manager } = deps;
   const isEvent = contractValidator('Event');
-  const view = (row: ConversationRow) => toConversation(row, config.publicUrl, box);
+  const view = (row: ShownConversation) => toConversation(row, config.publicUrl, box);
 
   /** Another user's conversation does not exist, as far as the caller can tell. */
   async function owned(user: AuthUser, id: string): Promise<ConversationRow> {

@@ -1,12 +1,28 @@
-import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { conversations } from '../../db/schema.ts';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationStatus = 'RUNNING' | 'STARTING' | 'STOPPED';
 
+/** The columns a conversation's card shows (view.ts): lists read only these. */
+const shownColumns = {
+  id: conversations.id,
+  title: conversations.title,
+  status: conversations.status,
+  runtimeStatus: conversations.runtimeStatus,
+  sessionApiKey: conversations.sessionApiKey,
+  selectedRepository: conversations.selectedRepository,
+  selectedBranch: conversations.selectedBranch,
+  gitProvider: conversations.gitProvider,
+  trigger: conversations.trigger,
+  createdAt: conversations.createdAt,
+  lastUpdatedAt: conversations.lastUpdatedAt,
+};
+export type ShownConversation = Pick<ConversationRow, keyof typeof shownColumns>;
+
 /** Keyset cursor over (last_updated_at desc, id desc): stable while pages are read. */
-function encodeCursor(row: ConversationRow) {
+function encodeCursor(row: ShownConversation) {
   return Buffer.from(`${row.lastUpdatedAt.toISOString()}|${row.id}`).toString('base64url');
 }
 
@@ -18,6 +34,17 @@ function decodeCursor(cursor: string): { at: Date; id: string } | null {
 
 /** Data access for conversation rows; every read that serves a user is scoped to that user. */
 export function createConversationStore(db: Db) {
+  const pageQuery = (where: SQL | undefined, limit: number | Placeholder) =>
+    db
+      .select(shownColumns)
+      .from(conversations)
+      .where(where)
+      .orderBy(desc(conversations.lastUpdatedAt), desc(conversations.id))
+      .limit(limit);
+  // Built once: the first page without filters is what the app reads on every visit.
+  const firstPage = pageQuery(eq(conversations.userId, sql.placeholder('userId')), sql.placeholder('limit')).prepare(
+    'conversations_first_page',
+  );
   return {
     async insert(values: typeof conversations.$inferInsert) {
       const [row] = await db.insert(conversations).values(values).returning();
@@ -58,12 +85,10 @@ export function createConversationStore(db: Db) {
             and(eq(conversations.lastUpdatedAt, after.at), lt(conversations.id, after.id)),
           ),
         );
-      const rows = await db
-        .select()
-        .from(conversations)
-        .where(and(...where))
-        .orderBy(desc(conversations.lastUpdatedAt), desc(conversations.id))
-        .limit(options.limit + 1);
+      const rows =
+        where.length === 1
+          ? await firstPage.execute({ userId, limit: options.limit + 1 })
+          : await pageQuery(and(...where), options.limit + 1);
       const page = rows.slice(0, options.limit);
       const last = page[page.length - 1];
       return { rows: page, next: rows.length > options.limit && last ? encodeCursor(last) : null };

@@ -1,12 +1,12 @@
 import type { SecretBox } from '../../shared/secret-box.ts';
-import type { ConversationRow } from './store.ts';
+import type { ShownConversation } from './store.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
 /**
  * A conversation as the API shows it. While it runs, `url` is the base of its per-conversation
  * calls on this server and `session_api_key` authorises them (and the socket) on its own.
  */
-export function toConversation(row: ConversationRow, publicUrl: string, box: SecretBox): Conversation {
+export function toConversation(row: ShownConversation, publicUrl: string, box: SecretBox): Conversation {
   const live = row.status !== 'STOPPED';
   return {
     conversation_id: row.id,

@@ -1,27 +1,11 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { creditLedger, users } from '../../db/schema.ts';
+import { creditLedger } from '../../db/schema.ts';
+import { balanceMicros } from './balance.ts';
+import { MICROS_PER_DOLLAR } from './money.ts';
 
-export const MICROS_PER_DOLLAR = 1_000_000n;
-
-/** Dollars for the API, from integer micro-dollars (exact to the micro-dollar). */
-export const microsToDollars = (micros: bigint): number => Number(micros) / Number(MICROS_PER_DOLLAR);
-
-/**
- * The balance in micro-dollars of the `users` row being selected, as a scalar subquery.
- * Written with qualified names: Drizzle leaves columns unqualified in a one-table select,
- * which would bind `id` to the ledger's own column inside the subquery.
- */
-export function userBalanceMicros(): SQL<string> {
-  return sql<string>`(select coalesce(sum(ledger.amount_micros), 0) from ${creditLedger} ledger
-    where ledger.user_id = ${users}.id and ledger.status = 'completed')`;
-}
-
-/** Sum of the user's completed ledger entries, in micro-dollars. */
-export async function balanceMicros(db: Db, userId: string): Promise<bigint> {
-  const [row] = await db.select({ total: userBalanceMicros() }).from(users).where(eq(users.id, userId));
-  return BigInt(row?.total ?? 0);
-}
+export { MICROS_PER_DOLLAR, microsToDollars } from './money.ts';
+export { balanceMicros, userBalanceMicros } from './balance.ts';
+export { billingHandlers } from './history.ts';
 
 /** Adds credit once per idempotency key; returns false when the key was already used. */
 export async function grantCredit(
@@ -63,7 +47,16 @@ export function parseDollars(text: string): bigint {
  */
 export async function chargeUsage(
   db: Db,
-  entry: { userId: string; amountMicros: bigint; description: string; idempotencyKey: string },
+  entry: {
+    userId: string;
+    amountMicros: bigint;
+    description: string;
+    idempotencyKey: string;
+    /** Where it was spent, for the billing history's groups. */
+    conversationId: string;
+    category: 'llm' | 'droplet';
+    subcategory?: 'chat' | 'devops';
+  },
 ): Promise<bigint> {
   if (entry.amountMicros < 0n) throw new RangeError('A charge cannot be negative');
   if (entry.amountMicros > 0n)
@@ -75,6 +68,9 @@ export async function chargeUsage(
         transactionType: 'usage',
         description: entry.description,
         idempotencyKey: entry.idempotencyKey,
+        conversationId: entry.conversationId,
+        category: entry.category,
+        subcategory: entry.subcategory ?? null,
       })
       .onConflictDoNothing();
   return balanceMicros(db, entry.userId);

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Handlers } from '../../shared/operations.ts';
+import { configuredModelId } from '../settings/index.ts';
 import { knownModels } from './models.ts';
 
 /**
@@ -19,6 +20,7 @@ export function optionsHandlers(config: Config): Handlers {
       VSCODE_URL: config.vscodeUrl,
       SUPPORT_EMAIL: config.supportEmail,
       BUILD_NUMBER: config.buildNumber,
+      OPERATOR_MODEL: configuredModelId(config.llm),
     }),
     listModels: async () => knownModels(config),
     listAgents: async () => AGENTS,

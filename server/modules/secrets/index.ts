@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { RESERVED_SECRET_NAME } from '../../../openapi/secret-names.ts';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { customSecrets } from '../../db/schema.ts';
 import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
@@ -7,11 +8,8 @@ import type { SecretBox } from '../../shared/secret-box.ts';
 
 const taken = (name: string) => new HttpError(409, `A secret named ${name} already exists.`);
 
-/** Variables the runtime's shell and git rely on: a secret of that name would break the workspace. */
-const RESERVED = /^(PATH|HOME|SHELL|USER|PWD|LANG|TERM|TMPDIR|LD_.*|GIT_.*)$/;
-
 function checkName(name: string | undefined) {
-  if (name !== undefined && RESERVED.test(name))
+  if (name !== undefined && RESERVED_SECRET_NAME.test(name))
     throw new ValidationFailure([
       {
         loc: ['body', 'name'],

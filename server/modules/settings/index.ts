@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { notFound } from '../../shared/http-error.ts';
@@ -5,12 +8,18 @@ import { requireUser, type Handlers } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { findUser } from '../auth/index.ts';
 import { microsToDollars } from '../credits/index.ts';
+import { checkMcpServers, testModelConnection } from '../../agent/index.ts';
 import { configuredModelId, DEFAULT_MODEL, parseModelId, type LlmChoice } from './llm.ts';
 import { createSettingsStore, GIT_PROVIDERS, type GitProvider } from './store.ts';
 import { DEFAULT_GIT_USER, EMPTY_MCP_CONFIG, toColumns, toSettings, type Settings } from './view.ts';
 
 export { configuredModelId, DEFAULT_MODEL } from './llm.ts';
 export type { GitProvider } from './store.ts';
+
+/** How long the settings' MCP check waits for each server (a conversation waits 30 s). */
+const MCP_CHECK_TIMEOUT_MS = 10_000;
+const MCP_STDIO_IN_SANDBOX =
+  'stdio servers run inside each conversation’s sandbox: this one is started and checked when a conversation starts';
 
 export function createSettingsService(db: Db, config: Config, box: SecretBox) {
   const store = createSettingsStore(db, box);
@@ -85,6 +94,54 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
       };
     },
 
+    /**
+     * Asks the model for one word with these settings (oss mode only: on the hosted service the
+     * operator's model runs, and users must not make the server call arbitrary addresses). With
+     * no key given, the saved one — or the operator's, for the operator's own model — is used.
+     */
+    async testConnection(
+      userId: string,
+      input: { llm_model: string; llm_base_url?: string | null; llm_api_key?: string | null },
+    ) {
+      if (config.appMode !== 'oss') throw notFound('Testing a model is for self-hosted installations');
+      const row = await store.find(userId);
+      const id = input.llm_model.trim();
+      const baseUrl = input.llm_base_url?.trim() || null;
+      const operators = id === configuredModelId(config.llm);
+      const apiKey =
+        input.llm_api_key?.trim() ||
+        (row?.llmApiKey ? box.decrypt(row.llmApiKey) : operators ? config.llm.apiKey : undefined);
+      const parsed = parseModelId(id, baseUrl);
+      if (!parsed)
+        return {
+          ok: false,
+          error: `${id} is not a model Atelier can call directly: give the base URL of its OpenAI-compatible server.`,
+        };
+      return testModelConnection({ ...parsed, ...(apiKey && { apiKey }), ...(baseUrl && { baseUrl }) });
+    },
+
+    /**
+     * Connects to each saved MCP server as a conversation's agent would and lists its tools.
+     * oss: stdio servers start on the host, in a scratch directory removed afterwards; saas:
+     * they run only inside a conversation's sandbox, so they are checked when one starts.
+     */
+    async checkMcp(userId: string) {
+      const row = await store.find(userId);
+      const mcpConfig = (row?.mcpConfig as Settings['mcp_config'] | null) ?? EMPTY_MCP_CONFIG;
+      const scratch = await mkdtemp(path.join(os.tmpdir(), 'atelier-mcp-check-'));
+      try {
+        const servers = await checkMcpServers(mcpConfig, {
+          cwd: scratch,
+          stdio: config.appMode === 'oss' ? { kind: 'host' } : null,
+          stdioNotChecked: MCP_STDIO_IN_SANDBOX,
+          timeoutMs: MCP_CHECK_TIMEOUT_MS,
+        });
+        return { servers };
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
+      }
+    },
+
     /** Git provider tokens, for the runtime's environment (only the providers asked for, when given). */
     async providerTokens(userId: string, only?: readonly GitProvider[]) {
       const tokens = await store.tokens(userId);
@@ -106,6 +163,8 @@ export function settingsHandlers(settings: SettingsService): Handlers {
       await settings.save(requireUser(ctx).id, ctx.body);
       return { success: true };
     },
+    testModelConnection: async (ctx) => settings.testConnection(requireUser(ctx).id, ctx.body),
+    checkMcpServers: async (ctx) => settings.checkMcp(requireUser(ctx).id),
     unsetProviderTokens: async (ctx) => {
       await settings.unsetProviderTokens(requireUser(ctx).id);
       return { success: true };

@@ -47,9 +47,8 @@ export function toSettings(
   };
 }
 
-/** Null or an empty string clears a write-only key; anything else is stored encrypted. */
-const key = (value: string | null | undefined, encrypt: (plain: string) => string) =>
-  value ? encrypt(value.trim()) : null;
+/** A write-only key as sent: an empty string (or only spaces) clears it; anything else is stored encrypted. */
+const key = (value: string, encrypt: (plain: string) => string) => (value.trim() ? encrypt(value.trim()) : null);
 
 /** The columns a partial update changes (absent fields stay as they are). */
 export function toColumns(update: SettingsUpdate, encrypt: (plain: string) => string): Partial<SettingsRow> {
@@ -59,8 +58,9 @@ export function toColumns(update: SettingsUpdate, encrypt: (plain: string) => st
   };
   set('llmModel', update.llm_model === undefined ? undefined : update.llm_model?.trim() || null);
   set('llmBaseUrl', update.llm_base_url === undefined ? undefined : update.llm_base_url?.trim() || null);
-  if ('llm_api_key' in update) columns.llmApiKey = key(update.llm_api_key, encrypt);
-  if ('search_api_key' in update) columns.searchApiKey = key(update.search_api_key, encrypt);
+  // Null leaves a saved key as it is (spec §5: the form sends null for an empty field).
+  if (typeof update.llm_api_key === 'string') columns.llmApiKey = key(update.llm_api_key, encrypt);
+  if (typeof update.search_api_key === 'string') columns.searchApiKey = key(update.search_api_key, encrypt);
   set('agent', update.agent);
   set('language', update.language);
   set('confirmationMode', update.confirmation_mode);

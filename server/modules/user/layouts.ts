@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { savedLayouts } from '../../db/schema.ts';
 import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
@@ -19,7 +19,7 @@ function layoutName(raw: string): string {
   return name;
 }
 
-const view = (row: typeof savedLayouts.$inferSelect) => ({
+const view = (row: Pick<typeof savedLayouts.$inferSelect, 'name' | 'layout' | 'updatedAt'>) => ({
   name: row.name,
   layout: row.layout as Record<string, unknown>,
   updated_at: row.updatedAt.toISOString(),
@@ -27,14 +27,16 @@ const view = (row: typeof savedLayouts.$inferSelect) => ({
 
 /** The user's saved workspace layouts, by name. */
 export function createLayouts(db: Db) {
+  // Built once: the workspace reads the list on every open.
+  const listed = db
+    .select({ name: savedLayouts.name, layout: savedLayouts.layout, updatedAt: savedLayouts.updatedAt })
+    .from(savedLayouts)
+    .where(eq(savedLayouts.userId, sql.placeholder('userId')))
+    .orderBy(asc(savedLayouts.name))
+    .prepare('layouts_of_user');
   return {
     async list(userId: string) {
-      const rows = await db
-        .select()
-        .from(savedLayouts)
-        .where(eq(savedLayouts.userId, userId))
-        .orderBy(asc(savedLayouts.name));
-      return rows.map(view);
+      return (await listed.execute({ userId })).map(view);
     },
 
     async save(userId: string, rawName: string, layout: Record<string, unknown>) {

@@ -1,3 +1,4 @@
+import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { selectSignInAvailable, selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
@@ -12,6 +13,7 @@ import {
   DropdownMenuTrigger,
 } from '../../ui/index.ts';
 import * as styles from './auth.css.ts';
+import { CreditIndicator } from './CreditIndicator.tsx';
 
 /** The header's account corner: the profile menu when signed in, Sign in / Sign up otherwise; nothing in oss mode. */
 export function AccountControls() {
@@ -19,22 +21,32 @@ export function AccountControls() {
   const session = SessionContext.useActorRef();
   const signInAvailable = SessionContext.useSelector(selectSignInAvailable);
   const user = SessionContext.useSelector(selectUser);
+  const navigate = useNavigate();
 
   if (!signInAvailable) return null;
   if (user) {
     return (
-      <DropdownMenu>
-        <DropdownMenuTrigger>
-          <Button tone="ghost" size="sm" aria-label={t('header.accountMenu')}>
-            <Avatar name={user.fullname || user.email} />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent>
-          <DropdownMenuLabel>{user.email}</DropdownMenuLabel>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem onSelect={() => session.send({ type: 'LOG_OUT' })}>{t('header.logout')}</DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <div className={styles.headerControls}>
+        <CreditIndicator balance={user.credits.balance} />
+        <DropdownMenu>
+          <DropdownMenuTrigger>
+            <Button tone="ghost" size="sm" aria-label={t('header.accountMenu')}>
+              <Avatar name={user.fullname || user.email} />
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent>
+            <DropdownMenuLabel>{user.email}</DropdownMenuLabel>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem onSelect={() => void navigate({ to: '/profile' })}>
+              {t('header.profile')}
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => void navigate({ to: '/settings' })}>
+              {t('header.settings')}
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => session.send({ type: 'LOG_OUT' })}>{t('header.logout')}</DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
     );
   }
   return (

@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
 
 export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg });
@@ -28,3 +28,35 @@ export const switchMode = style({
 });
 
 export const headerControls = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm });
+
+export const banner = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderBottom: `1px solid ${vars.color.border}`,
+  background: vars.color.surface,
+  fontSize: vars.fontSize.sm,
+});
+
+export const bannerText = style({ margin: 0, flex: '1 1 20em' });
+
+export const verifyPage = style({
+  maxWidth: '36rem',
+  margin: `${vars.space.xl} auto`,
+  padding: `0 ${vars.space.lg}`,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.md,
+});
+
+export const links = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.lg });
+
+const creditsBase = style({ fontSize: vars.fontSize.sm, fontWeight: 600, fontVariantNumeric: 'tabular-nums' });
+
+export const credits = styleVariants({
+  danger: [creditsBase, { color: vars.color.danger }],
+  warning: [creditsBase, { color: vars.color.warning }],
+  success: [creditsBase, { color: vars.color.success }],
+});

@@ -1,2 +1,4 @@
 export { AccountControls } from './AccountControls.tsx';
 export { AuthDialog } from './AuthDialog.tsx';
+export { EmailVerificationBanner } from './EmailVerificationBanner.tsx';
+export { VerifyEmailPage } from './VerifyEmailPage.tsx';

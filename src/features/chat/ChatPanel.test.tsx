@@ -66,7 +66,10 @@ function renderChat(stream: ConversationStream) {
     VSCODE_URL: null,
     SUPPORT_EMAIL: '',
     BUILD_NUMBER: '',
+    OPERATOR_MODEL: null,
   });
+  // Never saved: sound notifications are off.
+  queryClient.setQueryData(queryKeys.settings, null);
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
   );

@@ -13,6 +13,8 @@ import { downloadTrajectory } from './requests.ts';
 import { hasGitTarget, suggestionPrompt, type SuggestionKind } from '../../rules/git-suggestions.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useChatActors, type ChatActors } from './use-chat-actors.ts';
+import { useBalanceRefresh } from './use-balance-refresh.ts';
+import { useFinishSound } from './use-finish-sound.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
 export interface ChatPanelProps {
@@ -52,6 +54,8 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
   const { t } = useTranslation('chat');
   const actors = useChatActors(stream, conversation);
   const { agent, chatInput, upload } = actors;
+  useFinishSound(agent, stream);
+  useBalanceRefresh(stream);
   const pending = useSelector(chatInput, selectPending);
   const awaitingConfirmation = useSelector(agent, selectAwaitingConfirmation);
   const typing = useSelector(agent, selectTyping);

@@ -5,6 +5,7 @@ import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
 import * as styles from './chat.css.ts';
 import { FeedbackStars } from './FeedbackStars.tsx';
 import { Markdown } from './Markdown.tsx';
+import { ModelSetupButton } from './ModelSetupButton.tsx';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { agentErrorKey } from './rules/agent-errors.ts';
 import type { ChatRow } from './rules/chat-rows.ts';
@@ -296,10 +297,13 @@ function RowContent({ row }: { row: ChatRow }) {
     case 'statusError': {
       const key = agentErrorKey(row.event.status_id);
       return (
-        <ErrorBlock
-          title={key ? t(key) : row.event.message || t('events.error')}
-          detail={key ? (row.event.message ?? '') : ''}
-        />
+        <>
+          <ErrorBlock
+            title={key ? t(key) : row.event.message || t('events.error')}
+            detail={key ? (row.event.message ?? '') : ''}
+          />
+          {row.event.status_id === 'STATUS$ERROR_LLM_NOT_CONFIGURED' ? <ModelSetupButton /> : null}
+        </>
       );
     }
   }

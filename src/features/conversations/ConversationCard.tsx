@@ -102,7 +102,7 @@ export function ConversationCard({
               {t('actions.rename')}
             </DropdownMenuItem>
             {conversation.status === 'STOPPED' ? null : (
-              <DropdownMenuItem onSelect={() => change({ kind: 'stop', conversationId: id })}>
+              <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'stop', conversation })}>
                 {t('actions.stop')}
               </DropdownMenuItem>
             )}

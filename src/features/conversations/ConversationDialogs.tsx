@@ -3,14 +3,17 @@ import { Tabs } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { formatDetailedCost } from '../../rules/event-display.ts';
 import { errorText } from '../../api/errors.ts';
-import { Button, Dialog, Spinner } from '../../ui/index.ts';
+import { Button, ConfirmDialog, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './dialogs.css.ts';
 import { useConversationChanges } from './changes.ts';
 import { microagentsQuery, trajectoryQuery } from './queries.ts';
-import { latestMetricsOf, systemMessageOf, toolParameters } from './rules.ts';
+import { budgetUse, contextUse, latestMetricsOf, systemMessageOf, toolParameters } from './rules.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
-export type ConversationDialog = { kind: 'delete' | 'metrics' | 'system' | 'microagents'; conversation: Conversation };
+export type ConversationDialog = {
+  kind: 'delete' | 'stop' | 'metrics' | 'system' | 'microagents';
+  conversation: Conversation;
+};
 
 interface DialogProps {
   conversation: Conversation;
@@ -23,7 +26,8 @@ export function ConversationDialogs({ dialog, onClose }: { dialog: ConversationD
   const props = { conversation: dialog.conversation, onClose };
   switch (dialog.kind) {
     case 'delete':
-      return <DeleteDialog {...props} />;
+    case 'stop':
+      return <ConfirmChangeDialog kind={dialog.kind} {...props} />;
     case 'metrics':
       return <MetricsDialog {...props} />;
     case 'system':
@@ -41,23 +45,26 @@ function useDialogFrame(onClose: () => void) {
   };
 }
 
-function DeleteDialog({ conversation, onClose }: DialogProps) {
+/** Asks before deleting or stopping a conversation (spec §2's delete and stop confirmations). */
+function ConfirmChangeDialog({ kind, conversation, onClose }: DialogProps & { kind: 'delete' | 'stop' }) {
   const { t, frame } = useDialogFrame(onClose);
   const change = useConversationChanges();
   const confirm = () => {
-    change({ kind: 'delete', conversationId: conversation.conversation_id });
+    change({ kind, conversationId: conversation.conversation_id });
     onClose();
   };
   return (
-    <Dialog {...frame} title={t('delete.title')} description={t('delete.description')}>
-      <p>{t('delete.body')}</p>
-      <div className={styles.buttons}>
-        <Button tone="secondary" onClick={onClose}>
-          {t('delete.cancel')}
-        </Button>
-        <Button onClick={confirm}>{t('delete.confirm')}</Button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t(`${kind}.title`)}
+      description={t(`${kind}.description`)}
+      confirmLabel={t(`${kind}.confirm`)}
+      cancelLabel={t(`${kind}.cancel`)}
+      closeLabel={frame.closeLabel}
+      onConfirm={confirm}
+      onCancel={onClose}
+    >
+      <p>{t(`${kind}.body`)}</p>
+    </ConfirmDialog>
   );
 }
 
@@ -81,21 +88,49 @@ function MetricsDialog({ conversation, onClose }: DialogProps) {
       [t('metrics.cacheWriteTokens'), usage.cache_write_tokens.toLocaleString()],
       [t('metrics.contextWindow'), usage.context_window.toLocaleString()],
     ];
+    const budget = budgetUse(metrics);
+    const context = contextUse(metrics);
     return (
-      <dl className={styles.facts}>
-        {rows.map(([label, value]) => (
-          <div key={label} className={styles.fact}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <>
+        {budget ? <UsageBar label={t('metrics.budgetUsed')} percent={budget.percent} warning={budget.warning} /> : null}
+        {context === null ? null : <UsageBar label={t('metrics.contextUsed')} percent={context} warning={false} />}
+        <dl className={styles.facts}>
+          {rows.map(([label, value]) => (
+            <div key={label} className={styles.fact}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </>
     );
   };
   return (
     <Dialog {...frame} title={t('metrics.title')} description={t('metrics.description')}>
       {content()}
     </Dialog>
+  );
+}
+
+/** A labelled bar of how much of something is used; red when `warning`. */
+function UsageBar({ label, percent, warning }: { label: string; percent: number; warning: boolean }) {
+  const rounded = Math.round(percent);
+  return (
+    <div className={styles.usage}>
+      <span>
+        {label}: {rounded}%
+      </span>
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={rounded}
+        className={styles.usageTrack}
+      >
+        <div className={warning ? styles.usageFillWarning : styles.usageFill} style={{ width: `${percent}%` }} />
+      </div>
+    </div>
   );
 }
 

@@ -2,6 +2,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
+import { useEmailUnverified } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { readSidebarCollapsed, keepSidebarCollapsed } from '../../app/local-data.ts';
 import { Button, useNarrowScreen } from '../../ui/index.ts';
@@ -17,6 +18,9 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation('conversations');
   const session = SessionContext.useActorRef();
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  // Spec §6: while the email is unverified the navigation is disabled (Settings stays, for its User tab).
+  const locked = useEmailUnverified();
+  const lockedHint = locked ? { title: t('sidebar.navigationLocked') } : {};
   const narrow = useNarrowScreen();
   const [collapsedWide, setCollapsed] = useState(readSidebarCollapsed);
   // The drawer is open at the page it was opened on: choosing another page closes it.
@@ -85,7 +89,12 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
               <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
             </Button>
           )}
-          {signedIn ? (
+          {signedIn && locked ? (
+            <Button tone="secondary" disabled {...label(t('sidebar.newConversation'))} {...lockedHint}>
+              <span aria-hidden="true">+</span>
+              {collapsed ? null : <span>{t('sidebar.newConversation')}</span>}
+            </Button>
+          ) : signedIn ? (
             <Button asChild tone="secondary" {...label(t('sidebar.newConversation'))}>
               <Link to="/dashboard">
                 <span aria-hidden="true">+</span>
@@ -103,12 +112,22 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
             </Button>
           )}
           {signedIn ? (
+            <Button asChild tone="ghost" {...label(t('sidebar.settings'))}>
+              <Link to="/settings">
+                <span aria-hidden="true">⚙</span>
+                {collapsed ? null : <span>{t('sidebar.settings')}</span>}
+              </Link>
+            </Button>
+          ) : null}
+          {signedIn ? (
             <Button
               tone="ghost"
               aria-expanded={panelOpen}
               aria-controls={panelOpen ? 'conversation-panel' : undefined}
+              disabled={locked}
               onClick={() => setPanelOpen(!panelOpen)}
               {...label(panelOpen ? t('sidebar.hideConversations') : t('sidebar.showConversations'))}
+              {...lockedHint}
             >
               <span aria-hidden="true">☰</span>
               {collapsed ? null : (
@@ -118,7 +137,7 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
           ) : null}
         </nav>
       ) : null}
-      {signedIn && panelOpen && drawerShown ? (
+      {signedIn && !locked && panelOpen && drawerShown ? (
         <div className={narrow ? styles.panelOverDrawer : styles.panelBeside}>
           <ConversationPanel id="conversation-panel" />
         </div>

@@ -40,3 +40,13 @@ export const badge = style({
   fontSize: vars.fontSize.sm,
   fontWeight: 400,
 });
+export const usage = style({ display: 'grid', gap: vars.space.xs, marginBottom: vars.space.md });
+export const usageTrack = style({
+  height: '8px',
+  borderRadius: vars.radius.full,
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  overflow: 'hidden',
+});
+export const usageFill = style({ height: '100%', background: vars.color.accent });
+export const usageFillWarning = style({ height: '100%', background: vars.color.danger });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  budgetUse,
   changeConversation,
+  contextUse,
   latestMetricsOf,
   systemMessageOf,
   toolParameters,
@@ -83,5 +85,33 @@ describe('conversation rules', () => {
     expect(changeConversation(list, 'b', { title: 'C' }).map((entry) => entry.title)).toEqual(['A', 'C']);
     expect(withoutConversation(list, 'a').map((entry) => entry.conversation_id)).toEqual(['b']);
     expect(workspaceZipName('a')).toBe('workspace-a.zip');
+  });
+});
+
+describe('metrics bars', () => {
+  const metrics = (cost: number, budget: number | null, used = 0, size = 0) => ({
+    accumulated_cost: cost,
+    max_budget_per_task: budget,
+    accumulated_token_usage: {
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      per_turn_token: used,
+      context_window: size,
+    },
+  });
+
+  it('fills the budget bar with the spend and turns it red above 80%', () => {
+    expect(budgetUse(metrics(0.5, null))).toBeNull();
+    expect(budgetUse(metrics(4, 5))).toEqual({ percent: 80, warning: false });
+    expect(budgetUse(metrics(4.01, 5))?.warning).toBe(true);
+    expect(budgetUse(metrics(7, 5))).toEqual({ percent: 100, warning: true });
+  });
+
+  it('caps the context-window bar at 100%, and has none when the window is unknown', () => {
+    expect(contextUse(metrics(0, null, 50_000, 200_000))).toBe(25);
+    expect(contextUse(metrics(0, null, 250_000, 200_000))).toBe(100);
+    expect(contextUse(metrics(0, null, 10, 0))).toBeNull();
   });
 });

@@ -25,6 +25,22 @@ export function latestMetricsOf(events: readonly Event[]): LlmMetrics | null {
   return null;
 }
 
+/** Above this share of the budget per task, the metrics' budget bar turns red (spec §9). */
+export const BUDGET_WARNING_PERCENT = 80;
+
+/** How much of the budget per task is spent, in percent (capped at 100), and whether it is past the warning; null without a budget. */
+export function budgetUse(metrics: LlmMetrics): { percent: number; warning: boolean } | null {
+  if (metrics.max_budget_per_task === null || metrics.max_budget_per_task <= 0) return null;
+  const percent = (metrics.accumulated_cost / metrics.max_budget_per_task) * 100;
+  return { percent: Math.min(100, percent), warning: percent > BUDGET_WARNING_PERCENT };
+}
+
+/** How full the model's context window was on the last call, in percent, capped at 100 (spec §9); null when unknown. */
+export function contextUse(metrics: LlmMetrics): number | null {
+  const { per_turn_token: used, context_window: size } = metrics.accumulated_token_usage;
+  return size > 0 ? Math.min(100, (used / size) * 100) : null;
+}
+
 /** The named parameters of a tool (its JSON Schema's properties), with their descriptions and whether they are required. */
 export function toolParameters(tool: ToolSpec): { name: string; description: string; required: boolean }[] {
   const properties = (tool.parameters['properties'] ?? {}) as Record<string, { description?: unknown }>;

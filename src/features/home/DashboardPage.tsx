@@ -1,13 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
+import { useClientConfig, useSettings } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, Spinner } from '../../ui/index.ts';
 import { conversationRequests } from '../conversations/index.ts';
 import * as styles from './home.css.ts';
 import { homeEnterIntent, promptText, workspaceLocation } from './prompt.ts';
+
+// The model form loads with the modal, when it first opens, not with this page.
+const AiSettingsModal = lazy(() =>
+  import('../settings/index.ts').then((settings) => ({ default: settings.AiSettingsModal })),
+);
 
 const QUICK_STARTS = ['scratch', 'existing'] as const;
 
@@ -16,11 +22,18 @@ const QUICK_STARTS = ['scratch', 'existing'] as const;
  * a prompt the user can adjust before sending; anonymous visitors get the sign-in dialog.
  */
 export function DashboardPage() {
-  const { t } = useTranslation(['common', 'home']);
+  const { t } = useTranslation(['common', 'home', 'settings']);
   const navigate = useNavigate();
   const session = SessionContext.useActorRef();
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
   const [text, setText] = useState('');
+  const config = useClientConfig();
+  const settings = useSettings();
+  const ossMode = config?.APP_MODE === 'oss';
+  // oss: with no saved settings (404) and no operator model, the AI settings modal opens (spec §6).
+  const modelMissing = ossMode && config.OPERATOR_MODEL === null && settings.isSuccess && settings.data === null;
+  const [modal, setModal] = useState<'auto' | 'open' | 'closed'>('auto');
+  const modalOpen = modal === 'open' || (modal === 'auto' && modelMissing);
   const box = useRef<HTMLTextAreaElement>(null);
   const create = useMutation({
     mutationFn: (prompt: string) => conversationRequests.create({}).then((created) => ({ created, prompt })),
@@ -84,6 +97,16 @@ export function DashboardPage() {
           </Button>
         ))}
       </div>
+      {ossMode ? (
+        <Button tone="link" onClick={() => setModal('open')}>
+          {t('settings:modal.open')}
+        </Button>
+      ) : null}
+      {modalOpen ? (
+        <Suspense fallback={null}>
+          <AiSettingsModal open onClose={() => setModal('closed')} />
+        </Suspense>
+      ) : null}
       <footer className={styles.footer}>
         <nav aria-label={t('home:footer.label')} className={styles.footerLinks}>
           <Link to="/terms">{t('home:footer.terms')}</Link>

@@ -22,10 +22,50 @@ export const account = style({
   background: vars.color.surface,
 });
 
-export const accountHeading = style({ fontSize: vars.fontSize.sm, color: vars.color.textMuted, fontWeight: 600 });
-
 export const identity = style({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' });
 
 export const name = style({ fontWeight: 600 });
 
 export const email = style({ color: vars.color.textMuted, fontSize: vars.fontSize.sm, overflowWrap: 'anywhere' });
+
+export const layout = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: vars.space.xl,
+  justifyContent: 'center',
+  padding: vars.space.lg,
+});
+
+export const section = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
+
+export const stepLabel = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+
+export const sectionHeading = style({ margin: 0, fontSize: vars.fontSize.lg });
+
+export const block = style({
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'flex-start',
+  gap: vars.space.sm,
+  padding: vars.space.lg,
+  borderRadius: vars.radius.lg,
+  border: `1px solid ${vars.color.border}`,
+});
+
+export const blockHeading = style({ margin: 0, fontSize: vars.fontSize.md });
+
+export const summary = style({ margin: 0 });
+
+export const muted = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+
+export const buttons = style({ display: 'flex', justifyContent: 'flex-end', gap: vars.space.sm });
+
+export const dialogForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
+
+export const side = style({
+  width: 'min(280px, 100%)',
+  alignSelf: 'flex-start',
+  padding: vars.space.lg,
+  borderRadius: vars.radius.lg,
+  background: vars.color.surface,
+});

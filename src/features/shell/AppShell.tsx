@@ -7,6 +7,7 @@ import {
   selectIsSigningOut,
   selectIsUnavailable,
 } from '../../../machines/session.ts';
+import { useSavedLanguage } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { PageSpinner } from '../../ui/index.ts';
 import { AccountControls, AuthDialog } from '../auth/index.ts';
@@ -22,6 +23,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const signingOut = SessionContext.useSelector(selectIsSigningOut);
   const unavailable = SessionContext.useSelector(selectIsUnavailable);
   const heldForOnboarding = SessionContext.useSelector(selectIsHeldForOnboarding);
+  useSavedLanguage();
   const onOnboardingPage = useRouterState({ select: (state) => state.location.pathname === ONBOARDING_PATH });
 
   const content = () => {

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import { useBlocker } from '@tanstack/react-router';
 import { useCallback, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/errors.ts';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import { visuallyHidden } from '../../../styles/visually-hidden.css.ts';
-import { Button, Spinner, toast } from '../../../ui/index.ts';
+import { Button, ConfirmDialog, Spinner, toast } from '../../../ui/index.ts';
 import { listFilesQuery, vscodeUrlQuery } from '../queries.ts';
 import { tabRequests } from '../requests.ts';
 import { isRuntimeReady } from '../runtime.ts';
@@ -87,6 +88,30 @@ function TreeEntry({
   );
 }
 
+/** The exit confirmation: leaving the conversation (or closing the page) while files have unsaved changes asks first. */
+function ExitConfirmation({ changed }: { changed: string[] }) {
+  const { t } = useTranslation('tabs');
+  const blocking = changed.length > 0;
+  const blocker = useBlocker({
+    // Moving around inside this conversation (its layout, its search) loses nothing.
+    shouldBlockFn: ({ current, next }) => blocking && current.pathname !== next.pathname,
+    enableBeforeUnload: () => blocking,
+    withResolver: true,
+  });
+  if (blocker.status !== 'blocked') return null;
+  return (
+    <ConfirmDialog
+      title={t('vscode.exitTitle')}
+      description={t('vscode.exitDescription', { files: changed.join(', ') })}
+      confirmLabel={t('vscode.exitLeave')}
+      cancelLabel={t('vscode.exitStay')}
+      closeLabel={t('vscode.exitClose')}
+      onConfirm={blocker.proceed}
+      onCancel={blocker.reset}
+    />
+  );
+}
+
 /** The built-in editor: a file tree, open files as tabs (with unsaved markers), CodeMirror, save. */
 function BuiltInEditor({ conversationId }: { conversationId: string }) {
   const { t } = useTranslation('tabs');
@@ -122,6 +147,7 @@ function BuiltInEditor({ conversationId }: { conversationId: string }) {
 
   return (
     <div className={styles.editor}>
+      <ExitConfirmation changed={state.files.filter(isChanged).map((file) => baseName(file.path))} />
       <nav className={styles.tree} aria-label={t('vscode.files')}>
         <TreeDirectory conversationId={conversationId} path="" activePath={state.activePath} onOpen={open} />
       </nav>

@@ -1,0 +1,234 @@
+import { assign, setup, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
+import type { components } from '../openapi/schema.d.ts';
+import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
+
+// Registration onboarding (spec §2, §4). Step 1 'Account Information': the country, pre-filled
+// from the saved form data, else from detection; 'Agree & continue' saves it and moves on even
+// when saving fails. Step 2 'Payment Information Verification': the contact information dialog,
+// then (only once contact information is saved) the card dialog; a failed save shows the Error
+// dialog; Back returns to step 1; Start Free activates the account and shows the dashboard, or
+// lists the missing steps in the 'Complete Required Steps' dialog.
+
+export type ContactInformation = components['schemas']['ContactInformation'];
+export type ContactInput = components['schemas']['ContactInformationInput'];
+export type PaymentInformation = components['schemas']['PaymentInformation'];
+export type PaymentInput = Omit<components['schemas']['PaymentInformationInput'], 'contact_information_id'>;
+export type OnboardingStep = components['schemas']['OnboardingStep'];
+type StartFreeResult = components['schemas']['StartFreeResult'];
+
+/** What was saved before (or detected): the page starts from it. */
+export interface OnboardingStart {
+  countryId: number | null;
+  contact: ContactInformation | null;
+}
+
+/** Which save failed, for the Error dialog's fallback text (the server's detail comes first). */
+export type FailedSave = 'contact' | 'payment' | 'start';
+
+export interface OnboardingContext {
+  countryId: number | null;
+  contact: ContactInformation | null;
+  failure: { save: FailedSave; error: unknown } | null;
+  missingSteps: OnboardingStep[];
+}
+
+export type OnboardingEvent =
+  | { type: 'CHOOSE_COUNTRY'; countryId: number | null }
+  | { type: 'AGREE' }
+  | { type: 'BACK' }
+  | { type: 'EDIT_CONTACT' }
+  | { type: 'EDIT_PAYMENT' }
+  | { type: 'SAVE_CONTACT'; contact: ContactInput }
+  | { type: 'SAVE_PAYMENT'; payment: PaymentInput }
+  | { type: 'CLOSE' }
+  | { type: 'START_FREE' };
+
+const failed =
+  (save: FailedSave) =>
+  ({ event }: { event: ErrorActorEvent }) => ({ failure: { save, error: event.error } });
+
+export const onboardingMachine = setup({
+  types: { context: {} as OnboardingContext, events: {} as OnboardingEvent },
+  actors: {
+    /** Saved form data, else the detected country. */
+    loadStart: notProvidedPromise<OnboardingStart>('loadStart'),
+    saveCountry: notProvidedPromise<void, number>('saveCountry'),
+    saveContact: notProvidedPromise<ContactInformation, ContactInput>('saveContact'),
+    savePayment: notProvidedPromise<PaymentInformation, PaymentInput & { contact_information_id: string }>(
+      'savePayment',
+    ),
+    startFree: notProvidedPromise<StartFreeResult>('startFree'),
+  },
+  actions: {
+    /** The account is active: on to /dashboard (and a fresh read of the user). */
+    showDashboard: notProvidedAction('showDashboard'),
+    begin: assign((_, start: OnboardingStart) => ({ countryId: start.countryId, contact: start.contact })),
+    chooseCountry: assign((_, countryId: number | null) => ({ countryId })),
+    keepContact: assign(({ context }, contact: ContactInformation) => ({
+      // The saved payment method stays with the contact information it belongs to.
+      contact: {
+        ...contact,
+        payment_information: contact.payment_information ?? context.contact?.payment_information ?? null,
+      },
+    })),
+    keepPayment: assign(({ context }, payment: PaymentInformation) => ({
+      contact: context.contact && { ...context.contact, payment_information: payment },
+    })),
+    forgetFailure: assign({ failure: null }),
+    keepMissingSteps: assign((_, result: StartFreeResult) => ({ missingSteps: result.missing_steps })),
+  },
+  guards: {
+    hasCountry: ({ context }) => context.countryId !== null,
+    hasContact: ({ context }) => context.contact !== null,
+    started: (_, result: StartFreeResult) => result.success,
+  },
+}).createMachine({
+  id: 'onboarding',
+  context: { countryId: null, contact: null, failure: null, missingSteps: [] },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        id: 'loadStart',
+        src: 'loadStart',
+        onDone: {
+          target: 'account',
+          actions: {
+            type: 'begin',
+            params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
+          },
+        },
+        // Nothing to pre-fill: the user chooses.
+        onError: 'account',
+      },
+    },
+    account: {
+      initial: 'choosing',
+      states: {
+        choosing: {
+          on: {
+            CHOOSE_COUNTRY: { actions: { type: 'chooseCountry', params: ({ event }) => event.countryId } },
+            AGREE: { guard: 'hasCountry', target: 'saving' },
+          },
+        },
+        saving: {
+          invoke: {
+            id: 'saveCountry',
+            src: 'saveCountry',
+            input: ({ context }) => context.countryId ?? 0,
+            // Spec §4: it moves on even if saving fails.
+            onDone: '#onboarding.payment',
+            onError: '#onboarding.payment',
+          },
+        },
+      },
+    },
+    payment: {
+      initial: 'overview',
+      states: {
+        overview: {
+          on: {
+            EDIT_CONTACT: 'contactDialog',
+            EDIT_PAYMENT: { guard: 'hasContact', target: 'paymentDialog' },
+            BACK: '#onboarding.account',
+            START_FREE: 'starting',
+          },
+        },
+        contactDialog: {
+          initial: 'editing',
+          states: {
+            editing: { on: { SAVE_CONTACT: 'saving', CLOSE: '#onboarding.payment.overview' } },
+            saving: {
+              invoke: {
+                id: 'saveContact',
+                src: 'saveContact',
+                input: ({ event }) => (event as Extract<OnboardingEvent, { type: 'SAVE_CONTACT' }>).contact,
+                onDone: {
+                  target: '#onboarding.payment.overview',
+                  actions: {
+                    type: 'keepContact',
+                    params: ({ event }: { event: DoneActorEvent<ContactInformation> }) => event.output,
+                  },
+                },
+                onError: { target: '#onboarding.payment.failed', actions: assign(failed('contact')) },
+              },
+            },
+          },
+        },
+        paymentDialog: {
+          initial: 'editing',
+          states: {
+            editing: { on: { SAVE_PAYMENT: 'saving', CLOSE: '#onboarding.payment.overview' } },
+            saving: {
+              invoke: {
+                id: 'savePayment',
+                src: 'savePayment',
+                input: ({ context, event }) => ({
+                  ...(event as Extract<OnboardingEvent, { type: 'SAVE_PAYMENT' }>).payment,
+                  contact_information_id: context.contact?.id ?? '',
+                }),
+                onDone: {
+                  target: '#onboarding.payment.overview',
+                  actions: {
+                    type: 'keepPayment',
+                    params: ({ event }: { event: DoneActorEvent<PaymentInformation> }) => event.output,
+                  },
+                },
+                onError: { target: '#onboarding.payment.failed', actions: assign(failed('payment')) },
+              },
+            },
+          },
+        },
+        starting: {
+          invoke: {
+            id: 'startFree',
+            src: 'startFree',
+            onDone: [
+              {
+                guard: {
+                  type: 'started',
+                  params: ({ event }: { event: DoneActorEvent<StartFreeResult> }) => event.output,
+                },
+                target: '#onboarding.active',
+              },
+              {
+                target: 'missingSteps',
+                actions: {
+                  type: 'keepMissingSteps',
+                  params: ({ event }: { event: DoneActorEvent<StartFreeResult> }) => event.output,
+                },
+              },
+            ],
+            onError: { target: 'failed', actions: assign(failed('start')) },
+          },
+        },
+        /** The Error dialog, with OK. */
+        failed: { on: { CLOSE: { target: 'overview', actions: 'forgetFailure' } } },
+        /** 'Complete Required Steps', with 'Got it'. */
+        missingSteps: { on: { CLOSE: 'overview' } },
+      },
+    },
+    active: { type: 'final', entry: 'showDashboard' },
+  },
+});
+
+export type OnboardingSnapshot = SnapshotFrom<typeof onboardingMachine>;
+
+export const selectStep = (snapshot: OnboardingSnapshot): 'loading' | 'account' | 'payment' =>
+  snapshot.matches('loading') ? 'loading' : snapshot.matches('account') ? 'account' : 'payment';
+export const selectCanAgree = (snapshot: OnboardingSnapshot) =>
+  snapshot.matches({ account: 'choosing' }) && snapshot.context.countryId !== null;
+export const selectIsSaving = (snapshot: OnboardingSnapshot) =>
+  snapshot.matches({ account: 'saving' }) ||
+  snapshot.matches({ payment: { contactDialog: 'saving' } }) ||
+  snapshot.matches({ payment: { paymentDialog: 'saving' } }) ||
+  snapshot.matches({ payment: 'starting' });
+export const selectOpenDialog = (
+  snapshot: OnboardingSnapshot,
+): 'contact' | 'payment' | 'error' | 'missingSteps' | null => {
+  if (snapshot.matches({ payment: 'contactDialog' })) return 'contact';
+  if (snapshot.matches({ payment: 'paymentDialog' })) return 'payment';
+  if (snapshot.matches({ payment: 'failed' })) return 'error';
+  if (snapshot.matches({ payment: 'missingSteps' })) return 'missingSteps';
+  return null;
+};

@@ -1,0 +1,170 @@
+import { and, count, desc, eq, inArray, isNotNull, isNull, max, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { conversations, creditLedger } from '../../db/schema.ts';
+import { notFound } from '../../shared/http-error.ts';
+import { requireUser, type Handlers } from '../../shared/operations.ts';
+import { balanceMicros } from './balance.ts';
+import { microsToDollars } from './money.ts';
+
+// The billing history of spec §2 (profile): usage grouped by conversation — droplet usage, and
+// LLM usage split into the devops and chat agents — and the other transactions. Totals are
+// summed in integer micro-dollars and turned into dollars once.
+
+type Row = typeof creditLedger.$inferSelect;
+type Category = 'llm' | 'droplet';
+type Subcategory = 'chat' | 'devops';
+
+/** Rows of a group's bucket shown with it; the rest is paged through the category call. */
+const BUCKET_PAGE_SIZE = 10;
+
+const shown = (row: Row) => ({
+  id: String(row.id),
+  created_at: row.createdAt.toISOString(),
+  // Always positive: the type says which way the money went.
+  amount: microsToDollars(row.amountMicros < 0n ? -row.amountMicros : row.amountMicros),
+  description: row.description,
+  transaction_type: row.transactionType as 'initial_credit' | 'credit' | 'debit' | 'purchase' | 'usage',
+  status: row.status as 'completed' | 'pending' | 'failed',
+});
+
+const pages = (total: number, perPage: number) => Math.ceil(total / perPage);
+const newestFirst = [desc(creditLedger.createdAt), desc(creditLedger.id)];
+
+/** One page of the rows matching `where`, their count and (spent) total in micro-dollars. */
+async function page(db: Db, where: SQL | undefined, pageNumber: number, perPage: number) {
+  const [totals] = await db
+    .select({ n: count(), sum: sql<string>`coalesce(sum(${creditLedger.amountMicros}), 0)` })
+    .from(creditLedger)
+    .where(where);
+  const rows = await db
+    .select()
+    .from(creditLedger)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(perPage)
+    .offset((pageNumber - 1) * perPage);
+  return { n: totals?.n ?? 0, spentMicros: -BigInt(totals?.sum ?? '0'), rows };
+}
+
+function usageOf(userId: string, conversationId: string, category: Category, subcategory?: Subcategory) {
+  return and(
+    eq(creditLedger.userId, userId),
+    eq(creditLedger.conversationId, conversationId),
+    eq(creditLedger.category, category),
+    subcategory ? eq(creditLedger.subcategory, subcategory) : undefined,
+  );
+}
+
+async function bucket(db: Db, userId: string, conversationId: string, category: Category, subcategory?: Subcategory) {
+  const found = await page(db, usageOf(userId, conversationId, category, subcategory), 1, BUCKET_PAGE_SIZE);
+  return {
+    micros: found.spentMicros,
+    view: {
+      count: found.n,
+      total: microsToDollars(found.spentMicros),
+      total_pages: pages(found.n, BUCKET_PAGE_SIZE),
+      transactions: found.rows.map(shown),
+    },
+  };
+}
+
+export async function listOtherTransactions(db: Db, userId: string, pageNumber: number, perPage: number) {
+  const found = await page(
+    db,
+    and(eq(creditLedger.userId, userId), isNull(creditLedger.conversationId)),
+    pageNumber,
+    perPage,
+  );
+  return { transactions: found.rows.map(shown), total_pages: pages(found.n, perPage) };
+}
+
+export async function listConversationGroups(db: Db, userId: string, pageNumber: number, perPage: number) {
+  const spent = and(eq(creditLedger.userId, userId), isNotNull(creditLedger.conversationId));
+  const [totals] = await db
+    .select({ n: sql<number>`count(distinct ${creditLedger.conversationId})::int` })
+    .from(creditLedger)
+    .where(spent);
+  const groups = await db
+    .select({ conversationId: creditLedger.conversationId, latest: max(creditLedger.createdAt) })
+    .from(creditLedger)
+    .where(spent)
+    .groupBy(creditLedger.conversationId)
+    .orderBy(desc(max(creditLedger.createdAt)), desc(creditLedger.conversationId))
+    .limit(perPage)
+    .offset((pageNumber - 1) * perPage);
+  const ids = groups.flatMap((group) => (group.conversationId ? [group.conversationId] : []));
+  const titles = new Map(
+    ids.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: conversations.id, title: conversations.title })
+            .from(conversations)
+            .where(and(eq(conversations.userId, userId), inArray(conversations.id, ids)))
+        ).map((row) => [row.id, row.title]),
+  );
+  const conversationGroups = await Promise.all(
+    ids.map(async (conversationId) => {
+      const [droplet, devops, chat] = await Promise.all([
+        bucket(db, userId, conversationId, 'droplet'),
+        bucket(db, userId, conversationId, 'llm', 'devops'),
+        bucket(db, userId, conversationId, 'llm', 'chat'),
+      ]);
+      const llmMicros = devops.micros + chat.micros;
+      return {
+        conversation_id: conversationId,
+        // A deleted conversation keeps its costs; its name goes with it.
+        title: titles.get(conversationId) ?? `Conversation ${conversationId.slice(0, 5)}`,
+        total_cost: microsToDollars(droplet.micros + llmMicros),
+        droplet_usage: droplet.view,
+        llm_usage: { total: microsToDollars(llmMicros), devops: devops.view, chat: chat.view },
+      };
+    }),
+  );
+  return { conversation_groups: conversationGroups, total_pages: pages(totals?.n ?? 0, perPage) };
+}
+
+export async function listCategoryTransactions(
+  db: Db,
+  userId: string,
+  conversationId: string,
+  query: { category: Category; subcategory?: Subcategory; page: number; perPage: number },
+) {
+  // Subcategories split LLM usage only.
+  const subcategory = query.category === 'llm' ? query.subcategory : undefined;
+  const found = await page(db, usageOf(userId, conversationId, query.category, subcategory), query.page, query.perPage);
+  if (found.n === 0) {
+    const [owned] = await db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
+    const [spentIn] = await db
+      .select({ n: count() })
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.conversationId, conversationId)));
+    if (!owned && !spentIn?.n) throw notFound('Conversation not found');
+  }
+  return {
+    transactions: found.rows.map(shown),
+    total_pages: pages(found.n, query.perPage),
+    total: microsToDollars(found.spentMicros),
+  };
+}
+
+/** The billing history's lists and the billing view's balance. */
+export function billingHandlers(db: Db): Handlers {
+  return {
+    getBillingCredits: async (ctx) => ({ credits: microsToDollars(await balanceMicros(db, requireUser(ctx).id)) }),
+    listOtherTransactions: async (ctx) =>
+      listOtherTransactions(db, requireUser(ctx).id, ctx.query.page ?? 1, ctx.query.per_page ?? 5),
+    listConversationGroupTransactions: async (ctx) =>
+      listConversationGroups(db, requireUser(ctx).id, ctx.query.page ?? 1, ctx.query.per_page ?? 10),
+    listCategoryTransactions: async (ctx) =>
+      listCategoryTransactions(db, requireUser(ctx).id, ctx.params.conversation_id, {
+        category: ctx.query.category,
+        ...(ctx.query.subcategory && { subcategory: ctx.query.subcategory }),
+        page: ctx.query.page ?? 1,
+        perPage: ctx.query.per_page ?? 10,
+      }),
+  };
+}

@@ -1,0 +1,4 @@
+export const MICROS_PER_DOLLAR = 1_000_000n;
+
+/** Dollars for the API, from integer micro-dollars (exact to the micro-dollar). */
+export const microsToDollars = (micros: bigint): number => Number(micros) / Number(MICROS_PER_DOLLAR);

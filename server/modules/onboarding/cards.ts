@@ -1,0 +1,46 @@
+import { HttpError } from '../../shared/http-error.ts';
+
+/** What a payment method keeps of a card: never its number or security code. */
+export interface CardSummary {
+  brand: string;
+  last4: string;
+}
+
+/** The Luhn checksum every payment card number carries. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** The card network, from the number's leading digits. */
+export function cardBrand(digits: string): string {
+  if (/^4/.test(digits)) return 'visa';
+  if (/^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/.test(digits)) return 'mastercard';
+  if (/^3[47]/.test(digits)) return 'amex';
+  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover';
+  return 'unknown';
+}
+
+/**
+ * Checks a card as the server decides (spec §5: the onboarding form itself checks nothing):
+ * 13 to 19 digits once spaces are removed, a valid checksum, an expiry (MM/YY) not in the past.
+ * Answers what may be kept of it.
+ */
+export function checkCard(input: { cardNumber: string; expiryDate: string }, now: Date): CardSummary {
+  const digits = input.cardNumber.replace(/\s+/g, '');
+  if (!/^\d{13,19}$/.test(digits)) throw new HttpError(400, 'The card number must have 13 to 19 digits.');
+  if (!passesLuhn(digits)) throw new HttpError(400, 'The card number is not valid. Please check it.');
+  const [month = 0, year = 0] = input.expiryDate.split('/').map(Number);
+  // A card works until the end of its expiry month.
+  const expiresAt = Date.UTC(2000 + year, month, 1);
+  if (expiresAt <= now.getTime()) throw new HttpError(400, 'The card has expired.');
+  return { brand: cardBrand(digits), last4: digits.slice(-4) };
+}

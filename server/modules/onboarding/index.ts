@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { onboarding, userSettings, users } from '../../db/schema.ts';
+import { HttpError, notFound } from '../../shared/http-error.ts';
+import { requireUser, type Handlers } from '../../shared/operations.ts';
+import { grantCredit, MICROS_PER_DOLLAR } from '../credits/index.ts';
+import { checkCard } from './cards.ts';
+import { detectCountry, findCountry, listCountries } from './countries.ts';
+import type { components } from '../../../openapi/schema.d.ts';
+
+type ContactInformation = components['schemas']['ContactInformation'];
+type ContactInput = components['schemas']['ContactInformationInput'];
+type PaymentInformation = components['schemas']['PaymentInformation'];
+type PaymentInput = components['schemas']['PaymentInformationInput'];
+type Step = components['schemas']['OnboardingStep'];
+
+/** The one platform provider whose onboarding this server runs (the path's `{provider}`). */
+export const ONBOARDING_PROVIDER = 'atelier';
+/** Spec §1: $50 of free credit for adding payment details, once per account. */
+export const PAYMENT_DETAILS_CREDIT_MICROS = 50n * MICROS_PER_DOLLAR;
+
+const CONTACT_FIRST = 'Save your contact information first.';
+const optional = (value: string | null | undefined) => value?.trim() || null;
+
+export interface OnboardingDeps {
+  /** Tells every node the account changed (activation). */
+  userChanged: (userId: string) => Promise<void>;
+  now?: () => Date;
+}
+
+/** Registration onboarding (spec §2, §4): country, contact information, payment method, then Start Free. */
+export function createOnboardingService(db: Db, deps: OnboardingDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  async function account(userId: string) {
+    const [row] = await db
+      .select({ isPersonal: users.isPersonal, isActive: users.isActive, language: userSettings.language })
+      .from(users)
+      .leftJoin(userSettings, eq(userSettings.userId, users.id))
+      .where(eq(users.id, userId));
+    if (!row) throw new HttpError(401, 'Not authenticated');
+    return row;
+  }
+
+  async function saved(userId: string) {
+    const [row] = await db.select().from(onboarding).where(eq(onboarding.userId, userId));
+    return row ?? null;
+  }
+
+  async function upsert(userId: string, values: Partial<typeof onboarding.$inferInsert>) {
+    await db
+      .insert(onboarding)
+      .values({ userId, ...values, updatedAt: now() })
+      .onConflictDoUpdate({ target: onboarding.userId, set: { ...values, updatedAt: now() } });
+  }
+
+  const contactOf = (row: Awaited<ReturnType<typeof saved>>): ContactInformation | null => {
+    const contact = row?.contactInformation as Omit<ContactInformation, 'payment_information'> | null | undefined;
+    if (!contact) return null;
+    return { ...contact, payment_information: (row?.paymentInformation as PaymentInformation | null) ?? null };
+  };
+
+  return {
+    countries: async (userId: string) => ({ countries: listCountries((await account(userId)).language) }),
+
+    async detectCountry(userId: string, acceptLanguage: string | undefined) {
+      const country = detectCountry(acceptLanguage, (await account(userId)).language);
+      return { detected: country !== null, country };
+    },
+
+    async formData(userId: string) {
+      const { language, isActive } = await account(userId);
+      const row = await saved(userId);
+      const country = row?.countryCode ? findCountry(row.countryCode, language) : null;
+      const contact = contactOf(row);
+      const status = isActive || row?.completedAt ? 'completed' : row ? 'in_progress' : 'not_started';
+      return {
+        status,
+        form_data:
+          country || contact
+            ? { country: country && { country_id: country.id, name: country.name }, contact_information: contact }
+            : null,
+      } as const;
+    },
+
+    async saveCountry(userId: string, countryId: number) {
+      const country = findCountry(countryId, null);
+      if (!country) throw new HttpError(400, `There is no country with the id ${countryId}.`);
+      await upsert(userId, { countryCode: country.code });
+      return { success: true };
+    },
+
+    async saveContact(userId: string, input: ContactInput) {
+      const { isPersonal } = await account(userId);
+      // Spec §2: the profile type comes from the sign-up and cannot be changed.
+      const profileType = isPersonal ? 'Individual' : 'Organization';
+      if (input.profile_type && input.profile_type !== profileType)
+        throw new HttpError(
+          409,
+          `The profile type is ${profileType}: it is set when signing up and cannot be changed.`,
+        );
+      const organizationName = optional(input.organization_name);
+      if (profileType === 'Organization' && !organizationName)
+        throw new HttpError(400, 'Organization name is required.');
+      const previous = contactOf(await saved(userId));
+      const contact = {
+        id: previous?.id ?? randomUUID(),
+        profile_type: profileType,
+        organization_name: profileType === 'Organization' ? organizationName : null,
+        legal_name: input.legal_name.trim(),
+        street_address: input.street_address.trim(),
+        apt_suite: optional(input.apt_suite),
+        city: input.city.trim(),
+        province: input.province.trim(),
+        postal_code: input.postal_code.trim(),
+        tax_id: optional(input.tax_id),
+        vat_number: optional(input.vat_number),
+      } as const;
+      await upsert(userId, { contactInformation: contact });
+      return { contact_information: { ...contact, payment_information: previous?.payment_information ?? null } };
+    },
+
+    async savePayment(userId: string, input: PaymentInput) {
+      const row = await saved(userId);
+      const contact = contactOf(row);
+      if (!contact || contact.id !== input.contact_information_id) throw notFound(CONTACT_FIRST);
+      const card = checkCard({ cardNumber: input.card_number, expiryDate: input.expiry_date }, now());
+      const same = input.same_billing_address;
+      const country = row?.countryCode ? findCountry(row.countryCode, 'en') : null;
+      const payment: PaymentInformation = {
+        id: contact.payment_information?.id ?? randomUUID(),
+        contact_information_id: contact.id,
+        card_last4: card.last4,
+        card_brand: card.brand,
+        expiry_date: input.expiry_date,
+        cardholder_name: input.cardholder_name.trim(),
+        same_billing_address: same,
+        billing_country: same ? (country?.name ?? null) : optional(input.billing_country),
+        billing_street_address: same ? contact.street_address : optional(input.billing_street_address),
+        billing_apt_suite: same ? contact.apt_suite : optional(input.billing_apt_suite),
+        billing_city: same ? contact.city : optional(input.billing_city),
+        billing_province: same ? contact.province : optional(input.billing_province),
+        billing_postal_code: same ? contact.postal_code : optional(input.billing_postal_code),
+      };
+      await upsert(userId, { paymentInformation: payment });
+      await grantCredit(db, {
+        userId,
+        amountMicros: PAYMENT_DETAILS_CREDIT_MICROS,
+        type: 'credit',
+        description: 'Free credit for adding payment details',
+        idempotencyKey: 'free-credit:payment-details',
+      });
+      return { payment_information: payment };
+    },
+
+    /** Activates the account once the required steps are saved; otherwise lists what is missing and changes nothing. */
+    async startFree(userId: string) {
+      const row = await saved(userId);
+      const missing: Step[] = [
+        ...(row?.countryCode ? [] : ['country' as const]),
+        ...(row?.contactInformation ? [] : ['contact_information' as const]),
+      ];
+      if (missing.length > 0)
+        return { success: false, message: 'Please complete the required steps first.', missing_steps: missing };
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ isActive: true, updatedAt: now() }).where(eq(users.id, userId));
+        await tx.update(onboarding).set({ completedAt: now() }).where(eq(onboarding.userId, userId));
+      });
+      await deps.userChanged(userId);
+      return { success: true, message: 'Your account is active.', missing_steps: [] };
+    },
+  };
+}
+
+export type OnboardingService = ReturnType<typeof createOnboardingService>;
+
+/** The onboarding operations; an unknown provider, or oss mode (no accounts), answers 404. */
+export function onboardingHandlers(service: OnboardingService, hosted: boolean): Handlers {
+  const userOf = (ctx: { params: { provider: string }; user: Parameters<typeof requireUser>[0]['user'] }) => {
+    if (!hosted || ctx.params.provider !== ONBOARDING_PROVIDER) throw notFound('No onboarding for this provider');
+    return requireUser(ctx).id;
+  };
+  const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  return {
+    getOnboardingFormData: async (ctx) => service.formData(userOf(ctx)),
+    listCountries: async (ctx) => service.countries(userOf(ctx)),
+    detectCountry: async (ctx) => service.detectCountry(userOf(ctx), header(ctx.headers['accept-language'])),
+    saveUserCountry: async (ctx) => service.saveCountry(userOf(ctx), ctx.body.country),
+    saveContactInformation: async (ctx) => service.saveContact(userOf(ctx), ctx.body),
+    savePaymentInformation: async (ctx) => service.savePayment(userOf(ctx), ctx.body),
+    startFree: async (ctx) => service.startFree(userOf(ctx)),
+  };
+}

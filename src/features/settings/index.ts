@@ -1,0 +1,10 @@
+export { AiSettingsModal } from './AiSettingsModal.tsx';
+export { ApiKeysTab } from './ApiKeysTab.tsx';
+export { ApplicationTab } from './ApplicationTab.tsx';
+export { McpTab } from './McpTab.tsx';
+export { ModelSettingsForm } from './ModelSettingsForm.tsx';
+export { ModelSettingsTab } from './ModelSettingsTab.tsx';
+export { PlannedTab } from './PlannedTab.tsx';
+export { SecretsTab } from './SecretsTab.tsx';
+export { SettingsLayout } from './SettingsLayout.tsx';
+export { UserTab } from './UserTab.tsx';

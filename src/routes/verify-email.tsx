@@ -1,0 +1,11 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { VerifyEmailPage } from '../features/auth/index.ts';
+
+/** Where the mailed verification link opens: /verify-email?token=… */
+export const Route = createFileRoute('/verify-email')({
+  validateSearch: (search: Record<string, unknown>): { token?: string } =>
+    typeof search.token === 'string' ? { token: search.token } : {},
+  component: function VerifyEmailRoute() {
+    return <VerifyEmailPage token={Route.useSearch().token} />;
+  },
+});

@@ -1,0 +1,218 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
+import { browserSuite } from '../support/browser-suite.ts';
+import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
+
+// A self-hosted installation without LLM_* variables: the person picks the model in the product,
+// tests the connection, saves, and a conversation runs on it.
+
+let pageErrors: string[] = [];
+afterEach(() => {
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors).toEqual([]);
+});
+
+describe.skipIf(browserMissing())('choosing the model in the settings of a self-hosted installation', () => {
+  const suite = browserSuite({ mode: 'oss' });
+  const llm = new FakeLlm('fake-model');
+  let llmUrl = '';
+  beforeAll(async () => {
+    llmUrl = await llm.start();
+  });
+  afterAll(() => llm.stop());
+
+  it('opens the AI settings modal on the home page while no model is set, and not once one is saved', async () => {
+    const { server, browser } = suite;
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/dashboard`);
+    const modal = page.getByRole('dialog', { name: 'AI provider configuration' });
+    await modal.getByLabel('Provider').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    // Closed, it stays closed on this page and opens again from the home page's link.
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Configure the AI model' }).click();
+    await modal.getByRole('checkbox', { name: 'Advanced settings' }).click();
+    await modal.getByLabel('Custom model').fill('openai/fake-model');
+    await modal.getByLabel('Base URL').fill(llmUrl);
+    await modal.getByLabel('API key', { exact: true }).fill('sk-from-modal');
+    await modal.getByRole('button', { name: 'Save', exact: true }).click();
+    await modal.waitFor({ state: 'detached' });
+    expect(((await (await fetch(`${server.url}/api/settings`)).json()) as { llm_model: string }).llm_model).toBe(
+      'openai/fake-model',
+    );
+    await page.reload();
+    await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await modal.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Configure the AI model' }).click();
+    await modal.getByRole('link', { name: 'See advanced settings' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings');
+    await page.getByRole('heading', { name: 'Language model' }).waitFor();
+    await page.close();
+  });
+
+  it('tests the connection with the entered key, saves, and a conversation runs on that model', async () => {
+    const { server, browser } = suite;
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/settings`);
+    await page.getByRole('heading', { name: 'Language model' }).waitFor();
+    // Back to the spec's default model in basic mode, then to the fake model in advanced mode.
+    const save = page.getByRole('button', { name: 'Save', exact: true });
+    await page.getByLabel('Custom model').waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Advanced settings' }).click();
+    expect(await page.getByLabel('Provider').inputValue()).toBe('openai');
+    await page.getByLabel('Provider').selectOption('anthropic');
+    expect(await page.getByLabel('Model', { exact: true }).inputValue()).toBe('claude-sonnet-4-20250514');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('checkbox', { name: 'Advanced settings' }).click();
+    expect(await page.getByLabel('Custom model').inputValue()).toBe('anthropic/claude-sonnet-4-20250514');
+    await page.getByLabel('Custom model').fill('openai/fake-model');
+    await page.getByLabel('Base URL').fill(llmUrl);
+    await page.getByLabel('API key', { exact: true }).fill('sk-wrong');
+    llm.enqueue(reply.error(401, 'Incorrect API key provided: sk-wrong.'));
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/The model could not be reached: .*Incorrect API key provided/)
+      .waitFor();
+
+    await page.getByLabel('API key', { exact: true }).fill('sk-right');
+    llm.enqueue(reply.text('OK'));
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByRole('status').getByText('The model answered: OK').waitFor();
+    expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-right');
+
+    await save.click();
+    await page.waitForFunction(() => {
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Save');
+      return button?.disabled === true;
+    });
+    const saved = (await (await fetch(`${server.url}/api/settings`)).json()) as Record<string, unknown>;
+    expect(saved).toMatchObject({ llm_model: 'openai/fake-model', llm_base_url: llmUrl, llm_api_key_set: true });
+    expect(JSON.stringify(saved)).not.toContain('sk-right');
+
+    // An unknown model opens the advanced settings on load; the key shows as saved, not its value.
+    await page.reload();
+    expect(await page.getByLabel('Custom model').inputValue()).toBe('openai/fake-model');
+    expect(await page.getByLabel('API key', { exact: true }).getAttribute('placeholder')).toBe(
+      'A key is saved (hidden). Type a new one to replace it.',
+    );
+
+    llm.enqueue(
+      reply.text('Settings check', { when: withoutTools }),
+      reply.toolCall(
+        'finish',
+        { message: 'Running on the chosen model.', task_completed: 'true' },
+        { when: withTools },
+      ),
+    );
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ initial_user_msg: 'Which model are you?' }),
+    });
+    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    // Sound notifications on (Application tab): the finish sound plays at volume 0.5, once.
+    await fetch(`${server.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ enable_sound_notifications: true }),
+    });
+    await page.addInitScript(() => {
+      const played: number[] = [];
+      Object.assign(window, { playedSounds: played });
+      const Real = window.AudioContext;
+      window.AudioContext = class extends Real {
+        override createGain() {
+          const gain = super.createGain();
+          queueMicrotask(() => played.push(gain.gain.value));
+          return gain;
+        }
+      };
+    });
+    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
+    await page
+      .getByRole('region', { name: 'Chat with the agent' })
+      .getByText('Running on the chosen model.')
+      .waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => (window as unknown as { playedSounds: number[] }).playedSounds.length > 0);
+    expect(await page.evaluate(() => (window as unknown as { playedSounds: number[] }).playedSounds)).toEqual([0.5]);
+    expect(llm.completions.at(-1)?.model).toBe('fake-model');
+    expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-right');
+    await page.close();
+  }, 120_000);
+
+  it('offers the AI settings from the chat’s “no model” message; saving ends the session and the next message runs on the model', async () => {
+    const { server, browser } = suite;
+    // A model Atelier cannot call (no base URL for it): the agent says no model is configured.
+    await fetch(`${server.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ llm_model: 'ollama/llama3', llm_base_url: null, llm_api_key: '' }),
+    });
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ initial_user_msg: 'Hello?' }),
+    });
+    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
+    const chat = page.getByRole('region', { name: 'Chat with the agent' });
+    await chat.getByText('No language model is configured.', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await chat.getByRole('button', { name: 'Configure the AI model' }).first().click();
+    const modal = page.getByRole('dialog', { name: 'AI provider configuration' });
+    // An unknown model: the advanced settings are open already.
+    await modal.getByRole('checkbox', { name: 'Advanced settings' }).check();
+    await modal.getByLabel('Custom model').fill('openai/fake-model');
+    await modal.getByLabel('Base URL').fill(llmUrl);
+    await modal.getByLabel('API key', { exact: true }).fill('sk-from-chat');
+    await modal.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'End the session?' })
+      .getByRole('button', { name: 'End session and save' })
+      .click();
+    await modal.waitFor({ state: 'detached' });
+
+    llm.enqueue(
+      reply.text('Model check', { when: withoutTools }),
+      reply.toolCall('finish', { message: 'Now I have a model.', task_completed: 'true' }, { when: withTools }),
+    );
+    const box = chat.getByRole('textbox', { name: 'Message to the agent' });
+    await box.fill('And now?');
+    await box.press('Enter');
+    await chat.getByText('Now I have a model.').waitFor({ timeout: 30_000 });
+    expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-from-chat');
+
+    // Stopping it from the conversation panel asks first.
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('button', { name: 'Show conversations' }).click();
+    const panel = page.getByRole('region', { name: 'Conversations' });
+    await panel
+      .getByRole('button', { name: /^Actions for / })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: 'Stop' }).click();
+    const confirmStop = page.getByRole('dialog', { name: 'Stop Conversation' });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await confirmStop.getByRole('button', { name: 'Stop', exact: true }).click();
+    await confirmStop.waitFor({ state: 'detached' });
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${server.url}/api/conversations/${conversationId}`)).json()) as { status: string })
+            .status,
+        { timeout: 30_000 },
+      )
+      .toBe('STOPPED');
+    await page.close();
+  }, 120_000);
+});

@@ -1,0 +1,26 @@
+import type { Db } from '../../server/db/index.ts';
+import type { App } from '../../server/http/app.ts';
+import { readOutbox } from '../../server/modules/mail/index.ts';
+import { call } from './app.ts';
+
+/** The token of the verification link in a mail's text (or the admin command's outbox listing). */
+export function verificationToken(text: string): string {
+  const token = /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+  if (!token) throw new Error(`no verification link in: ${text.slice(0, 500)}`);
+  return token;
+}
+
+/** The newest mail kept in the outbox for `to`. */
+export async function newestMailTo(db: Db, to: string) {
+  const mail = (await readOutbox(db, 1000)).find((row) => row.to.toLowerCase() === to.toLowerCase());
+  if (!mail) throw new Error(`no mail to ${to} in the outbox`);
+  return mail;
+}
+
+/** Opens the verification link mailed to `email` (the newest one in the outbox), as its reader would. */
+export async function verifyByMail(app: App, db: Db, email: string) {
+  const { text } = await newestMailTo(db, email);
+  const verified = await call(app, 'POST', '/api/auth/verify-email', { body: { token: verificationToken(text) } });
+  if (verified.status !== 200)
+    throw new Error(`verification failed: ${verified.status} ${JSON.stringify(verified.body)}`);
+}
