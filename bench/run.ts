@@ -5,6 +5,7 @@ import path from 'node:path';
 import { benchAgentStep } from './agent-step.ts';
 import { benchBundles } from './bundle-size.ts';
 import { benchEventFanout } from './event-fanout.ts';
+import { benchLedgerDebits } from './ledger-debits.ts';
 import { benchRestReads } from './rest-reads.ts';
 import type { BenchResult } from './result.ts';
 import { benchWorkspaceHistory } from './workspace-history.ts';
@@ -16,6 +17,7 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
   'agent-step': benchAgentStep,
   'event-fanout': benchEventFanout,
   'workspace-history': benchWorkspaceHistory,
+  'ledger-debits': benchLedgerDebits,
 };
 
 // `npm run bench`: runs every benchmark, prints a table and writes bench/RESULTS.md.

@@ -97,8 +97,11 @@ export async function runCommand(
         userId,
         amountMicros: parseDollars(amount),
         type: 'credit',
+        // An operator's grant (a refund, a correction) is as good as paid credit: it does not expire.
+        kind: 'paid',
         description: 'Granted by the operator',
         idempotencyKey: key,
+        expiresAt: null,
       });
       out(granted ? `Granted $${amount} to ${email}` : `Already granted with key ${key}; nothing added`);
       return 0;

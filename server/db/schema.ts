@@ -150,6 +150,52 @@ export const creditLedger = pgTable(
 );
 
 /**
+ * What each user can spend, in micro-dollars. Kept equal to the sum of their completed ledger
+ * entries by the database functions of migration 0009 (credit_grant, credit_debit), which take
+ * this row's lock first; the check makes an overdraw impossible whatever the caller does.
+ */
+export const creditAccounts = pgTable(
+  'credit_accounts',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    balanceMicros: bigint('balance_micros', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+  },
+  (t) => [check('credit_accounts_balance_non_negative', sql`${t.balanceMicros} >= 0`)],
+);
+
+/**
+ * What is left of each grant or purchase. Debits spend lots earliest expiry first, promotional
+ * before paid; a lot past its expiry is written off by an expiry transaction of its own.
+ * Their remainders always add up to the account's balance.
+ */
+export const creditLots = pgTable(
+  'credit_lots',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The grant or purchase that created it (none for the balances carried over by migration 0009). */
+    ledgerId: bigint('ledger_id', { mode: 'number' }).references(() => creditLedger.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    amountMicros: bigint('amount_micros', { mode: 'bigint' }).notNull(),
+    remainingMicros: bigint('remaining_micros', { mode: 'bigint' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('credit_lots_open_idx')
+      .on(t.userId, t.expiresAt)
+      .where(sql`${t.remainingMicros} > 0`),
+    check('credit_lots_kind', sql`${t.kind} in ('promotional', 'paid')`),
+    check('credit_lots_remaining', sql`${t.remainingMicros} >= 0 and ${t.remainingMicros} <= ${t.amountMicros}`),
+  ],
+);
+
+/**
  * A conversation and its runtime state. Events are numbered by `next_event_id`: taking a
  * number locks this row until the event's transaction commits, so ids are strictly
  * increasing per conversation and commit in id order (readers never see a gap fill later).

@@ -24,6 +24,8 @@ beforeAll(async () => {
     userId,
     amountMicros: 5_000_000n,
     type: 'credit',
+    kind: 'paid',
+    expiresAt: null,
     description: 'fuzz',
     idempotencyKey: 'fuzz',
   });

@@ -123,6 +123,8 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       userId,
       amountMicros: 1_000_000n,
       type: 'credit',
+      kind: 'paid',
+      expiresAt: null,
       description: 'contract',
       idempotencyKey: 'contract',
     });

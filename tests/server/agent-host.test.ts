@@ -175,6 +175,8 @@ describe('the agent host', () => {
       userId,
       amountMicros: 1_000_000n,
       type: 'credit',
+      kind: 'paid',
+      expiresAt: null,
       description: 'test',
       idempotencyKey: 'k',
     });

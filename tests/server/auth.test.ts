@@ -137,6 +137,8 @@ describe('sessions', () => {
       userId: id,
       amountMicros: 12_345_678n,
       type: 'credit' as const,
+      kind: 'paid' as const,
+      expiresAt: null,
       description: 'test grant',
       idempotencyKey: 'g1',
     };

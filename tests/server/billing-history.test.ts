@@ -89,6 +89,8 @@ describe('the billing history', () => {
         userId: eve.id,
         amountMicros: BigInt(i) * 1_000_000n,
         type: 'credit',
+        kind: 'paid',
+        expiresAt: null,
         description: `grant ${i}`,
         idempotencyKey: `grant-${i}`,
       });

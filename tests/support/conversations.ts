@@ -49,6 +49,8 @@ export async function signUp(
     userId: id,
     amountMicros: 10_000_000n,
     type: 'credit',
+    kind: 'paid',
+    expiresAt: null,
     description: 'tests',
     idempotencyKey: 'tests',
   });

@@ -4,6 +4,7 @@ import { conversations, creditLedger } from '../../db/schema.ts';
 import { notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { balanceMicros } from './balance.ts';
+import { settleExpiredCredit } from './ledger.ts';
 import { microsToDollars } from './money.ts';
 
 // The billing history of spec §2 (profile): usage grouped by conversation — droplet usage, and
@@ -69,6 +70,7 @@ async function bucket(db: Db, userId: string, conversationId: string, category: 
 }
 
 export async function listOtherTransactions(db: Db, userId: string, pageNumber: number, perPage: number) {
+  await settleExpiredCredit(db, userId);
   const found = await page(
     db,
     and(eq(creditLedger.userId, userId), isNull(creditLedger.conversationId)),

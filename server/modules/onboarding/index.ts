@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { onboarding, userSettings, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
-import { grantCredit, MICROS_PER_DOLLAR } from '../credits/index.ts';
+import { grantCredit, grantExpiry, MICROS_PER_DOLLAR } from '../credits/index.ts';
 import { checkCard } from './cards.ts';
 import { detectCountry, findCountry, listCountries } from './countries.ts';
 import type { components } from '../../../openapi/schema.d.ts';
@@ -148,8 +148,10 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
         userId,
         amountMicros: PAYMENT_DETAILS_CREDIT_MICROS,
         type: 'credit',
+        kind: 'promotional',
         description: 'Free credit for adding payment details',
         idempotencyKey: 'free-credit:payment-details',
+        expiresAt: grantExpiry(),
       });
       return { payment_information: payment };
     },
