@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../server/db/index.ts';
 import { creditAccounts, creditLedger, creditLots, users } from '../server/db/schema.ts';
 import { chargeUsage, grantCredit } from '../server/modules/credits/index.ts';
@@ -35,7 +35,7 @@ async function checkNoDrift(db: Db, userId: string) {
     db
       .select({ sum: sql<string>`coalesce(sum(amount_micros), 0)` })
       .from(creditLedger)
-      .where(eq(creditLedger.userId, userId)),
+      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.status, 'completed'))),
   );
   const account = await one(
     db

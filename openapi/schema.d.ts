@@ -292,8 +292,10 @@ export interface paths {
         /**
          * Buy credits
          * @description Minimum purchase $5 (the client default is $25.00); amounts are rounded to cents.
-         *     When a payment provider is configured the answer may carry a `redirect_url` to its
-         *     hosted page, and the balance changes once the payment completes.
+         *     Charges the account's saved payment method and answers the new balance. With Stripe
+         *     and no saved card the answer carries a `redirect_url` to its hosted checkout instead,
+         *     and the balance changes once the payment completes (the webhook). Purchased credit
+         *     does not expire.
          */
         post: operations["purchaseCredits"];
         delete?: never;
@@ -716,8 +718,9 @@ export interface paths {
         /**
          * Step 2 — save a payment method
          * @description Needs saved contact information (`contact_information_id`, else 404). The card
-         *     number and security code are checked and never stored: the answer carries the
-         *     last four digits and brand only. With `same_billing_address` true the billing
+         *     number and security code are checked, handed to the payment provider and never
+         *     stored: the answer carries the last four digits and brand only. Without Stripe the
+         *     test payment provider accepts only documented test card numbers (400 otherwise). With `same_billing_address` true the billing
          *     fields are ignored and the contact address is used.
          */
         post: operations["savePaymentInformation"];
@@ -759,7 +762,8 @@ export interface paths {
         put?: never;
         /**
          * Start a hosted checkout to buy credits
-         * @description Minimum $5. 501 when no payment provider is configured.
+         * @description Minimum $5. Needs Stripe (501 with the test payment provider, which has no hosted
+         *     page: it charges the saved card through purchase-credits).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -779,9 +783,33 @@ export interface paths {
         put?: never;
         /**
          * Start a hosted session to save a payment method
-         * @description 501 when no payment provider is configured.
+         * @description Needs Stripe (501 with the test payment provider, which saves cards in onboarding).
          */
         post: operations["createCustomerSetupSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment provider events (Stripe)
+         * @description Stripe's webhook endpoint: the body, byte for byte, is checked against the
+         *     `Stripe-Signature` header with the configured signing secret (400 when it is missing
+         *     or does not match). A completed checkout
+         *     credits its purchase once however often it is delivered; a completed setup session
+         *     saves the payment method. Other events are acknowledged and ignored.
+         */
+        post: operations["receivePaymentWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1914,7 +1942,7 @@ export interface components {
             new_balance?: number;
         };
         PurchaseCreditsRequest: {
-            /** @description Dollars, at least 5. */
+            /** @description Dollars; under 5 (after rounding to cents) answers 400 'Amount must be at least $5.00'. */
             amount: number;
         };
         PurchaseCreditsResult: {
@@ -2085,11 +2113,22 @@ export interface components {
             missing_steps: components["schemas"]["OnboardingStep"][];
         };
         CheckoutSessionRequest: {
-            /** @description Dollars, at least 5. */
+            /** @description Dollars; under 5 (after rounding to cents) answers 400 'Amount must be at least $5.00'. */
             amount: number;
         };
         RedirectResult: {
             redirect_url: string;
+        };
+        /**
+         * @description An event as Stripe sends it. Open: its fields are Stripe's (the signature, not this
+         *     schema, vouches for them), and the platform reads only `type` and `data.object`.
+         */
+        StripeEvent: {
+            id: string;
+            type: string;
+            data: Record<string, never>;
+        } & {
+            [key: string]: unknown;
         };
         BillingCredits: {
             /** @description Dollars. */
@@ -2938,6 +2977,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The payment provider declined the card; nothing was charged. */
+        CardDeclined: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Not enough credits for this call. */
         PaymentRequired: {
             headers: {
@@ -3347,8 +3395,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CardDeclined"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["BadGateway"];
         };
     };
     listConversationGroupTransactions: {
@@ -3934,8 +3984,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CardDeclined"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
+            502: components["responses"]["BadGateway"];
         };
     };
     startFree: {
@@ -3986,10 +4038,12 @@ export interface operations {
                     "application/json": components["schemas"]["RedirectResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
             501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4011,11 +4065,42 @@ export interface operations {
                     "application/json": components["schemas"]["RedirectResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
             501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    receivePaymentWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StripeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
         };
     };
     getBillingCredits: {

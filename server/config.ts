@@ -40,6 +40,17 @@ const environment = z.object({
     .string()
     .optional()
     .refine((v) => !v || /^smtps?:\/\//.test(v), { message: 'SMTP_URL must start with smtp:// or smtps://' }),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^(sk|rk)_(test|live)_/.test(v), {
+      message: 'STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_test_…, sk_live_…)',
+    }),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.startsWith('whsec_'), { message: 'STRIPE_WEBHOOK_SECRET must start with whsec_' }),
+  STRIPE_API_URL: url('STRIPE_API_URL').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: flag,
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
@@ -100,6 +111,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     llm: { provider: e.LLM_PROVIDER, model: e.LLM_MODEL, apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL },
     smtpUrl: e.SMTP_URL,
+    // Without a Stripe key, purchases go to the test payment provider (test card numbers only).
+    stripe: e.STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+          apiUrl: e.STRIPE_API_URL ?? null,
+        }
+      : null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     authRateLimit: {

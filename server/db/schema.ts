@@ -196,6 +196,27 @@ export const creditLots = pgTable(
 );
 
 /**
+ * The account's side at the payment provider: its customer there and the saved payment method
+ * charged for purchases (the provider's token and what may be shown of the card; never its
+ * number or security code).
+ */
+export const paymentAccounts = pgTable(
+  'payment_accounts',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    customerId: text('customer_id'),
+    paymentMethodId: text('payment_method_id'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('payment_accounts_provider', sql`${t.provider} in ('stripe', 'test')`)],
+);
+
+/**
  * A conversation and its runtime state. Events are numbered by `next_event_id`: taking a
  * number locks this row until the event's transaction commits, so ids are strictly
  * increasing per conversation and commit in id order (readers never see a gap fill later).

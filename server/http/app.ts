@@ -52,6 +52,25 @@ declare module 'fastify' {
 }
 
 /** Paths that belong to the API: never answered with the SPA. */
+/** The bytes of the bodies of operations marked `x-raw-body`, kept beside the parsed body. */
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+const RAW_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Reads the body once to keep its bytes (within a limit of its own), then hands them on to the JSON parser. */
+async function keepRawBody(request: FastifyRequest, _reply: FastifyReply, payload: AsyncIterable<Buffer | string>) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of payload) {
+    const bytes = Buffer.from(chunk);
+    size += bytes.length;
+    if (size > RAW_BODY_LIMIT_BYTES) throw new HttpError(413, 'The body is too large.');
+    chunks.push(bytes);
+  }
+  const raw = Buffer.concat(chunks);
+  rawBodies.set(request, raw);
+  return Readable.from([raw]);
+}
+
 const apiPrefixes = ['/api/', '/feedback/', '/socket', '/health', '/ready'];
 
 export async function buildApp({
@@ -165,6 +184,7 @@ export async function buildApp({
       url: op.url,
       config: { operation: op },
       ...(op.bodyLimit && { bodyLimit: op.bodyLimit }),
+      ...(op.rawBody && { preParsing: keepRawBody }),
       schema: requestSchema(op),
       // Before the body is read, so that it streams on to the node that runs the conversation.
       ...(RUNTIME_OPERATIONS.has(op.operationId) && {
@@ -198,6 +218,7 @@ export async function buildApp({
           user: request.auth.user,
           token: request.auth.token,
           parts: op.request.bodyType === 'multipart/form-data' ? (options) => request.parts(options) : null,
+          rawBody: rawBodies.get(request) ?? null,
           log: request.log,
         });
         if (result instanceof RawResponse) return reply.status(result.status).headers(result.headers).send(result.body);

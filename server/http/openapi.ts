@@ -18,6 +18,7 @@ type RawOperation = {
   requestBody?: { required?: boolean; content: Record<string, { schema?: JsonSchema }> };
   responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
   'x-body-limit'?: number;
+  'x-raw-body'?: boolean;
 };
 
 export interface Operation {
@@ -40,6 +41,8 @@ export interface Operation {
   };
   /** Largest accepted JSON body in bytes, when the operation needs more than the server's default. */
   bodyLimit?: number;
+  /** The handler also gets the body's bytes as sent (`x-raw-body`: a signature covers them). */
+  rawBody: boolean;
   /** Response schemas by status code and media type (references resolved). */
   responses: Record<string, Record<string, JsonSchema | undefined>>;
 }
@@ -98,6 +101,7 @@ export function listOperations(doc: Document = loadDocument()): Operation[] {
         url: p.replace(/\{([^}]+)\}/g, ':$1'),
         security: security.flatMap((s) => Object.keys(s)),
         bodyLimit: op['x-body-limit'],
+        rawBody: op['x-raw-body'] === true,
         request: {
           body: bodyType === 'application/json' ? bodyContent?.schema : undefined,
           querystring: group('query'),

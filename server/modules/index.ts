@@ -14,6 +14,12 @@ import { createMailer } from './mail/index.ts';
 import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
 import { createOnboardingService, onboardingHandlers } from './onboarding/index.ts';
 import { optionsHandlers } from './options/index.ts';
+import {
+  createPaymentsService,
+  createStripeProvider,
+  paymentsHandlers,
+  testPaymentProvider,
+} from './payments/index.ts';
 import { createSecretsService, secretsHandlers } from './secrets/index.ts';
 import { createSettingsService, settingsHandlers } from './settings/index.ts';
 import { systemHandlers } from './system/index.ts';
@@ -55,7 +61,11 @@ export function createModules(config: Config, database: Database, services: Modu
     nodeId: nodeIdentity(config),
     ...services,
   });
-  const onboarding = createOnboardingService(db, { userChanged: auth.userChanged });
+  const payments = createPaymentsService(db, {
+    provider: config.stripe ? createStripeProvider(config.stripe) : testPaymentProvider,
+    publicUrl: config.publicUrl,
+  });
+  const onboarding = createOnboardingService(db, { userChanged: auth.userChanged, saveCard: payments.saveCard });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
     ...systemHandlers(database),
@@ -69,6 +79,7 @@ export function createModules(config: Config, database: Database, services: Modu
     ...feedbackHandlers(feedback),
     ...onboardingHandlers(onboarding, config.appMode === 'saas'),
     ...billingHandlers(db),
+    ...paymentsHandlers(payments),
   };
   return { auth, conversations, handlers };
 }

@@ -39,6 +39,8 @@ export interface RequestContext<Op extends OperationId> {
   token: string | null;
   /** The parts of a multipart/form-data body, streamed (set on operations whose body is multipart). */
   parts: ((options?: { preservePath?: boolean }) => AsyncIterableIterator<Multipart>) | null;
+  /** The body's bytes as sent (set on operations marked `x-raw-body`, such as a signed webhook). */
+  rawBody: Buffer | null;
   log: FastifyBaseLogger;
 }
 

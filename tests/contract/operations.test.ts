@@ -1,16 +1,30 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailVerifications } from '../../server/db/schema.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { waitRunning } from '../support/conversations.ts';
+import { signUp, waitRunning } from '../support/conversations.ts';
 import { newestMailTo, verificationToken } from '../support/mail.ts';
+import { startStripeServer } from '../support/stripe-server.ts';
 import { sample } from './sample.ts';
 
 const t = withTestApp();
 // The operations of self-hosted installations only are asked of an oss app.
 const oss = withTestApp({ APP_MODE: 'oss' });
+// The hosted payment pages and their webhook, of an app paid through Stripe (a local Stripe peer).
+let stripe: Awaited<ReturnType<typeof startStripeServer>>;
+beforeAll(async () => {
+  stripe = await startStripeServer({ secretKey: 'sk_test_contract', webhookSecret: 'whsec_contract' });
+});
+afterAll(() => stripe?.close());
+const paid = withTestApp(() => ({
+  STRIPE_SECRET_KEY: 'sk_test_contract',
+  STRIPE_WEBHOOK_SECRET: 'whsec_contract',
+  STRIPE_API_URL: stripe.url,
+}));
+let buyer: { token: string } | undefined;
+const paidBuyer = async () => (buyer ??= await signUp(paid.app, paid.db, 'buyer@acme.example'));
 
 /**
  * One successful call of every implemented operation. An operation that gets a handler
@@ -179,6 +193,24 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       body: { polarity: 'positive', permissions: 'private', feedback: 'Good' },
     }),
   getBillingCredits: (s) => call(t.app, 'GET', '/api/billing/credits', { token: s.token }),
+  // After savePaymentInformation saved a test card.
+  purchaseCredits: (s) => call(t.app, 'POST', '/api/auth/purchase-credits', { token: s.token, body: { amount: 25 } }),
+  createCheckoutSession: async () =>
+    call(paid.app, 'POST', '/api/billing/create-checkout-session', {
+      token: (await paidBuyer()).token,
+      body: { amount: 25 },
+    }),
+  createCustomerSetupSession: async () =>
+    call(paid.app, 'POST', '/api/billing/create-customer-setup-session', { token: (await paidBuyer()).token }),
+  receivePaymentWebhook: async () => {
+    const event = stripe.signedEvent('customer.created', { id: 'cus_contract', object: 'customer' });
+    return paid.app.http.inject({
+      method: 'POST',
+      url: '/api/billing/webhook',
+      payload: event.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+    });
+  },
   listOtherTransactions: (s) => call(t.app, 'GET', '/api/auth/transactions/other', { token: s.token }),
   listConversationGroupTransactions: (s) =>
     call(t.app, 'GET', '/api/auth/transactions/conversation-groups', { token: s.token }),
@@ -229,11 +261,12 @@ describe('the contract', () => {
     expect(missing, 'implemented operations without a contract scenario').toEqual([]);
     for (const run of Object.values(scenarios)) await run(session);
     const succeeded = [...t.app.implemented].filter((id) =>
-      [t.app, oss.app].some((app) => [...(app.contract?.seen.get(id) ?? [])].some((s) => s < 300)),
+      [t.app, oss.app, paid.app].some((app) => [...(app.contract?.seen.get(id) ?? [])].some((s) => s < 300)),
     );
     expect(succeeded.sort()).toEqual([...t.app.implemented].sort());
     expect(t.app.contract?.violations).toEqual([]);
     expect(oss.app.contract?.violations).toEqual([]);
+    expect(paid.app.contract?.violations).toEqual([]);
   });
 
   it('answers 501 with a detail on every operation not implemented yet, after validating the request', async () => {

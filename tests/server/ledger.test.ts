@@ -57,12 +57,12 @@ const charge = (userId: string, amountMicros: bigint, idempotencyKey: string, at
     ...(at && { at }),
   });
 
-/** The three figures that must always agree: the ledger's sum, the account's balance, the lots' remainders. */
+/** The three figures that must always agree: the completed entries' sum, the account's balance, the lots' remainders. */
 async function books(userId: string) {
   const [ledger] = await opened.db
     .select({ sum: sql<string>`coalesce(sum(${creditLedger.amountMicros}), 0)` })
     .from(creditLedger)
-    .where(eq(creditLedger.userId, userId));
+    .where(and(eq(creditLedger.userId, userId), eq(creditLedger.status, 'completed')));
   const [account] = await opened.db.select().from(creditAccounts).where(eq(creditAccounts.userId, userId));
   const [lots] = await opened.db
     .select({ sum: sql<string>`coalesce(sum(${creditLots.remainingMicros}), 0)` })

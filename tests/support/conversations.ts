@@ -74,6 +74,28 @@ export async function completeOnboarding(app: App, token: string) {
   if (started.body?.success !== true) throw new Error(`onboarding did not finish: ${JSON.stringify(started.body)}`);
 }
 
+/** Saves a card through the payment step of registration onboarding, as the browser does. */
+export async function saveCardThroughOnboarding(app: App, token: string, cardNumber: string) {
+  const onboarding = (path: string, body: unknown) =>
+    call(app, 'POST', `/api/atelier/onboarding/${path}`, { token, body });
+  const contact = await onboarding('save-contact-information', {
+    organization_name: 'Acme',
+    legal_name: 'Ada Lovelace',
+    street_address: 'Main street 1',
+    city: 'Berlin',
+    province: 'Berlin',
+    postal_code: '10115',
+  });
+  return onboarding('save-payment-information', {
+    contact_information_id: (contact.body?.contact_information as { id: string }).id,
+    card_number: cardNumber,
+    expiry_date: '12/35',
+    security_code: '123',
+    cardholder_name: 'Ada Lovelace',
+    same_billing_address: true,
+  });
+}
+
 /** Creates a conversation and waits until it runs. */
 export async function createRunning(
   app: App,

@@ -3,7 +3,14 @@ import { MICROS_PER_DOLLAR } from './money.ts';
 export { MICROS_PER_DOLLAR, microsToDollars } from './money.ts';
 export { balanceMicros, userBalanceMicros } from './balance.ts';
 export { billingHandlers } from './history.ts';
-export { chargeUsage, grantCredit, grantExpiry, GRANT_LIFETIME_MS, settleExpiredCredit } from './ledger.ts';
+export {
+  chargeUsage,
+  grantCredit,
+  grantExpiry,
+  GRANT_LIFETIME_MS,
+  recordFailedPurchase,
+  settleExpiredCredit,
+} from './ledger.ts';
 
 /** Parses a dollar amount such as "12.5" into micro-dollars without floating point. */
 export function parseDollars(text: string): bigint {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
+import { creditLedger } from '../../db/schema.ts';
 
 // The ledger's writes are the database functions of migration 0009 (credit_grant, credit_debit,
 // credit_settle): each takes the account's row lock, so one call is atomic and concurrent calls
@@ -65,4 +66,22 @@ export async function chargeUsage(
 /** Writes off the user's expired credit now, each lot with its own transaction. */
 export async function settleExpiredCredit(db: Db, userId: string, at: Date = new Date()): Promise<void> {
   await db.execute(sql`select credit_settle(${userId}, ${at.toISOString()}::timestamptz)`);
+}
+
+/** A purchase the payment provider declined: listed as failed in the history, never counted in the balance. */
+export async function recordFailedPurchase(
+  db: Db,
+  entry: { userId: string; amountMicros: bigint; description: string; idempotencyKey: string },
+): Promise<void> {
+  await db
+    .insert(creditLedger)
+    .values({
+      userId: entry.userId,
+      amountMicros: entry.amountMicros,
+      transactionType: 'purchase',
+      status: 'failed',
+      description: entry.description,
+      idempotencyKey: entry.idempotencyKey,
+    })
+    .onConflictDoNothing();
 }

@@ -4,6 +4,8 @@ import { HttpError } from '../../shared/http-error.ts';
 export interface CardSummary {
   brand: string;
   last4: string;
+  /** The number's digits, to hand on to the payment provider (never kept). */
+  digits: string;
 }
 
 /** The Luhn checksum every payment card number carries. */
@@ -42,5 +44,5 @@ export function checkCard(input: { cardNumber: string; expiryDate: string }, now
   // A card works until the end of its expiry month.
   const expiresAt = Date.UTC(2000 + year, month, 1);
   if (expiresAt <= now.getTime()) throw new HttpError(400, 'The card has expired.');
-  return { brand: cardBrand(digits), last4: digits.slice(-4) };
+  return { brand: cardBrand(digits), last4: digits.slice(-4), digits };
 }

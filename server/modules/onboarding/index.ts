@@ -5,6 +5,7 @@ import { onboarding, userSettings, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { grantCredit, grantExpiry, MICROS_PER_DOLLAR } from '../credits/index.ts';
+import type { CardInput } from '../payments/index.ts';
 import { checkCard } from './cards.ts';
 import { detectCountry, findCountry, listCountries } from './countries.ts';
 import type { components } from '../../../openapi/schema.d.ts';
@@ -26,6 +27,8 @@ const optional = (value: string | null | undefined) => value?.trim() || null;
 export interface OnboardingDeps {
   /** Tells every node the account changed (activation). */
   userChanged: (userId: string) => Promise<void>;
+  /** Hands the card to the payment provider; answers what may be shown of it. */
+  saveCard: (userId: string, card: CardInput) => Promise<{ brand: string; last4: string }>;
   now?: () => Date;
 }
 
@@ -125,7 +128,16 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
       const row = await saved(userId);
       const contact = contactOf(row);
       if (!contact || contact.id !== input.contact_information_id) throw notFound(CONTACT_FIRST);
-      const card = checkCard({ cardNumber: input.card_number, expiryDate: input.expiry_date }, now());
+      const checked = checkCard({ cardNumber: input.card_number, expiryDate: input.expiry_date }, now());
+      const [month = 0, year = 0] = input.expiry_date.split('/').map(Number);
+      // The payment provider keeps the card; this keeps its reference and what may be shown.
+      const card = await deps.saveCard(userId, {
+        number: checked.digits,
+        expMonth: month,
+        expYear: 2000 + year,
+        cvc: input.security_code,
+        holderName: input.cardholder_name.trim(),
+      });
       const same = input.same_billing_address;
       const country = row?.countryCode ? findCountry(row.countryCode, 'en') : null;
       const payment: PaymentInformation = {

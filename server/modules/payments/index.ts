@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/index.ts';
+import { paymentAccounts, users } from '../../db/schema.ts';
+import { HttpError } from '../../shared/http-error.ts';
+import { requireUser, type Handlers } from '../../shared/operations.ts';
+import { balanceMicros, grantCredit, microsToDollars, recordFailedPurchase } from '../credits/index.ts';
+import {
+  BadSignature,
+  CardDeclined,
+  NotConfigured,
+  PaymentRejected,
+  ProviderFailed,
+  type CardInput,
+  type PaymentProvider,
+  type SavedCard,
+} from './provider.ts';
+
+export { createStripeProvider, type StripeConfig } from './stripe-provider.ts';
+export { testPaymentProvider } from './test-provider.ts';
+export type { CardInput, PaymentProvider } from './provider.ts';
+
+/** Spec §9: purchases start at $5. */
+export const MINIMUM_PURCHASE_CENTS = 500;
+const MICROS_PER_CENT = 10_000n;
+const NO_HOSTED_PAGES =
+  'The test payment provider has no payment page: it charges the card saved in registration onboarding. Hosted checkout needs Stripe (STRIPE_SECRET_KEY).';
+const NO_CARD =
+  'No payment method is saved yet. Add a card in the payment step of registration onboarding, then buy credits.';
+const PROVIDER_DOWN = 'The payment provider did not answer; nothing was charged. Please try again.';
+
+const columnsOf = (card: SavedCard) => ({
+  customerId: card.customerId,
+  paymentMethodId: card.paymentMethodId,
+  cardBrand: card.brand,
+  cardLast4: card.last4,
+});
+
+const dollarsText = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** The provider's failures as answers; anything else is ours and stays a 500. */
+function asHttpError(error: unknown): unknown {
+  if (error instanceof CardDeclined) return new HttpError(402, error.message);
+  if (error instanceof PaymentRejected || error instanceof BadSignature) return new HttpError(400, error.message);
+  if (error instanceof NotConfigured) return new HttpError(501, error.message);
+  if (error instanceof ProviderFailed) return new HttpError(502, PROVIDER_DOWN);
+  return error;
+}
+
+async function answering<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw asHttpError(error);
+  }
+}
+
+export interface PaymentsDeps {
+  provider: PaymentProvider;
+  /** Where the hosted pages send the browser back. */
+  publicUrl: string;
+}
+
+/** Purchases of credits: cards saved at the provider, charges, hosted pages and their notifications. */
+export function createPaymentsService(db: Db, deps: PaymentsDeps) {
+  const { provider } = deps;
+
+  async function payerOf(userId: string) {
+    const [row] = await db
+      .select({
+        email: users.email,
+        name: users.fullname,
+        customerId: paymentAccounts.customerId,
+        paymentMethodId: paymentAccounts.paymentMethodId,
+        provider: paymentAccounts.provider,
+      })
+      .from(users)
+      .leftJoin(paymentAccounts, eq(paymentAccounts.userId, users.id))
+      .where(eq(users.id, userId));
+    if (!row) throw new HttpError(401, 'Not authenticated');
+    // References of another provider (the server switched to or from Stripe) mean nothing to this one.
+    const mine = row.provider === provider.name;
+    return {
+      payer: { userId, email: row.email, name: row.name, customerId: mine ? row.customerId : null },
+      paymentMethodId: mine ? row.paymentMethodId : null,
+    };
+  }
+
+  async function remember(
+    userId: string,
+    values: { customerId: string | null; paymentMethodId?: string; cardBrand?: string; cardLast4?: string },
+  ) {
+    const row = { provider: provider.name, ...values, updatedAt: new Date() };
+    // A saved card of another provider is forgotten; one of this provider stays unless replaced.
+    const kept = (column: AnyPgColumn) =>
+      sql`case when ${paymentAccounts.provider} = ${provider.name} then ${column} end`;
+    await db
+      .insert(paymentAccounts)
+      .values({ userId, ...row })
+      .onConflictDoUpdate({
+        target: paymentAccounts.userId,
+        set: {
+          paymentMethodId: kept(paymentAccounts.paymentMethodId),
+          cardBrand: kept(paymentAccounts.cardBrand),
+          cardLast4: kept(paymentAccounts.cardLast4),
+          ...row,
+        },
+      });
+  }
+
+  async function credit(userId: string, reference: string, amountCents: number) {
+    await grantCredit(db, {
+      userId,
+      amountMicros: BigInt(amountCents) * MICROS_PER_CENT,
+      type: 'purchase',
+      // Bought credit is spent after any free credit, and does not expire.
+      kind: 'paid',
+      description: `Purchase of ${dollarsText(amountCents)}${provider.test ? ' (test payment)' : ''}`,
+      idempotencyKey: `purchase:${reference}`,
+      expiresAt: null,
+    });
+  }
+
+  const returnUrl = (outcome: string) => `${deps.publicUrl}/profile?payment=${outcome}`;
+
+  return {
+    provider,
+
+    /** Hands a card to the provider and keeps its reference; the card itself is never stored. */
+    saveCard: (userId: string, card: CardInput) =>
+      answering(async () => {
+        const { payer } = await payerOf(userId);
+        const saved = await provider.saveCard(payer, card);
+        await remember(userId, columnsOf(saved));
+        return saved;
+      }),
+
+    /** Charges the saved card (or, on Stripe without one, answers its checkout page). Amounts are rounded to cents. */
+    purchase: (userId: string, amountDollars: number) =>
+      answering(async () => {
+        const amountCents = Math.round(amountDollars * 100);
+        if (amountCents < MINIMUM_PURCHASE_CENTS) throw new HttpError(400, 'Amount must be at least $5.00');
+        const { payer, paymentMethodId } = await payerOf(userId);
+        if (!paymentMethodId) {
+          if (!provider.hosted) throw new HttpError(400, NO_CARD);
+          const session = await provider.hosted.checkout(payer, {
+            amountCents,
+            successUrl: returnUrl('success'),
+            cancelUrl: returnUrl('cancelled'),
+          });
+          await remember(userId, { customerId: session.customerId });
+          return { new_balance: microsToDollars(await balanceMicros(db, userId)), redirect_url: session.url };
+        }
+        const attempt = randomUUID();
+        const description = `Purchase of ${dollarsText(amountCents)}`;
+        try {
+          const { paymentId } = await provider.charge({
+            payer,
+            paymentMethodId,
+            amountCents,
+            description,
+            idempotencyKey: `purchase:${attempt}`,
+          });
+          await credit(userId, paymentId, amountCents);
+        } catch (error) {
+          if (error instanceof CardDeclined)
+            await recordFailedPurchase(db, {
+              userId,
+              amountMicros: BigInt(amountCents) * MICROS_PER_CENT,
+              description: `${description}: ${error.message}`,
+              idempotencyKey: `purchase-declined:${attempt}`,
+            });
+          throw error;
+        }
+        return { new_balance: microsToDollars(await balanceMicros(db, userId)) };
+      }),
+
+    checkout: (userId: string, amountDollars: number) =>
+      answering(async () => {
+        if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
+        const amountCents = Math.round(amountDollars * 100);
+        if (amountCents < MINIMUM_PURCHASE_CENTS) throw new HttpError(400, 'Amount must be at least $5.00');
+        const { payer } = await payerOf(userId);
+        const session = await provider.hosted.checkout(payer, {
+          amountCents,
+          successUrl: returnUrl('success'),
+          cancelUrl: returnUrl('cancelled'),
+        });
+        await remember(userId, { customerId: session.customerId });
+        return { redirect_url: session.url };
+      }),
+
+    setup: (userId: string) =>
+      answering(async () => {
+        if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
+        const { payer } = await payerOf(userId);
+        const session = await provider.hosted.setup(payer, {
+          successUrl: returnUrl('card-saved'),
+          cancelUrl: returnUrl('cancelled'),
+        });
+        await remember(userId, { customerId: session.customerId });
+        return { redirect_url: session.url };
+      }),
+
+    /** A provider's signed notification: a paid checkout credits its purchase once, however often delivered. */
+    notification: (rawBody: Buffer | null, signature: string | undefined) =>
+      answering(async () => {
+        if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
+        if (!rawBody || !signature) throw new HttpError(400, 'The Stripe-Signature header is missing.');
+        const event = await provider.hosted.event(rawBody, signature);
+        if (event.kind === 'purchase-completed') await credit(event.userId, event.reference, event.amountCents);
+        if (event.kind === 'card-saved') {
+          await remember(event.userId, columnsOf(event));
+        }
+        return { success: true };
+      }),
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;
+
+export function paymentsHandlers(payments: PaymentsService): Handlers {
+  return {
+    purchaseCredits: async (ctx) => payments.purchase(requireUser(ctx).id, ctx.body.amount),
+    createCheckoutSession: async (ctx) => payments.checkout(requireUser(ctx).id, ctx.body.amount),
+    createCustomerSetupSession: async (ctx) => payments.setup(requireUser(ctx).id),
+    receivePaymentWebhook: async (ctx) => {
+      const signature = ctx.headers['stripe-signature'];
+      return payments.notification(ctx.rawBody, typeof signature === 'string' ? signature : undefined);
+    },
+  };
+}

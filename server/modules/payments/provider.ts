@@ -1,0 +1,78 @@
+/** Who pays, as the payment provider knows them. */
+export interface Payer {
+  userId: string;
+  email: string;
+  name: string;
+  /** The provider's customer, once there is one. */
+  customerId: string | null;
+}
+
+/** A card as typed into the onboarding form: handed to the provider, never kept. */
+export interface CardInput {
+  /** Digits only. */
+  number: string;
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  cvc: string;
+  holderName: string;
+}
+
+/** What is kept of a saved card: the provider's references and what may be shown. */
+export interface SavedCard {
+  customerId: string | null;
+  paymentMethodId: string;
+  brand: string;
+  last4: string;
+}
+
+/** What a provider's signed notification (a webhook) reports. */
+export type ProviderEvent =
+  | { kind: 'purchase-completed'; userId: string; reference: string; amountCents: number }
+  | ({ kind: 'card-saved'; userId: string } & SavedCard)
+  | { kind: 'ignored'; type: string };
+
+/** Pages the provider hosts (Stripe Checkout); a provider without them charges saved cards only. */
+export interface HostedPages {
+  checkout(payer: Payer, input: { amountCents: number; successUrl: string; cancelUrl: string }): Promise<HostedSession>;
+  setup(payer: Payer, input: { successUrl: string; cancelUrl: string }): Promise<HostedSession>;
+  /** Checks a notification's signature over its exact bytes and reads it. */
+  event(rawBody: Buffer, signature: string): Promise<ProviderEvent>;
+}
+
+export interface HostedSession {
+  url: string;
+  /** The customer the session belongs to (created for it when the payer had none). */
+  customerId: string;
+}
+
+export interface PaymentProvider {
+  readonly name: 'stripe' | 'test';
+  /** Its payments are test ones: no money moves. */
+  readonly test: boolean;
+  saveCard(payer: Payer, card: CardInput): Promise<SavedCard>;
+  /** Charges a saved card now; throws CardDeclined or ProviderFailed. */
+  charge(input: {
+    payer: Payer;
+    paymentMethodId: string;
+    amountCents: number;
+    description: string;
+    idempotencyKey: string;
+  }): Promise<{ paymentId: string }>;
+  readonly hosted: HostedPages | null;
+}
+
+/** The provider refused the card or the charge: nothing was charged. The message is the provider's, for the user. */
+export class CardDeclined extends Error {}
+
+/** The request was not acceptable to the provider (its message says why). */
+export class PaymentRejected extends Error {}
+
+/** The provider could not be reached or failed: nothing is known to have been charged. */
+export class ProviderFailed extends Error {}
+
+/** A notification whose signature does not match its body. */
+export class BadSignature extends Error {}
+
+/** The provider lacks a setting this call needs (its message names it). */
+export class NotConfigured extends Error {}

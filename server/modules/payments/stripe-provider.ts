@@ -1,0 +1,161 @@
+import Stripe from 'stripe';
+import {
+  BadSignature,
+  CardDeclined,
+  NotConfigured,
+  PaymentRejected,
+  ProviderFailed,
+  type Payer,
+  type PaymentProvider,
+  type ProviderEvent,
+  type SavedCard,
+} from './provider.ts';
+
+export interface StripeConfig {
+  secretKey: string;
+  /** The endpoint's signing secret (whsec_…); without it webhooks cannot be checked and are refused. */
+  webhookSecret: string | null;
+  /** Another API host than api.stripe.com (a local server speaking its API, in tests). */
+  apiUrl: string | null;
+}
+
+/** Stripe's errors as ours: its card errors carry a message meant for the card holder. */
+function translated(error: unknown): Error {
+  if (error instanceof Stripe.errors.StripeCardError) return new CardDeclined(error.message);
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) return new PaymentRejected(error.message);
+  if (error instanceof Stripe.errors.StripeSignatureVerificationError) return new BadSignature(error.message);
+  return new ProviderFailed(error instanceof Error ? error.message : String(error));
+}
+
+async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw translated(error);
+  }
+}
+
+const cardOf = (method: Stripe.PaymentMethod, customerId: string): SavedCard => ({
+  customerId,
+  paymentMethodId: method.id,
+  brand: method.card?.brand ?? 'unknown',
+  last4: method.card?.last4 ?? '',
+});
+
+/** Payments through Stripe: saved cards charged off-session, Checkout for hosted payment and setup, signed webhooks. */
+export function createStripeProvider(config: StripeConfig): PaymentProvider {
+  const api = config.apiUrl ? new URL(config.apiUrl) : null;
+  const stripe = new Stripe(config.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(api && { host: api.hostname, port: api.port, protocol: api.protocol === 'http:' ? 'http' : 'https' }),
+  });
+
+  /** The payer's Stripe customer, created once (the idempotency key makes a retry return the same one). */
+  async function customerOf(payer: Payer): Promise<string> {
+    if (payer.customerId) return payer.customerId;
+    const customer = await stripe.customers.create(
+      { email: payer.email, name: payer.name, metadata: { user_id: payer.userId } },
+      { idempotencyKey: `customer:${payer.userId}` },
+    );
+    return customer.id;
+  }
+
+  async function checkoutCompleted(session: Stripe.Checkout.Session): Promise<ProviderEvent> {
+    const userId = session.client_reference_id;
+    if (!userId) return { kind: 'ignored', type: 'checkout.session.completed without client_reference_id' };
+    if (session.mode === 'payment' && session.payment_status === 'paid')
+      return { kind: 'purchase-completed', userId, reference: session.id, amountCents: session.amount_total ?? 0 };
+    if (session.mode === 'setup' && session.setup_intent) {
+      const intentId = typeof session.setup_intent === 'string' ? session.setup_intent : session.setup_intent.id;
+      const intent = await stripe.setupIntents.retrieve(intentId, { expand: ['payment_method'] });
+      const method = intent.payment_method;
+      const customerId = typeof session.customer === 'string' ? session.customer : session.customer?.id;
+      if (method && typeof method !== 'string' && customerId)
+        return { kind: 'card-saved', userId, ...cardOf(method, customerId) };
+    }
+    return { kind: 'ignored', type: `checkout.session.completed (${session.mode}, ${session.payment_status})` };
+  }
+
+  return {
+    name: 'stripe',
+    test: config.secretKey.includes('_test_'),
+    saveCard: (payer, card) =>
+      stripeCall(async () => {
+        // Raw card numbers reach Stripe's API only when the account allows it; otherwise its
+        // error says so, and the hosted setup session is the way to save a card.
+        const customerId = await customerOf(payer);
+        const method = await stripe.paymentMethods.create({
+          type: 'card',
+          card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc },
+          billing_details: { name: card.holderName },
+        });
+        await stripe.paymentMethods.attach(method.id, { customer: customerId });
+        return cardOf(method, customerId);
+      }),
+    charge: ({ payer, paymentMethodId, amountCents, description, idempotencyKey }) =>
+      stripeCall(async () => {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: amountCents,
+            currency: 'usd',
+            customer: await customerOf(payer),
+            payment_method: paymentMethodId,
+            off_session: true,
+            confirm: true,
+            description,
+            metadata: { user_id: payer.userId },
+          },
+          { idempotencyKey },
+        );
+        if (intent.status !== 'succeeded')
+          throw new CardDeclined(
+            'Your bank asks to confirm this payment. Please buy through the payment page instead.',
+          );
+        return { paymentId: intent.id };
+      }),
+    hosted: {
+      checkout: (payer, { amountCents, successUrl, cancelUrl }) =>
+        stripeCall(async () => {
+          const customerId = await customerOf(payer);
+          const session = await stripe.checkout.sessions.create({
+            mode: 'payment',
+            customer: customerId,
+            client_reference_id: payer.userId,
+            line_items: [
+              {
+                quantity: 1,
+                price_data: { currency: 'usd', unit_amount: amountCents, product_data: { name: 'Atelier credits' } },
+              },
+            ],
+            success_url: successUrl,
+            cancel_url: cancelUrl,
+          });
+          if (!session.url) throw new ProviderFailed('Stripe returned a checkout session without a URL');
+          return { url: session.url, customerId };
+        }),
+      setup: (payer, { successUrl, cancelUrl }) =>
+        stripeCall(async () => {
+          const customerId = await customerOf(payer);
+          const session = await stripe.checkout.sessions.create({
+            mode: 'setup',
+            currency: 'usd',
+            customer: customerId,
+            client_reference_id: payer.userId,
+            success_url: successUrl,
+            cancel_url: cancelUrl,
+          });
+          if (!session.url) throw new ProviderFailed('Stripe returned a setup session without a URL');
+          return { url: session.url, customerId };
+        }),
+      event: (rawBody, signature) =>
+        stripeCall(async () => {
+          if (!config.webhookSecret) throw new NotConfigured('Stripe webhooks need STRIPE_WEBHOOK_SECRET.');
+          const event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret);
+          if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded')
+            return checkoutCompleted(event.data.object);
+          return { kind: 'ignored', type: event.type };
+        }),
+    },
+  };
+}

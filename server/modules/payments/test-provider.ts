@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { CardDeclined, PaymentRejected, type PaymentProvider } from './provider.ts';
+
+// The payment provider when no Stripe key is configured: it moves no money and accepts only the
+// card numbers Stripe documents for testing (https://docs.stripe.com/testing), with their
+// outcomes, so the whole purchase path can be used and tested without an account anywhere.
+
+type Outcome = 'succeeds' | 'declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'processing_error';
+
+const TEST_CARDS: Record<string, { brand: string; outcome: Outcome }> = {
+  '4242424242424242': { brand: 'visa', outcome: 'succeeds' },
+  '4000056655665556': { brand: 'visa', outcome: 'succeeds' },
+  '5555555555554444': { brand: 'mastercard', outcome: 'succeeds' },
+  '2223003122003222': { brand: 'mastercard', outcome: 'succeeds' },
+  '5200828282828210': { brand: 'mastercard', outcome: 'succeeds' },
+  '378282246310005': { brand: 'amex', outcome: 'succeeds' },
+  '371449635398431': { brand: 'amex', outcome: 'succeeds' },
+  '6011111111111117': { brand: 'discover', outcome: 'succeeds' },
+  '3566002020360505': { brand: 'jcb', outcome: 'succeeds' },
+  '6200000000000005': { brand: 'unionpay', outcome: 'succeeds' },
+  '4000000000000002': { brand: 'visa', outcome: 'declined' },
+  '4000000000009995': { brand: 'visa', outcome: 'insufficient_funds' },
+  '4000000000000069': { brand: 'visa', outcome: 'expired_card' },
+  '4000000000000127': { brand: 'visa', outcome: 'incorrect_cvc' },
+  '4000000000000119': { brand: 'visa', outcome: 'processing_error' },
+};
+
+/** Stripe's messages for its test outcomes. */
+const DECLINES: Record<Exclude<Outcome, 'succeeds'>, string> = {
+  declined: 'Your card was declined.',
+  insufficient_funds: 'Your card has insufficient funds.',
+  expired_card: 'Your card has expired.',
+  incorrect_cvc: "Your card's security code is incorrect.",
+  processing_error: 'An error occurred while processing your card. Try again in a little bit.',
+};
+
+export const NOT_A_TEST_CARD =
+  'The test payment provider accepts only test card numbers, such as 4242 4242 4242 4242. Real cards need Stripe (STRIPE_SECRET_KEY).';
+
+// The saved method's id carries the card's outcome, as Stripe's test tokens (pm_card_chargeDeclined) do.
+const methodId = (outcome: Outcome) => `pm_test_${outcome}_${randomUUID().replaceAll('-', '')}`;
+const outcomeOf = (paymentMethodId: string) =>
+  (Object.keys(DECLINES) as Outcome[]).find((outcome) => paymentMethodId.startsWith(`pm_test_${outcome}_`)) ??
+  'succeeds';
+
+export const testPaymentProvider: PaymentProvider = {
+  name: 'test',
+  test: true,
+  hosted: null,
+  async saveCard(_payer, card) {
+    const known = TEST_CARDS[card.number];
+    if (!known) throw new PaymentRejected(NOT_A_TEST_CARD);
+    return {
+      customerId: null,
+      paymentMethodId: methodId(known.outcome),
+      brand: known.brand,
+      last4: card.number.slice(-4),
+    };
+  },
+  async charge({ paymentMethodId }) {
+    const outcome = outcomeOf(paymentMethodId);
+    if (outcome !== 'succeeds') throw new CardDeclined(DECLINES[outcome]);
+    return { paymentId: `pi_test_${randomUUID().replaceAll('-', '')}` };
+  },
+};

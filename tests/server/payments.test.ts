@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { call, withTestApp } from '../support/app.ts';
+import { saveCardThroughOnboarding, signUp } from '../support/conversations.ts';
+
+// Purchases with the test payment provider (no STRIPE_SECRET_KEY): the documented test cards
+// and their outcomes, end to end through onboarding's card step, the purchase and the history.
+
+const t = withTestApp();
+
+const purchase = (token: string | undefined, amount: number) =>
+  call(t.app, 'POST', '/api/auth/purchase-credits', { ...(token && { token }), body: { amount } });
+const balance = async (token: string) =>
+  (await call(t.app, 'GET', '/api/billing/credits', { token })).body?.credits as number;
+const otherTransactions = async (token: string) =>
+  (await call(t.app, 'GET', '/api/auth/transactions/other', { token })).body?.transactions as {
+    description: string;
+    transaction_type: string;
+    status: string;
+    amount: number;
+  }[];
+
+describe('buying credits with the test payment provider', () => {
+  it('charges the saved test card, credits the amount rounded to cents and lists the purchase', async () => {
+    const ada = await signUp(t.app, t.db, 'ada-buys@acme.example');
+    expect((await purchase(ada.token, 25)).body).toEqual({
+      detail:
+        'No payment method is saved yet. Add a card in the payment step of registration onboarding, then buy credits.',
+    });
+    expect((await saveCardThroughOnboarding(t.app, ada.token, '4242 4242 4242 4242')).status).toBe(200);
+    // signUp's $10 and the $50 for adding payment details.
+    expect(await balance(ada.token)).toBe(60);
+
+    const bought = await purchase(ada.token, 25.004);
+    expect(bought).toMatchObject({ status: 200, body: { new_balance: 85 } });
+    expect(await balance(ada.token)).toBe(85);
+    expect((await otherTransactions(ada.token))[0]).toMatchObject({
+      description: 'Purchase of $25.00 (test payment)',
+      transaction_type: 'purchase',
+      status: 'completed',
+      amount: 25,
+    });
+  });
+
+  it('refuses amounts under $5 and answers a declined card with its reason, listed as failed, balance unchanged', async () => {
+    const bob = await signUp(t.app, t.db, 'bob-declined@acme.example');
+    expect((await saveCardThroughOnboarding(t.app, bob.token, '4000 0000 0000 0002')).status).toBe(200);
+    expect((await purchase(bob.token, 0)).status).toBe(422);
+    expect((await purchase(bob.token, 4.994)).body).toEqual({ detail: 'Amount must be at least $5.00' });
+
+    const declined = await purchase(bob.token, 30);
+    expect(declined).toMatchObject({ status: 402, body: { detail: 'Your card was declined.' } });
+    expect(await balance(bob.token)).toBe(60);
+    expect((await otherTransactions(bob.token))[0]).toMatchObject({
+      description: 'Purchase of $30.00: Your card was declined.',
+      transaction_type: 'purchase',
+      status: 'failed',
+      amount: 30,
+    });
+
+    // Another documented outcome, after saving a different test card.
+    expect((await saveCardThroughOnboarding(t.app, bob.token, '4000000000009995')).status).toBe(200);
+    expect((await purchase(bob.token, 5)).body).toEqual({ detail: 'Your card has insufficient funds.' });
+  });
+
+  it('accepts only documented test card numbers and has no hosted pages', async () => {
+    const eve = await signUp(t.app, t.db, 'eve-real-card@acme.example');
+    // A valid card number that is not one of the test cards.
+    expect((await saveCardThroughOnboarding(t.app, eve.token, '4111 1111 1111 1111')).body).toEqual({
+      detail:
+        'The test payment provider accepts only test card numbers, such as 4242 4242 4242 4242. Real cards need Stripe (STRIPE_SECRET_KEY).',
+    });
+    const checkout = await call(t.app, 'POST', '/api/billing/create-checkout-session', {
+      token: eve.token,
+      body: { amount: 25 },
+    });
+    expect(checkout.status).toBe(501);
+    expect(checkout.body?.detail).toMatch(/Hosted checkout needs Stripe/);
+    expect((await call(t.app, 'POST', '/api/billing/create-customer-setup-session', { token: eve.token })).status).toBe(
+      501,
+    );
+    expect(
+      (
+        await call(t.app, 'POST', '/api/billing/webhook', {
+          body: { id: 'evt_1', type: 'checkout.session.completed', data: { object: {} } },
+        })
+      ).status,
+    ).toBe(501);
+  });
+
+  it('asks for a sign-in on every purchase operation', async () => {
+    expect((await purchase(undefined, 25)).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/billing/create-checkout-session', { body: { amount: 25 } })).status).toBe(
+      401,
+    );
+    expect((await call(t.app, 'POST', '/api/billing/create-customer-setup-session')).status).toBe(401);
+  });
+});

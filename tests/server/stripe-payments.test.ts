@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, withTestApp } from '../support/app.ts';
+import { saveCardThroughOnboarding, signUp } from '../support/conversations.ts';
+import { startStripeServer } from '../support/stripe-server.ts';
+
+// Purchases through the Stripe provider (the official `stripe` package) against a local server
+// that speaks the Stripe endpoints used, with webhooks signed as Stripe signs them.
+
+const SECRET_KEY = 'sk_test_atelier';
+const WEBHOOK_SECRET = 'whsec_atelier_tests';
+let stripe: Awaited<ReturnType<typeof startStripeServer>>;
+beforeAll(async () => {
+  stripe = await startStripeServer({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
+});
+afterAll(() => stripe?.close());
+const t = withTestApp(() => ({
+  STRIPE_SECRET_KEY: SECRET_KEY,
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_API_URL: stripe.url,
+}));
+
+const deliver = (event: { payload: string; signature?: string }) =>
+  t.app.http.inject({
+    method: 'POST',
+    url: '/api/billing/webhook',
+    payload: event.payload,
+    headers: { 'content-type': 'application/json', ...(event.signature && { 'stripe-signature': event.signature }) },
+  });
+const purchase = (token: string, amount: number) =>
+  call(t.app, 'POST', '/api/auth/purchase-credits', { token, body: { amount } });
+const balance = async (token: string) =>
+  (await call(t.app, 'GET', '/api/billing/credits', { token })).body?.credits as number;
+const sessionOf = (redirectUrl: string) => redirectUrl.split('/').at(-1) as string;
+
+describe('buying credits through Stripe', () => {
+  it('saves the onboarding card at Stripe under one customer and charges it off-session', async () => {
+    const ada = await signUp(t.app, t.db, 'ada-stripe@acme.example');
+    const saved = await saveCardThroughOnboarding(t.app, ada.token, '4242 4242 4242 4242');
+    expect(saved.body?.payment_information).toMatchObject({ card_brand: 'visa', card_last4: '4242' });
+    const customer = [...stripe.customers.values()].find((c) => c.email === 'ada-stripe@acme.example');
+    expect(customer?.metadata).toEqual({ user_id: ada.id });
+
+    expect((await purchase(ada.token, 40)).body).toEqual({ new_balance: 100 });
+    const charge = stripe.requests.filter((r) => r.path === '/v1/payment_intents').at(-1);
+    expect(charge?.form).toMatchObject({
+      amount: '4000',
+      currency: 'usd',
+      customer: customer?.id,
+      off_session: 'true',
+      confirm: 'true',
+    });
+    // The card's number went to Stripe once, when it was saved; a charge names the saved method only.
+    expect(JSON.stringify(stripe.requests.filter((r) => r.path !== '/v1/payment_methods'))).not.toContain(
+      '4242424242424242',
+    );
+  });
+
+  it('sends a buyer without a saved card to Checkout and credits the paid session once, however often delivered', async () => {
+    const bob = await signUp(t.app, t.db, 'bob-stripe@acme.example');
+    const started = await purchase(bob.token, 25);
+    expect(started.body).toMatchObject({
+      new_balance: 10,
+      redirect_url: expect.stringMatching(/\/checkout\/cs_test_/),
+    });
+    const sessionId = sessionOf(started.body?.redirect_url as string);
+    const created = stripe.requests.find(
+      (r) => r.path === '/v1/checkout/sessions' && r.form.client_reference_id === bob.id,
+    );
+    expect(created?.form).toMatchObject({
+      mode: 'payment',
+      'line_items[0][price_data][unit_amount]': '2500',
+      success_url: expect.stringMatching(/\/profile\?payment=success$/),
+    });
+    expect(await balance(bob.token)).toBe(10);
+
+    const paid = stripe.payCheckout(sessionId);
+    const deliveries = await Promise.all([deliver(paid), deliver(paid), deliver(paid)]);
+    expect(deliveries.map((d) => d.statusCode)).toEqual([200, 200, 200]);
+    expect(await balance(bob.token)).toBe(35);
+    const other = await call(t.app, 'GET', '/api/auth/transactions/other', { token: bob.token });
+    expect((other.body?.transactions as { description: string }[]).map((row) => row.description)).toEqual([
+      'Purchase of $25.00 (test payment)',
+      'tests',
+    ]);
+
+    // The dedicated endpoint makes the same kind of session.
+    const checkout = await call(t.app, 'POST', '/api/billing/create-checkout-session', {
+      token: bob.token,
+      body: { amount: 5 },
+    });
+    expect(checkout.body?.redirect_url).toMatch(/\/checkout\/cs_test_/);
+  });
+
+  it('refuses a notification whose signature does not match, and one without a signature', async () => {
+    const eve = await signUp(t.app, t.db, 'eve-stripe@acme.example');
+    const started = await purchase(eve.token, 500);
+    const paid = stripe.payCheckout(sessionOf(started.body?.redirect_url as string));
+    const forged = stripe.signedEvent(
+      'checkout.session.completed',
+      JSON.parse(paid.payload).data.object,
+      'whsec_wrong',
+    );
+    const refused = await deliver(forged);
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body).detail).toMatch(/signature/i);
+    expect((await deliver({ payload: paid.payload })).statusCode).toBe(400);
+    // The body changed after signing: refused too.
+    expect(
+      (await deliver({ ...paid, payload: paid.payload.replace('"amount_total":50000', '"amount_total":90000') }))
+        .statusCode,
+    ).toBe(400);
+    expect(await balance(eve.token)).toBe(10);
+    // Events the platform does not act on are acknowledged.
+    expect(
+      (await deliver(stripe.signedEvent('customer.created', { id: 'cus_x', object: 'customer' }))).statusCode,
+    ).toBe(200);
+  });
+
+  it('saves a card through the hosted setup page, then charges it; a declined card answers 402', async () => {
+    const dan = await signUp(t.app, t.db, 'dan-stripe@acme.example');
+    const setup = await call(t.app, 'POST', '/api/billing/create-customer-setup-session', { token: dan.token });
+    expect(setup.body?.redirect_url).toMatch(/\/checkout\/cs_test_/);
+    expect(
+      (await deliver(stripe.completeSetup(sessionOf(setup.body?.redirect_url as string), '5555555555554444')))
+        .statusCode,
+    ).toBe(200);
+    expect((await purchase(dan.token, 15)).body).toEqual({ new_balance: 25 });
+
+    const fay = await signUp(t.app, t.db, 'fay-stripe@acme.example');
+    expect((await saveCardThroughOnboarding(t.app, fay.token, '4000 0000 0000 0002')).status).toBe(200);
+    expect(await purchase(fay.token, 20)).toMatchObject({ status: 402, body: { detail: 'Your card was declined.' } });
+    expect(await balance(fay.token)).toBe(60);
+  });
+});

@@ -1,0 +1,189 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+/**
+ * A local HTTP server speaking the few Stripe API endpoints the platform uses, shaped like
+ * Stripe's answers (objects, form-encoded requests, idempotency keys, card errors with HTTP 402):
+ * the peer the `stripe` package talks to in tests, so no network or account is needed.
+ * Test card 4000 0000 0000 0002 is declined on charge, as on Stripe.
+ */
+export async function startStripeServer(options: { secretKey: string; webhookSecret: string }) {
+  let counter = 0;
+  const id = (prefix: string) => `${prefix}_${String(++counter).padStart(14, '0')}`;
+  const customers = new Map<string, Record<string, unknown>>();
+  const methods = new Map<string, { object: Record<string, unknown>; number: string }>();
+  const sessions = new Map<string, Record<string, unknown>>();
+  const setupIntents = new Map<string, Record<string, unknown>>();
+  const replies = new Map<string, { status: number; body: unknown }>();
+  /** Every request as Stripe would log it: method, path and form fields. */
+  const requests: { method: string; path: string; form: Record<string, string> }[] = [];
+
+  const cardError = (message: string, code: string) => ({
+    status: 402,
+    body: { error: { type: 'card_error', code, decline_code: 'generic_decline', message } },
+  });
+  const notFound = (what: string) => ({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } },
+  });
+
+  function route(method: string, path: string, form: Record<string, string>): { status: number; body: unknown } {
+    if (method === 'POST' && path === '/v1/customers') {
+      const customer = {
+        id: id('cus'),
+        object: 'customer',
+        email: form.email,
+        name: form.name,
+        metadata: { user_id: form['metadata[user_id]'] },
+      };
+      customers.set(customer.id, customer);
+      return { status: 200, body: customer };
+    }
+    if (method === 'POST' && path === '/v1/payment_methods') {
+      const number = form['card[number]'] ?? '';
+      const object = {
+        id: id('pm'),
+        object: 'payment_method',
+        type: 'card',
+        customer: null,
+        billing_details: { name: form['billing_details[name]'] ?? null },
+        card: {
+          brand: number.startsWith('4') ? 'visa' : number.startsWith('5') ? 'mastercard' : 'unknown',
+          last4: number.slice(-4),
+          exp_month: Number(form['card[exp_month]']),
+          exp_year: Number(form['card[exp_year]']),
+        },
+      };
+      methods.set(object.id, { object, number });
+      return { status: 200, body: object };
+    }
+    const attach = /^\/v1\/payment_methods\/([^/]+)\/attach$/.exec(path);
+    if (method === 'POST' && attach) {
+      const found = methods.get(attach[1] ?? '');
+      if (!found) return notFound('payment_method');
+      if (!customers.has(form.customer ?? '')) return notFound('customer');
+      found.object.customer = form.customer;
+      return { status: 200, body: found.object };
+    }
+    if (method === 'POST' && path === '/v1/payment_intents') {
+      const found = methods.get(form.payment_method ?? '');
+      if (!found) return notFound('payment_method');
+      if (found.number === '4000000000000002') return cardError('Your card was declined.', 'card_declined');
+      return {
+        status: 200,
+        body: {
+          id: id('pi'),
+          object: 'payment_intent',
+          amount: Number(form.amount),
+          currency: form.currency,
+          customer: form.customer,
+          payment_method: form.payment_method,
+          status: 'succeeded',
+        },
+      };
+    }
+    if (method === 'POST' && path === '/v1/checkout/sessions') {
+      const session: Record<string, unknown> = {
+        id: id('cs_test'),
+        object: 'checkout.session',
+        mode: form.mode,
+        customer: form.customer,
+        client_reference_id: form.client_reference_id ?? null,
+        amount_total: form.mode === 'payment' ? Number(form['line_items[0][price_data][unit_amount]']) : null,
+        currency: form.currency ?? form['line_items[0][price_data][currency]'],
+        payment_status: form.mode === 'payment' ? 'unpaid' : 'no_payment_required',
+        status: 'open',
+        setup_intent: null,
+        success_url: form.success_url,
+        cancel_url: form.cancel_url,
+      };
+      session.url = `${url}/checkout/${String(session.id)}`;
+      sessions.set(session.id as string, session);
+      return { status: 200, body: session };
+    }
+    const setupIntent = /^\/v1\/setup_intents\/([^/]+)$/.exec(path);
+    if (method === 'GET' && setupIntent) {
+      const intent = setupIntents.get(setupIntent[1] ?? '');
+      if (!intent) return notFound('setup_intent');
+      const method = methods.get(intent.payment_method as string)?.object;
+      return {
+        status: 200,
+        body: form['expand[0]'] === 'payment_method' ? { ...intent, payment_method: method } : intent,
+      };
+    }
+    return notFound(`route ${method} ${path}`);
+  }
+
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const target = new URL(request.url ?? '/', 'http://stripe.local');
+      const text = request.method === 'GET' ? target.search.slice(1) : Buffer.concat(chunks).toString('utf8');
+      const form = Object.fromEntries(new URLSearchParams(text));
+      requests.push({ method: request.method ?? '', path: target.pathname, form });
+      let reply: { status: number; body: unknown };
+      if (request.headers.authorization !== `Bearer ${options.secretKey}`)
+        reply = {
+          status: 401,
+          body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } },
+        };
+      else {
+        // Stripe answers a repeated idempotency key with the first answer.
+        const key = request.headers['idempotency-key'];
+        const remembered = typeof key === 'string' ? replies.get(key) : undefined;
+        reply = remembered ?? route(request.method ?? 'GET', target.pathname, form);
+        if (typeof key === 'string') replies.set(key, reply);
+      }
+      response.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': id('req') });
+      response.end(JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  /** A webhook event as Stripe delivers it: the JSON body and its Stripe-Signature header. */
+  function signedEvent(type: string, object: Record<string, unknown>, secret = options.webhookSecret) {
+    const payload = JSON.stringify({
+      id: id('evt'),
+      object: 'event',
+      api_version: '2025-01-01',
+      created: Math.floor(Date.now() / 1000),
+      type,
+      data: { object },
+      livemode: false,
+    });
+    return { payload, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
+  }
+
+  return {
+    url,
+    requests,
+    customers,
+    /** The customer pays on the hosted page: the session's completion event, signed. */
+    payCheckout(sessionId: string) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`no checkout session ${sessionId}`);
+      Object.assign(session, { payment_status: 'paid', status: 'complete' });
+      return signedEvent('checkout.session.completed', session);
+    },
+    /** The customer saves `cardNumber` on the hosted setup page. */
+    completeSetup(sessionId: string, cardNumber: string) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`no checkout session ${sessionId}`);
+      const created = route('POST', '/v1/payment_methods', {
+        'card[number]': cardNumber,
+        'card[exp_month]': '12',
+        'card[exp_year]': '2035',
+      }).body as { id: string };
+      route('POST', `/v1/payment_methods/${created.id}/attach`, { customer: String(session.customer) });
+      const intent = { id: id('seti'), object: 'setup_intent', status: 'succeeded', payment_method: created.id };
+      setupIntents.set(intent.id, intent);
+      Object.assign(session, { status: 'complete', setup_intent: intent.id });
+      return signedEvent('checkout.session.completed', session);
+    },
+    signedEvent,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
