@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
 import { browserSuite } from '../support/browser-suite.ts';
+import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
+import { mailedVerificationLink } from '../support/mail.ts';
 import type { RunningServer } from '../support/server.ts';
 
 const TOKEN_KEY = 'atelier_token';
@@ -60,7 +62,9 @@ async function profileMenuText(page: Page) {
 }
 
 describe.skipIf(browserMissing())('signing up, in and out in the browser', () => {
-  const suite = browserSuite({ mode: 'saas' });
+  // A priced model name: the agent's calls cost credits.
+  const llm = new FakeLlm('gpt-4o');
+  const suite = browserSuite({ mode: 'saas', llm });
 
   it('signs up with a personal email, keeps the session over a reload and logs out', async () => {
     const { server, browser } = suite;
@@ -110,7 +114,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.close();
   });
 
-  it('takes a company sign-up through both onboarding steps to the dashboard, with $50 for the card', async () => {
+  it('takes a company sign-up through onboarding to $50 for the card, buys $25 and shows usage by conversation', async () => {
     const { server, browser } = suite;
     const email = `ada.onboarding.${Date.now()}@acme-e2e.dev`;
     const page = await openPage(browser);
@@ -198,13 +202,70 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     const grant = other.getByRole('row', { name: /Free credit for adding payment details/ });
     await grant.waitFor();
     expect(await grant.innerText()).toMatch(/Completed\s+\+\$50\.0000/);
-    await page.getByRole('region', { name: 'Conversation costs' }).getByText('Nothing here yet.').waitFor();
+    const costs = page.getByRole('region', { name: 'Conversation costs' });
+    await costs.getByText('Nothing here yet.').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // Buy $25 with the test card saved in onboarding.
+    await page.getByRole('button', { name: 'Buy Credits' }).click();
+    const buy = page.getByRole('dialog', { name: 'Buy Credits' });
+    const amount = buy.getByLabel('Amount (USD)');
+    expect(await amount.inputValue()).toBe('25.00');
+    await buy.getByText('Enter an amount of at least $5').waitFor();
+    await amount.fill('4');
+    await buy.getByText('Amount must be at least $5.00').waitFor();
+    expect(await buy.getByRole('button', { name: 'Buy' }).isDisabled()).toBe(true);
+    await amount.fill('2a5');
+    expect(await amount.inputValue()).toBe('25');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await buy.getByRole('button', { name: 'Buy' }).click();
+    await buy.waitFor({ state: 'detached' });
+    await page.getByLabel('Credits: $75.00').waitFor();
+    const purchase = other.getByRole('row', { name: /Purchase of \$25\.00 \(test payment\)/ });
+    await purchase.waitFor();
+    expect(await purchase.innerText()).toMatch(/Completed\s+\+\$25\.0000/);
+
+    // The agent's model calls in a conversation are charged, and show under it (conversations wait for a verified email).
+    await page.goto(`${server.url}${await mailedVerificationLink(server, email)}`);
+    await page.getByText(`Your email address ${email} is verified.`, { exact: false }).waitFor();
+    await page.goto(`${server.url}/profile`);
+    llm.enqueue(
+      reply.text('Billing check', { when: withoutTools }),
+      reply.toolCall(
+        'finish',
+        { message: 'Done.', task_completed: 'true' },
+        { when: withTools, usage: { prompt_tokens: 100_000, completion_tokens: 1_000 } },
+      ),
+    );
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ initial_user_msg: 'What does this cost?' }),
+    });
+    expect(created.status).toBe(200);
+    const balance = async () =>
+      (
+        (await (
+          await fetch(`${server.url}/api/billing/credits`, { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as { credits: number }
+      ).credits;
+    // 100,000 prompt tokens and 1,000 completion tokens of gpt-4o: $0.26, plus the title's call.
+    for (let waited = 0; (await balance()) > 74.74 && waited < 60_000; waited += 250)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    await page.reload();
+    const group = costs.getByRole('group');
+    await group.waitFor();
+    expect(await group.locator('summary').innerText()).toMatch(/Billing check\s+\$0\.26/);
+    await group.locator('summary').click();
+    const chat = group.getByRole('table', { name: 'Chat' });
+    await chat.waitFor();
+    expect(await chat.getByRole('row').count()).toBeGreaterThanOrEqual(2);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.close();
-  });
+  }, 120_000);
 
   it('shows the server’s message for a wrong password', async () => {
     const { server, browser } = suite;

@@ -2,6 +2,7 @@ import type { Db } from '../../server/db/index.ts';
 import type { App } from '../../server/http/app.ts';
 import { readOutbox } from '../../server/modules/mail/index.ts';
 import { call } from './app.ts';
+import type { RunningServer } from './server.ts';
 
 /** The token of the verification link in a mail's text (or the admin command's outbox listing). */
 export function verificationToken(text: string): string {
@@ -23,4 +24,11 @@ export async function verifyByMail(app: App, db: Db, email: string) {
   const verified = await call(app, 'POST', '/api/auth/verify-email', { body: { token: verificationToken(text) } });
   if (verified.status !== 200)
     throw new Error(`verification failed: ${verified.status} ${JSON.stringify(verified.body)}`);
+}
+
+/** The verification link mailed to `email` by a server process, read from its outbox with the operator's command. */
+export async function mailedVerificationLink(server: RunningServer, email: string) {
+  const { output } = await server.admin('outbox', '50');
+  const mail = output.split(/^(?=#\d+ )/m).find((entry) => entry.includes(` to ${email}\n`)) ?? '';
+  return `/verify-email?token=${verificationToken(mail)}`;
 }

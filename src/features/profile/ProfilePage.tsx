@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
 import { formatDetailedCost } from '../../rules/event-display.ts';
 import { Avatar, Button, Spinner } from '../../ui/index.ts';
+import { BuyCreditsDialog } from './BuyCreditsDialog.tsx';
 import * as styles from './profile.css.ts';
 import {
   historyKeys,
@@ -151,6 +152,8 @@ export function ProfilePage() {
   const user = SessionContext.useSelector(selectUser);
   const [groupPage, setGroupPage] = useState(1);
   const [otherPage, setOtherPage] = useState(1);
+  const [buying, setBuying] = useState(false);
+  const closeBuying = useCallback(() => setBuying(false), []);
   const groups = useHistory(
     historyKeys.groups(groupPage),
     (signal) => historyRequests.conversationGroups(groupPage, signal),
@@ -175,7 +178,11 @@ export function ProfilePage() {
         <h2 id="profile-balance" className={styles.heading}>
           {t('profile.balance')}
         </h2>
-        <p>{total(user.credits.balance)}</p>
+        <div className={styles.balanceRow}>
+          <p>{total(user.credits.balance)}</p>
+          <Button onClick={() => setBuying(true)}>{t('buy.open')}</Button>
+        </div>
+        {buying ? <BuyCreditsDialog onClose={closeBuying} /> : null}
       </section>
       <section className={styles.section} aria-labelledby="profile-conversations">
         <h2 id="profile-conversations" className={styles.heading}>

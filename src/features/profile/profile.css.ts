@@ -54,3 +54,11 @@ export const groupSummary = style({
 export const bucket = style({ marginTop: vars.space.sm, paddingLeft: vars.space.md });
 
 export const pager = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm });
+
+export const balanceRow = style({ display: 'flex', alignItems: 'center', gap: vars.space.md, flexWrap: 'wrap' });
+
+export const dialogForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
+
+export const taxes = style({ display: 'flex', justifyContent: 'space-between', fontSize: vars.fontSize.sm });
+
+export const failure = style({ color: vars.color.danger, fontSize: vars.fontSize.sm, margin: 0 });

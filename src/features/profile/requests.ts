@@ -37,3 +37,7 @@ export const historyKeys = {
   category: (conversationId: string, bucket: string, page: number) =>
     ['user', 'billing', 'category', conversationId, bucket, page] as const,
 };
+
+/** POST /api/auth/purchase-credits: the new balance, or the payment provider's page to continue on. */
+export const purchaseCredits = (amount: number) =>
+  dataOf(apiClient.POST('/api/auth/purchase-credits', { body: { amount } }));

@@ -1,0 +1,83 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fromPromise } from 'xstate';
+import {
+  buyCreditsMachine,
+  selectAmount,
+  selectAmountProblem,
+  selectCanBuy,
+  selectFailure,
+  selectProcessing,
+} from '../../../machines/buy-credits.ts';
+import { queryKeys } from '../../api/queries.ts';
+import { errorText } from '../../api/errors.ts';
+import { Button, Dialog, TextField, toast } from '../../ui/index.ts';
+import * as styles from './profile.css.ts';
+import { purchaseCredits } from './requests.ts';
+
+/** Buy Credits (spec §2): the amount in dollars, at least $5; the purchase itself is the machine's. */
+export function BuyCreditsDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('auth');
+  const queryClient = useQueryClient();
+  const logic = useMemo(
+    () =>
+      buyCreditsMachine.provide({
+        actors: { purchase: fromPromise(({ input }) => purchaseCredits(input)) },
+        actions: {
+          purchased: (_, balance) => {
+            void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+            void queryClient.invalidateQueries({ queryKey: ['user', 'billing'] });
+            toast.success(t('buy.done', { balance: balance.toFixed(2) }));
+            onClose();
+          },
+          openPaymentPage: (_, url) => window.location.assign(url),
+        },
+      }),
+    [queryClient, onClose, t],
+  );
+  const buy = useActorRef(logic);
+  const amount = useSelector(buy, selectAmount);
+  const problem = useSelector(buy, selectAmountProblem);
+  const canBuy = useSelector(buy, selectCanBuy);
+  const processing = useSelector(buy, selectProcessing);
+  const failure = useSelector(buy, selectFailure);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    buy.send({ type: 'BUY' });
+  };
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t('buy.title')}
+      description={t('buy.description')}
+      closeLabel={t('buy.close')}
+    >
+      <form className={styles.dialogForm} onSubmit={submit}>
+        <TextField
+          label={t('buy.amount')}
+          value={amount}
+          inputMode="decimal"
+          onChange={(event) => buy.send({ type: 'AMOUNT_CHANGED', text: event.target.value })}
+          hint={t('buy.hint')}
+          error={problem ? t('buy.minimum') : undefined}
+          disabled={processing}
+        />
+        <p className={styles.taxes}>
+          <span>{t('buy.taxes')}</span>
+          <span>$0.00</span>
+        </p>
+        {failure ? (
+          <p className={styles.failure} role="alert">
+            {errorText(failure) || t('buy.failed')}
+          </p>
+        ) : null}
+        <Button type="submit" disabled={!canBuy}>
+          {processing ? t('buy.processing') : t('buy.submit')}
+        </Button>
+      </form>
+    </Dialog>
+  );
+}
