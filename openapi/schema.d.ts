@@ -155,6 +155,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/usage-agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the usage agreement to the account's company email
+         * @description For company (non-personal) accounts that have not signed it (409 otherwise): mails a
+         *     link to `/usage-agreement?token=…`, where the agreement is read and signed. Earlier
+         *     links stop working; one mail a minute (429). Signing grants $100 of free credit, valid
+         *     90 days, once per account (the same $100 as the claim page's trial). Hosted service
+         *     only; 404 in oss mode.
+         */
+        post: operations["sendUsageAgreement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/usage-agreement/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the usage agreement with the token of its mailed link
+         * @description No sign-in is needed: the link is the credential, and works for 7 days while the
+         *     account still has the address it was sent to (400 otherwise). Signing again with the
+         *     same link answers the same and grants nothing more. Hosted service only; 404 in oss mode.
+         */
+        post: operations["signUsageAgreement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/logout": {
         parameters: {
             query?: never;
@@ -1759,6 +1805,20 @@ export interface components {
             email: string;
             email_verified: boolean;
         };
+        UsageAgreementSent: {
+            /** @description Where the link went. */
+            email: string;
+        };
+        UsageAgreementSignRequest: {
+            token: string;
+        };
+        UsageAgreementSigned: {
+            email: string;
+            /** @constant */
+            signed_agreement: true;
+            /** @description Dollars granted by this signature (0 when the account had its $100 already). */
+            credit_granted: number;
+        };
         Ok: {
             success: boolean;
         };
@@ -3209,6 +3269,59 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    sendUsageAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent (through SMTP, or into the operator's outbox when no SMTP_URL is set). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageAgreementSent"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    signUsageAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageAgreementSignRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageAgreementSigned"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     logout: {

@@ -90,6 +90,21 @@ export const emailVerifications = pgTable(
   (t) => [index('email_verifications_user_idx').on(t.userId)],
 );
 
+/** The usage agreement's mailed links (only their hashes), to the account's company email. */
+export const usageAgreementLinks = pgTable(
+  'usage_agreement_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('usage_agreement_links_user_idx').on(t.userId)],
+);
+
 /** Mail kept instead of sent while no SMTP_URL is set; the operator reads it with `npm run admin -- outbox`. */
 export const outbox = pgTable('outbox', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

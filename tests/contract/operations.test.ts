@@ -53,6 +53,12 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       .where(eq(emailVerifications.email, 'other@acme.example'));
     return call(t.app, 'POST', '/api/email/verification', { token: other.token });
   },
+  sendUsageAgreement: (s) => call(t.app, 'POST', '/api/auth/usage-agreement', { token: s.token }),
+  signUsageAgreement: async (s) => {
+    const { text } = await newestMailTo(t.db, s.email);
+    const token = /\/usage-agreement\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
+    return call(t.app, 'POST', '/api/auth/usage-agreement/sign', { body: { token } });
+  },
   login: (s) => call(t.app, 'POST', '/api/auth/login', { body: { email: s.email, password: 'long enough' } }),
   getOnboardingFormData: (s) => call(t.app, 'GET', '/api/atelier/onboarding/form-data', { token: s.token }),
   listCountries: (s) => call(t.app, 'GET', '/api/atelier/onboarding/countries', { token: s.token }),

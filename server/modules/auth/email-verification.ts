@@ -4,12 +4,11 @@ import { emailVerifications, users } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import type { Mailer } from '../mail/index.ts';
 import { findUser } from './lookup.ts';
+import { refuseEarlyResend } from './mailed-links.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 /** How long a verification link works. */
 export const VERIFICATION_LIFETIME_MS = 24 * 3600_000;
-/** A new link at most once a minute per user, counted in the database so every node agrees. */
-export const RESEND_INTERVAL_MS = 60_000;
 
 export const INVALID_LINK = 'This verification link is invalid or has expired. Ask for a new one in Settings → User.';
 export const ALREADY_VERIFIED = 'Your email address is already verified.';
@@ -72,17 +71,7 @@ export function createEmailVerification(db: Db, deps: EmailVerificationDeps) {
         .where(eq(emailVerifications.userId, userId))
         .orderBy(desc(emailVerifications.createdAt))
         .limit(1);
-      const wait = last ? last.createdAt.getTime() + RESEND_INTERVAL_MS - now() : 0;
-      if (wait > 0) {
-        const seconds = Math.ceil(wait / 1000);
-        throw new HttpError(
-          429,
-          `A verification email was sent a moment ago. Please try again in ${seconds} seconds.`,
-          {
-            'retry-after': String(seconds),
-          },
-        );
-      }
+      refuseEarlyResend(last?.createdAt, now(), 'A verification email');
       await send(userId, account.email);
       return { email: account.email, email_verified: false };
     },

@@ -30,6 +30,14 @@ export function authHandlers(auth: AuthService, hosted: boolean): Handlers {
       hostedOnly();
       return auth.resendEmailVerification(requireUser(ctx).id);
     },
+    sendUsageAgreement: async (ctx) => {
+      hostedOnly();
+      return auth.sendUsageAgreement(requireUser(ctx).id);
+    },
+    signUsageAgreement: async (ctx) => {
+      hostedOnly();
+      return auth.signUsageAgreement(ctx.body.token);
+    },
   };
 }
 export { findUserId, listUsers, setUserActive } from './admin.ts';

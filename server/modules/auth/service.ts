@@ -11,6 +11,7 @@ import { API_KEY_PREFIX, apiKeyUser } from '../api-keys/index.ts';
 import { balanceMicros, microsToDollars, userBalanceMicros } from '../credits/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { createEmailVerification } from './email-verification.ts';
+import { createUsageAgreement } from './usage-agreement.ts';
 import { isPersonalEmail } from './personal-email.ts';
 import { SESSION_CACHE_TTL_MS, SessionCache } from './session-cache.ts';
 import { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens.ts';
@@ -77,6 +78,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
   }
 
   const verification = createEmailVerification(db, { ...options.mail, userChanged });
+  const agreement = createUsageAgreement(db, { ...options.mail, userChanged });
 
   async function findByEmail(email: string) {
     const [row] = await db
@@ -124,6 +126,8 @@ export function createAuthService(db: Db, options: AuthOptions) {
 
     verifyEmail: verification.verify,
     resendEmailVerification: verification.resend,
+    sendUsageAgreement: agreement.send,
+    signUsageAgreement: agreement.sign,
 
     async login(input: { email: string; password: string; remember_me?: boolean }, ip: string) {
       const email = input.email.trim();
