@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { FALLBACK_LANGUAGE, NAMESPACES } from '../src/app/i18n.ts';
+import { FALLBACK_LANGUAGE, FIRST_LOAD_NAMESPACES } from '../src/app/i18n.ts';
 import type { BenchResult } from './result.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -36,10 +36,10 @@ export function benchBundles(): BenchResult[] {
     if (!found) throw new Error(`no chunk for ${fragment} in the build manifest`);
     return found;
   };
-  // The first render waits for i18n, which loads every namespace of the browser's language (here English) as a chunk.
+  // The first render waits for i18n, which loads the first-load namespaces of the browser's language (here English), each a chunk.
   const firstLoad = [
     'index.html',
-    ...NAMESPACES.map((namespace) => key(`locales/${FALLBACK_LANGUAGE}/${namespace}.json`)),
+    ...FIRST_LOAD_NAMESPACES.map((namespace) => key(`locales/${FALLBACK_LANGUAGE}/${namespace}.json`)),
   ];
   const entry = staticClosure(manifest, firstLoad);
   // The workspace route renders inside the sidebar layout, whose component is split off too.

@@ -16,7 +16,17 @@ export const NAMESPACES = [
   'legal',
   'conversations',
   'settings',
+  'billing',
 ] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+/** Texts of pages few visits open: their routes load them (pageTexts), the first render does not wait for them. */
+export const PAGE_NAMESPACES = ['onboarding', 'legal', 'billing'] as const satisfies readonly Namespace[];
+export const FIRST_LOAD_NAMESPACES = NAMESPACES.filter(
+  (namespace) => !(PAGE_NAMESPACES as readonly string[]).includes(namespace),
+);
+
+/** A route's loader: the page renders once its texts are here. */
+export const pageTexts = (namespace: (typeof PAGE_NAMESPACES)[number]) => () => i18next.loadNamespaces(namespace);
 
 export function isSupportedLanguage(language: string): language is Language {
   return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
@@ -52,7 +62,7 @@ export async function initI18n(preferred: readonly string[] = navigator.language
       lng: pickLanguage(preferred),
       fallbackLng: FALLBACK_LANGUAGE,
       supportedLngs: SUPPORTED_LANGUAGES,
-      ns: NAMESPACES,
+      ns: FIRST_LOAD_NAMESPACES,
       defaultNS: 'common',
       interpolation: { escapeValue: false },
     });

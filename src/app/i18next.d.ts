@@ -1,4 +1,5 @@
 import type auth from '../../locales/en/auth.json';
+import type billing from '../../locales/en/billing.json';
 import type chat from '../../locales/en/chat.json';
 import type common from '../../locales/en/common.json';
 import type conversations from '../../locales/en/conversations.json';
@@ -24,6 +25,7 @@ declare module 'i18next' {
       chat: typeof chat;
       tabs: typeof tabs;
       settings: typeof settings;
+      billing: typeof billing;
     };
   }
 }

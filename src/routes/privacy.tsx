@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { pageTexts } from '../app/i18n.ts';
 import { PrivacyPage } from '../features/legal/index.ts';
 
-export const Route = createFileRoute('/privacy')({ component: PrivacyPage });
+export const Route = createFileRoute('/privacy')({ loader: pageTexts('legal'), component: PrivacyPage });

@@ -19,7 +19,7 @@ import { purchaseCredits } from './requests.ts';
 
 /** Buy Credits (spec §2): the amount in dollars, at least $5; the purchase itself is the machine's. */
 export function BuyCreditsDialog({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation('billing');
   const queryClient = useQueryClient();
   const logic = useMemo(
     () =>

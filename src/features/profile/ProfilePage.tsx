@@ -148,7 +148,7 @@ function Group({ group }: { group: ConversationGroup }) {
 
 /** /profile (spec §2): who the user is, the balance, and the billing history. */
 export function ProfilePage() {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation(['auth', 'billing']);
   const user = SessionContext.useSelector(selectUser);
   const [groupPage, setGroupPage] = useState(1);
   const [otherPage, setOtherPage] = useState(1);
@@ -180,7 +180,7 @@ export function ProfilePage() {
         </h2>
         <div className={styles.balanceRow}>
           <p>{total(user.credits.balance)}</p>
-          <Button onClick={() => setBuying(true)}>{t('buy.open')}</Button>
+          <Button onClick={() => setBuying(true)}>{t('billing:buy.open')}</Button>
         </div>
         {buying ? <BuyCreditsDialog onClose={closeBuying} /> : null}
       </section>
