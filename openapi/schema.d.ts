@@ -314,10 +314,12 @@ export interface paths {
         put?: never;
         /**
          * Verify a card to claim the free credit
-         * @description The card verification form of the claim-credit page. Server rules: after removing
-         *     spaces the card number must be 13 to 19 digits (else 422); `acceptTerms` must be
-         *     true. The card number is never stored: only its last four digits and brand. A
-         *     card can claim the free credit once (409 otherwise).
+         * @description The card verification form of the claim-credit page (the trial: $100 valid 90 days,
+         *     no charge). Server rules: after removing spaces the card number must be 13 to 19
+         *     digits with a valid checksum (else 422 'Please enter a valid card number');
+         *     `acceptTerms` must be true. The card number is never stored, only a keyed
+         *     fingerprint. A card claims once, and an account gets the $100 once — the same $100
+         *     as the usage agreement's (409 otherwise). Hosted service only; 404 in oss mode.
          */
         post: operations["claimCredits"];
         delete?: never;
@@ -3479,6 +3481,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];

@@ -90,6 +90,15 @@ export const emailVerifications = pgTable(
   (t) => [index('email_verifications_user_idx').on(t.userId)],
 );
 
+/** Cards that claimed the trial credit, by keyed fingerprint only (never the number): each card claims once. */
+export const cardClaims = pgTable('card_claims', {
+  fingerprint: text('fingerprint').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** The usage agreement's mailed links (only their hashes), to the account's company email. */
 export const usageAgreementLinks = pgTable(
   'usage_agreement_links',

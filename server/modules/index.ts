@@ -65,7 +65,11 @@ export function createModules(config: Config, database: Database, services: Modu
     provider: config.stripe ? createStripeProvider(config.stripe) : testPaymentProvider,
     publicUrl: config.publicUrl,
   });
-  const onboarding = createOnboardingService(db, { userChanged: auth.userChanged, saveCard: payments.saveCard });
+  const onboarding = createOnboardingService(db, {
+    userChanged: auth.userChanged,
+    saveCard: payments.saveCard,
+    fingerprint: (digits) => box.fingerprint(digits),
+  });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
     ...systemHandlers(database),

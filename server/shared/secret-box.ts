@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -31,6 +31,14 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A keyed one-way fingerprint of `value` (HMAC-SHA256 under this server's key): it tells two
+   * equal values apart from others, such as a card used twice, without keeping the value.
+   */
+  fingerprint(value: string): string {
+    return createHmac('sha256', this.key).update(`fingerprint:${value}`).digest('base64url');
   }
 
   /** Whether `candidate` is the plain text of `stored`, in constant time for equal lengths. */

@@ -53,6 +53,12 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       .where(eq(emailVerifications.email, 'other@acme.example'));
     return call(t.app, 'POST', '/api/email/verification', { token: other.token });
   },
+  // Before the agreement's signature: the account's $100 is this one.
+  claimCredits: (s) =>
+    call(t.app, 'POST', '/api/auth/claim', {
+      token: s.token,
+      body: { card_number: '3782 822463 10005', card_holder_name: 'C', billing_address: 'Main 1', acceptTerms: true },
+    }),
   sendUsageAgreement: (s) => call(t.app, 'POST', '/api/auth/usage-agreement', { token: s.token }),
   signUsageAgreement: async (s) => {
     const { text } = await newestMailTo(t.db, s.email);

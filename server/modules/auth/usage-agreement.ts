@@ -2,19 +2,12 @@ import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { usageAgreementLinks, users } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
-import { grantCredit, grantExpiry, MICROS_PER_DOLLAR } from '../credits/index.ts';
+import { grantFreeCredit } from '../credits/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { findUser } from './lookup.ts';
 import { refuseEarlyResend } from './mailed-links.ts';
 import { hashToken, newToken } from './tokens.ts';
 
-/** Spec §1, §9: $100 for signing the usage agreement sent to the company email, valid 90 days. */
-export const AGREEMENT_CREDIT_MICROS = 100n * MICROS_PER_DOLLAR;
-/**
- * The agreement's $100 and the claim page's trial $100 are one grant (spec §9: "$100 (signed
- * agreement; also the trial)"): whichever comes first, an account gets it once.
- */
-export const HUNDRED_DOLLAR_GRANT_KEY = 'free-credit:agreement-or-trial';
 /** How long an agreement link works. */
 export const AGREEMENT_LINK_LIFETIME_MS = 7 * 24 * 3600_000;
 
@@ -95,14 +88,12 @@ export function createUsageAgreement(db: Db, deps: UsageAgreementDeps) {
         .where(and(eq(users.id, row.userId), eq(users.signedAgreement, false)))
         .returning({ id: users.id });
       if (changed.length > 0) await deps.userChanged(row.userId);
-      const granted = await grantCredit(db, {
+      // Spec §1: $100 for signing the usage agreement sent to the company email.
+      const granted = await grantFreeCredit(db, {
         userId: row.userId,
-        amountMicros: AGREEMENT_CREDIT_MICROS,
-        type: 'credit',
-        kind: 'promotional',
+        credit: 'agreementOrTrial',
         description: 'Free credit for signing the usage agreement',
-        idempotencyKey: HUNDRED_DOLLAR_GRANT_KEY,
-        expiresAt: grantExpiry(new Date(now())),
+        at: new Date(now()),
       });
       return { email: row.email, signed_agreement: true as const, credit_granted: granted ? 100 : 0 };
     },

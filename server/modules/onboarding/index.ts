@@ -4,9 +4,10 @@ import type { Db } from '../../db/index.ts';
 import { onboarding, userSettings, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
-import { grantCredit, grantExpiry, MICROS_PER_DOLLAR } from '../credits/index.ts';
+import { grantFreeCredit } from '../credits/index.ts';
 import type { CardInput } from '../payments/index.ts';
 import { checkCard } from './cards.ts';
+import { createClaims } from './claim.ts';
 import { detectCountry, findCountry, listCountries } from './countries.ts';
 import type { components } from '../../../openapi/schema.d.ts';
 
@@ -18,8 +19,6 @@ type Step = components['schemas']['OnboardingStep'];
 
 /** The one platform provider whose onboarding this server runs (the path's `{provider}`). */
 export const ONBOARDING_PROVIDER = 'atelier';
-/** Spec §1: $50 of free credit for adding payment details, once per account. */
-export const PAYMENT_DETAILS_CREDIT_MICROS = 50n * MICROS_PER_DOLLAR;
 
 const CONTACT_FIRST = 'Save your contact information first.';
 const optional = (value: string | null | undefined) => value?.trim() || null;
@@ -29,6 +28,8 @@ export interface OnboardingDeps {
   userChanged: (userId: string) => Promise<void>;
   /** Hands the card to the payment provider; answers what may be shown of it. */
   saveCard: (userId: string, card: CardInput) => Promise<{ brand: string; last4: string }>;
+  /** A keyed fingerprint of a card number (the claim page's once-per-card rule). */
+  fingerprint: (digits: string) => string;
   now?: () => Date;
 }
 
@@ -64,7 +65,11 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
     return { ...contact, payment_information: (row?.paymentInformation as PaymentInformation | null) ?? null };
   };
 
+  const claim = createClaims(db, { fingerprint: deps.fingerprint, now });
+
   return {
+    claim,
+
     countries: async (userId: string) => ({ countries: listCountries((await account(userId)).language) }),
 
     async detectCountry(userId: string, acceptLanguage: string | undefined) {
@@ -156,14 +161,11 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
         billing_postal_code: same ? contact.postal_code : optional(input.billing_postal_code),
       };
       await upsert(userId, { paymentInformation: payment });
-      await grantCredit(db, {
+      await grantFreeCredit(db, {
         userId,
-        amountMicros: PAYMENT_DETAILS_CREDIT_MICROS,
-        type: 'credit',
-        kind: 'promotional',
+        credit: 'paymentDetails',
         description: 'Free credit for adding payment details',
-        idempotencyKey: 'free-credit:payment-details',
-        expiresAt: grantExpiry(),
+        at: now(),
       });
       return { payment_information: payment };
     },
@@ -203,6 +205,10 @@ export function onboardingHandlers(service: OnboardingService, hosted: boolean):
     saveUserCountry: async (ctx) => service.saveCountry(userOf(ctx), ctx.body.country),
     saveContactInformation: async (ctx) => service.saveContact(userOf(ctx), ctx.body),
     savePaymentInformation: async (ctx) => service.savePayment(userOf(ctx), ctx.body),
+    claimCredits: async (ctx) => {
+      if (!hosted) throw notFound('Not found');
+      return service.claim(requireUser(ctx).id, ctx.body);
+    },
     startFree: async (ctx) => service.startFree(userOf(ctx)),
   };
 }
