@@ -14,7 +14,9 @@ import { Route as SidebarRouteImport } from './routes/_sidebar'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as RegistrationOnboardingRouteImport } from './routes/registration-onboarding'
 import { Route as TermsRouteImport } from './routes/terms'
+import { Route as UsageAgreementRouteImport } from './routes/usage-agreement'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
+import { Route as SidebarClaimCreditRouteImport } from './routes/_sidebar/claim-credit'
 import { Route as SidebarDashboardRouteImport } from './routes/_sidebar/dashboard'
 import { Route as SidebarProfileRouteImport } from './routes/_sidebar/profile'
 import { Route as SidebarSettingsRouteImport } from './routes/_sidebar/settings'
@@ -54,10 +56,20 @@ const TermsRoute = TermsRouteImport.update({
   path: '/terms',
   getParentRoute: () => rootRouteImport,
 } as any)
+const UsageAgreementRoute = UsageAgreementRouteImport.update({
+  id: '/usage-agreement',
+  path: '/usage-agreement',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const VerifyEmailRoute = VerifyEmailRouteImport.update({
   id: '/verify-email',
   path: '/verify-email',
   getParentRoute: () => rootRouteImport,
+} as any)
+const SidebarClaimCreditRoute = SidebarClaimCreditRouteImport.update({
+  id: '/claim-credit',
+  path: '/claim-credit',
+  getParentRoute: () => SidebarRoute,
 } as any)
 const SidebarDashboardRoute = SidebarDashboardRouteImport.update({
   id: '/dashboard',
@@ -138,7 +150,9 @@ export interface FileRoutesByFullPath {
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
+  '/usage-agreement': typeof UsageAgreementRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/claim-credit': typeof SidebarClaimCreditRoute
   '/dashboard': typeof SidebarDashboardRoute
   '/profile': typeof SidebarProfileRoute
   '/settings': typeof SidebarSettingsRouteWithChildren
@@ -159,7 +173,9 @@ export interface FileRoutesByTo {
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
+  '/usage-agreement': typeof UsageAgreementRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/claim-credit': typeof SidebarClaimCreditRoute
   '/dashboard': typeof SidebarDashboardRoute
   '/profile': typeof SidebarProfileRoute
   '/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
@@ -181,7 +197,9 @@ export interface FileRoutesById {
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
+  '/usage-agreement': typeof UsageAgreementRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/_sidebar/claim-credit': typeof SidebarClaimCreditRoute
   '/_sidebar/dashboard': typeof SidebarDashboardRoute
   '/_sidebar/profile': typeof SidebarProfileRoute
   '/_sidebar/settings': typeof SidebarSettingsRouteWithChildren
@@ -204,7 +222,9 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
+    | '/usage-agreement'
     | '/verify-email'
+    | '/claim-credit'
     | '/dashboard'
     | '/profile'
     | '/settings'
@@ -225,7 +245,9 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
+    | '/usage-agreement'
     | '/verify-email'
+    | '/claim-credit'
     | '/dashboard'
     | '/profile'
     | '/conversations/$conversationId'
@@ -246,7 +268,9 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
+    | '/usage-agreement'
     | '/verify-email'
+    | '/_sidebar/claim-credit'
     | '/_sidebar/dashboard'
     | '/_sidebar/profile'
     | '/_sidebar/settings'
@@ -269,6 +293,7 @@ export interface RootRouteChildren {
   PrivacyRoute: typeof PrivacyRoute
   RegistrationOnboardingRoute: typeof RegistrationOnboardingRoute
   TermsRoute: typeof TermsRoute
+  UsageAgreementRoute: typeof UsageAgreementRoute
   VerifyEmailRoute: typeof VerifyEmailRoute
 }
 
@@ -309,12 +334,26 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/usage-agreement': {
+      id: '/usage-agreement'
+      path: '/usage-agreement'
+      fullPath: '/usage-agreement'
+      preLoaderRoute: typeof UsageAgreementRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/verify-email': {
       id: '/verify-email'
       path: '/verify-email'
       fullPath: '/verify-email'
       preLoaderRoute: typeof VerifyEmailRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_sidebar/claim-credit': {
+      id: '/_sidebar/claim-credit'
+      path: '/claim-credit'
+      fullPath: '/claim-credit'
+      preLoaderRoute: typeof SidebarClaimCreditRouteImport
+      parentRoute: typeof SidebarRoute
     }
     '/_sidebar/dashboard': {
       id: '/_sidebar/dashboard'
@@ -446,6 +485,7 @@ const SidebarSettingsRouteWithChildren = SidebarSettingsRoute._addFileChildren(
 )
 
 interface SidebarRouteChildren {
+  SidebarClaimCreditRoute: typeof SidebarClaimCreditRoute
   SidebarDashboardRoute: typeof SidebarDashboardRoute
   SidebarProfileRoute: typeof SidebarProfileRoute
   SidebarSettingsRoute: typeof SidebarSettingsRouteWithChildren
@@ -454,6 +494,7 @@ interface SidebarRouteChildren {
 }
 
 const SidebarRouteChildren: SidebarRouteChildren = {
+  SidebarClaimCreditRoute: SidebarClaimCreditRoute,
   SidebarDashboardRoute: SidebarDashboardRoute,
   SidebarProfileRoute: SidebarProfileRoute,
   SidebarSettingsRoute: SidebarSettingsRouteWithChildren,
@@ -472,6 +513,7 @@ const rootRouteChildren: RootRouteChildren = {
   PrivacyRoute: PrivacyRoute,
   RegistrationOnboardingRoute: RegistrationOnboardingRoute,
   TermsRoute: TermsRoute,
+  UsageAgreementRoute: UsageAgreementRoute,
   VerifyEmailRoute: VerifyEmailRoute,
 }
 export const routeTree = rootRouteImport

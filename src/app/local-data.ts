@@ -23,6 +23,22 @@ export function keepSidebarCollapsed(collapsed: boolean, storage: Storage = loca
   storage.setItem(SIDEBAR_COLLAPSED_KEY, String(collapsed));
 }
 
+/** Free-credit banners dismissed in this browser session (spec §4: dismissals last for the session). */
+export const DISMISSED_BANNERS_KEY = 'atelier.dismissedBanners';
+
+export function readDismissedBanners(storage: Storage = sessionStorage): string[] {
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(DISMISSED_BANNERS_KEY) ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((name): name is string => typeof name === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function keepDismissedBanners(names: readonly string[], storage: Storage = sessionStorage): void {
+  storage.setItem(DISMISSED_BANNERS_KEY, JSON.stringify(names));
+}
+
 /** Messages sent to a conversation that the server has not echoed yet, by conversation. */
 export const UNSENT_MESSAGES_PREFIX = 'atelier.unsent.';
 

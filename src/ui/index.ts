@@ -1,4 +1,5 @@
 export { Avatar } from './Avatar.tsx';
+export { Banner } from './Banner.tsx';
 export { Button } from './Button.tsx';
 export { Checkbox } from './Checkbox.tsx';
 export { ConfirmDialog } from './ConfirmDialog.tsx';

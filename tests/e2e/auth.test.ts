@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
 import { browserSuite } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
-import { mailedVerificationLink } from '../support/mail.ts';
+import { mailedLink } from '../support/mail.ts';
 import type { RunningServer } from '../support/server.ts';
 
 const TOKEN_KEY = 'atelier_token';
@@ -114,7 +114,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.close();
   });
 
-  it('takes a company sign-up through onboarding to $50 for the card, buys $25 and shows usage by conversation', async () => {
+  it('takes a company sign-up through onboarding ($50 for the card), the usage agreement ($100), a $25 purchase and usage by conversation', async () => {
     const { server, browser } = suite;
     const email = `ada.onboarding.${Date.now()}@acme-e2e.dev`;
     const page = await openPage(browser);
@@ -192,6 +192,24 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     const credits = await fetch(`${server.url}/api/auth/credits`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await credits.json()) as { balance: number }).balance).toBe(50);
 
+    // A company account with a card: only the usage-agreement banner. The agreement goes to the
+    // company email; its page signs it, for $100 more.
+    const agreementBanner = page.getByRole('region', { name: 'Free credit for the usage agreement' });
+    await agreementBanner.getByText(`We send it to your company email, ${email}.`, { exact: false }).waitFor();
+    expect(await page.getByRole('region', { name: 'Free credit for payment details' }).count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Free credit with a company email' }).count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await agreementBanner.getByRole('button', { name: 'Send me the agreement' }).click();
+    await agreementBanner.getByText(`The agreement is on its way to ${email}.`).waitFor();
+    await page.goto(`${server.url}${await mailedLink(server, email, '/usage-agreement')}`);
+    await page.getByRole('heading', { name: 'Atelier usage agreement' }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'I agree and sign' }).click();
+    await page.getByText(`Signed for ${email}. $100 of free credit was added to your account.`).waitFor();
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await page.getByLabel('Credits: $150.00').waitFor();
+    expect(await page.getByRole('region', { name: 'Free credit for the usage agreement' }).count()).toBe(0);
+
     // The profile: who, the balance, and the grant in the billing history.
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
@@ -220,13 +238,13 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await buy.getByRole('button', { name: 'Buy' }).click();
     await buy.waitFor({ state: 'detached' });
-    await page.getByLabel('Credits: $75.00').waitFor();
+    await page.getByLabel('Credits: $175.00').waitFor();
     const purchase = other.getByRole('row', { name: /Purchase of \$25\.00 \(test payment\)/ });
     await purchase.waitFor();
     expect(await purchase.innerText()).toMatch(/Completed\s+\+\$25\.0000/);
 
     // The agent's model calls in a conversation are charged, and show under it (conversations wait for a verified email).
-    await page.goto(`${server.url}${await mailedVerificationLink(server, email)}`);
+    await page.goto(`${server.url}${await mailedLink(server, email)}`);
     await page.getByText(`Your email address ${email} is verified.`, { exact: false }).waitFor();
     await page.goto(`${server.url}/profile`);
     llm.enqueue(
@@ -250,7 +268,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
         ).json()) as { credits: number }
       ).credits;
     // 100,000 prompt tokens and 1,000 completion tokens of gpt-4o: $0.26, plus the title's call.
-    for (let waited = 0; (await balance()) > 74.74 && waited < 60_000; waited += 250)
+    for (let waited = 0; (await balance()) > 174.74 && waited < 60_000; waited += 250)
       await new Promise((resolve) => setTimeout(resolve, 250));
     await page.reload();
     const group = costs.getByRole('group');
@@ -266,6 +284,84 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.close();
   }, 120_000);
+
+  it('shows a personal account its banners, keeps a dismissal for the session and claims the $100 trial with a card', async () => {
+    const { server, browser } = suite;
+    const email = `grace.trial.${Date.now()}@gmail.com`;
+    await registerThroughApi(server, email);
+    const api = async (path: string, body: unknown, token?: string) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+      });
+    const login = await api('/api/auth/login', { email, password: PASSWORD });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    // Onboarded without a card, as another browser would have done it.
+    await api('/api/atelier/onboarding/save-user-country', { country: 826 }, token);
+    await api(
+      '/api/atelier/onboarding/save-contact-information',
+      {
+        legal_name: 'Grace Hopper',
+        street_address: '1 Navy Way',
+        city: 'London',
+        province: 'London',
+        postal_code: 'N1',
+      },
+      token,
+    );
+    expect((await (await api('/api/atelier/onboarding/start-free', {}, token)).json()).success).toBe(true);
+
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, token] as const);
+    await page.goto(`${server.url}/dashboard`);
+    const companyEmail = page.getByRole('region', { name: 'Free credit with a company email' });
+    const paymentDetails = page.getByRole('region', { name: 'Free credit for payment details' });
+    await companyEmail.waitFor();
+    await paymentDetails.waitFor();
+    expect(await page.getByRole('region', { name: 'Free credit for the usage agreement' }).count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    // Registering with a company email starts a new account: the sign-up dialog.
+    await companyEmail.getByRole('button', { name: 'Register with Company Email' }).click();
+    await page.getByRole('dialog', { name: 'Create your account' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await companyEmail.getByRole('button', { name: 'Dismiss' }).click();
+    await companyEmail.waitFor({ state: 'detached' });
+    await page.reload();
+    await paymentDetails.waitFor();
+    expect(await companyEmail.count()).toBe(0);
+
+    await paymentDetails.getByRole('link', { name: 'Or verify a card for the $100 trial' }).click();
+    await page.waitForURL('**/claim-credit');
+    await page.getByRole('heading', { name: 'Claim your free credit' }).waitFor();
+    const startFree = page.getByRole('button', { name: 'Start free' });
+    await startFree.click();
+    for (const message of [
+      'Card number is required',
+      'Card holder name is required',
+      'Billing address is required',
+      'You must accept the terms and conditions',
+    ])
+      await page.getByText(message).waitFor();
+    await page.getByLabel('Card number').fill('4242 4242 4242');
+    expect(await page.getByText('Card number is required').count()).toBe(0);
+    await page.getByLabel('Card holder name').fill('Grace Hopper');
+    await page.getByLabel('Billing address').fill('1 Navy Way, London');
+    await page.getByRole('checkbox', { name: 'I accept the terms and conditions' }).click();
+    await startFree.click();
+    await page.getByText('Please enter a valid card number').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await startFree.click();
+    await page.waitForURL('**/dashboard');
+    await page.getByLabel('Credits: $100.00').waitFor();
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await page.close();
+  }, 60_000);
 
   it('shows the server’s message for a wrong password', async () => {
     const { server, browser } = suite;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
 import { browserSuite } from '../support/browser-suite.ts';
-import { mailedVerificationLink } from '../support/mail.ts';
+import { mailedLink } from '../support/mail.ts';
 import { startEchoHttpServer } from '../support/mcp-echo-http.ts';
 import type { RunningServer } from '../support/server.ts';
 
@@ -33,7 +33,7 @@ async function activeAccount(server: RunningServer, name: string, options: { ver
     (await api(server, '/api/auth/register', { method: 'POST', body: { name, email, password: PASSWORD } })).status,
   ).toBe(200);
   if (options.verified) {
-    const token = new URLSearchParams((await mailedVerificationLink(server, email)).split('?')[1]).get('token');
+    const token = new URLSearchParams((await mailedLink(server, email)).split('?')[1]).get('token');
     expect((await api(server, '/api/auth/verify-email', { method: 'POST', body: { token } })).status).toBe(200);
   }
   expect((await server.admin('activate-user', email)).code).toBe(0);
@@ -103,7 +103,7 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
     // The link works signed out, in any browser.
     const elsewhere = await browser.newPage();
     elsewhere.on('pageerror', (error) => pageErrors.push(error.message));
-    await elsewhere.goto(`${server.url}${await mailedVerificationLink(server, email)}`);
+    await elsewhere.goto(`${server.url}${await mailedLink(server, email)}`);
     await elsewhere.getByText(`Your email address ${email} is verified. You can start conversations now.`).waitFor();
     expect(await seriousAccessibilityViolations(elsewhere)).toEqual([]);
     await elsewhere.close();

@@ -26,9 +26,17 @@ export async function verifyByMail(app: App, db: Db, email: string) {
     throw new Error(`verification failed: ${verified.status} ${JSON.stringify(verified.body)}`);
 }
 
-/** The verification link mailed to `email` by a server process, read from its outbox with the operator's command. */
-export async function mailedVerificationLink(server: RunningServer, email: string) {
+/**
+ * The newest link to `page` (such as /verify-email) mailed to `email` by a server process, read
+ * from its outbox with the operator's command.
+ */
+export async function mailedLink(server: RunningServer, email: string, page = '/verify-email') {
   const { output } = await server.admin('outbox', '50');
-  const mail = output.split(/^(?=#\d+ )/m).find((entry) => entry.includes(` to ${email}\n`)) ?? '';
-  return `/verify-email?token=${verificationToken(mail)}`;
+  const mails = output.split(/^(?=#\d+ )/m).filter((entry) => entry.includes(` to ${email}\n`));
+  const escaped = page.replace(/[/-]/g, '\\$&');
+  for (const mail of mails) {
+    const token = new RegExp(`${escaped}\\?token=([A-Za-z0-9_-]+)`).exec(mail)?.[1];
+    if (token) return `${page}?token=${token}`;
+  }
+  throw new Error(`no ${page} link mailed to ${email}`);
 }

@@ -3,8 +3,7 @@ import { errorText } from '../../api/errors.ts';
 import { useEmailUnverified, useResendVerification } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { selectUser } from '../../../machines/session.ts';
-import { Button } from '../../ui/index.ts';
-import * as styles from './auth.css.ts';
+import { Banner, Button } from '../../ui/index.ts';
 
 /** While the account's email waits for verification: what to do, and a new link on request. */
 export function EmailVerificationBanner() {
@@ -14,15 +13,19 @@ export function EmailVerificationBanner() {
   const resend = useResendVerification();
   if (!unverified) return null;
   return (
-    <section className={styles.banner} aria-label={t('verification.pageTitle')}>
-      <p className={styles.bannerText}>{t('verification.bannerText', { email })}</p>
+    <Banner
+      label={t('verification.pageTitle')}
+      text={t('verification.bannerText', { email })}
+      status={
+        <>
+          {resend.isSuccess ? t('verification.sent', { email: resend.data.email }) : null}
+          {resend.isError ? errorText(resend.error) : null}
+        </>
+      }
+    >
       <Button size="sm" tone="secondary" disabled={resend.isPending} onClick={() => resend.mutate()}>
         {resend.isPending ? t('verification.sending') : t('verification.resend')}
       </Button>
-      <p className={styles.bannerText} role="status">
-        {resend.isSuccess ? t('verification.sent', { email: resend.data.email }) : null}
-        {resend.isError ? errorText(resend.error) : null}
-      </p>
-    </section>
+    </Banner>
   );
 }

@@ -29,19 +29,6 @@ export const switchMode = style({
 
 export const headerControls = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm });
 
-export const banner = style({
-  display: 'flex',
-  flexWrap: 'wrap',
-  alignItems: 'center',
-  gap: vars.space.sm,
-  padding: `${vars.space.sm} ${vars.space.md}`,
-  borderBottom: `1px solid ${vars.color.border}`,
-  background: vars.color.surface,
-  fontSize: vars.fontSize.sm,
-});
-
-export const bannerText = style({ margin: 0, flex: '1 1 20em' });
-
 export const verifyPage = style({
   maxWidth: '36rem',
   margin: `${vars.space.xl} auto`,

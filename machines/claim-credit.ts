@@ -1,0 +1,94 @@
+import { assign, setup, type SnapshotFrom } from 'xstate';
+import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
+
+// The claim-credit page's card verification form (spec §2, §4, §5, §8). Start free checks the
+// fields: a card number (spaces ignored, 13 to 19 digits), a holder, a billing address and the
+// terms; each error clears when its field is edited. A valid form is sent; success leads to
+// /dashboard, a failure shows the server's detail (or 'Registration failed.').
+
+export interface ClaimForm {
+  card_number: string;
+  card_holder_name: string;
+  billing_address: string;
+  acceptTerms: boolean;
+}
+
+export type ClaimField = keyof ClaimForm;
+/** i18n keys (billing namespace, claim.errors) of the spec's messages. */
+export type ClaimError = 'cardRequired' | 'cardInvalid' | 'holderRequired' | 'addressRequired' | 'termsRequired';
+
+export const EMPTY_CLAIM: ClaimForm = {
+  card_number: '',
+  card_holder_name: '',
+  billing_address: '',
+  acceptTerms: false,
+};
+
+/** Spec §5's checks, in the form's order. */
+export function claimErrors(form: ClaimForm): Partial<Record<ClaimField, ClaimError>> {
+  const digits = form.card_number.replace(/\s+/g, '');
+  return {
+    ...(digits === '' ? { card_number: 'cardRequired' as const } : {}),
+    ...(digits !== '' && !/^\d{13,19}$/.test(digits) ? { card_number: 'cardInvalid' as const } : {}),
+    ...(form.card_holder_name.trim() === '' ? { card_holder_name: 'holderRequired' as const } : {}),
+    ...(form.billing_address.trim() === '' ? { billing_address: 'addressRequired' as const } : {}),
+    ...(form.acceptTerms ? {} : { acceptTerms: 'termsRequired' as const }),
+  };
+}
+
+export interface ClaimContext {
+  form: ClaimForm;
+  errors: Partial<Record<ClaimField, ClaimError>>;
+  failure: unknown;
+}
+
+export type ClaimEvent = { type: 'CHANGE'; field: ClaimField; value: string | boolean } | { type: 'SUBMIT' };
+
+export const claimCreditMachine = setup({
+  types: { context: {} as ClaimContext, events: {} as ClaimEvent },
+  actors: {
+    /** POST /api/auth/claim. */
+    claim: notProvidedPromise<unknown, ClaimForm>('claim'),
+  },
+  actions: {
+    /** On to /dashboard, with the balance read again. */
+    claimed: notProvidedAction('claimed'),
+  },
+  guards: {
+    valid: ({ context }) => Object.keys(claimErrors(context.form)).length === 0,
+  },
+}).createMachine({
+  id: 'claimCredit',
+  context: { form: EMPTY_CLAIM, errors: {}, failure: null },
+  initial: 'editing',
+  states: {
+    editing: {
+      on: {
+        CHANGE: {
+          actions: assign(({ context, event }) => {
+            const { [event.field]: _cleared, ...errors } = context.errors;
+            return { form: { ...context.form, [event.field]: event.value }, errors, failure: null };
+          }),
+        },
+        SUBMIT: [
+          { guard: 'valid', target: 'claiming', actions: assign({ errors: {}, failure: null }) },
+          { actions: assign(({ context }) => ({ errors: claimErrors(context.form) })) },
+        ],
+      },
+    },
+    claiming: {
+      invoke: {
+        id: 'claim',
+        src: 'claim',
+        input: ({ context }) => context.form,
+        onDone: { target: 'claimed', actions: 'claimed' },
+        onError: { target: 'editing', actions: assign(({ event }) => ({ failure: event.error ?? 'failed' })) },
+      },
+    },
+    claimed: { type: 'final' },
+  },
+});
+
+type Snapshot = SnapshotFrom<typeof claimCreditMachine>;
+
+export const selectClaiming = (snapshot: Snapshot) => !snapshot.matches('editing');

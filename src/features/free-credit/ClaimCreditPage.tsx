@@ -1,0 +1,95 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fromPromise } from 'xstate';
+import { claimCreditMachine, selectClaiming, type ClaimField } from '../../../machines/claim-credit.ts';
+import { errorText } from '../../api/errors.ts';
+import { queryKeys } from '../../api/queries.ts';
+import { Button, Checkbox, TextField, toast } from '../../ui/index.ts';
+import * as styles from './free-credit.css.ts';
+import { freeCreditRequests } from './requests.ts';
+
+/** The claim-credit page (spec §2, §4): verify a card for the $100 trial, with no charge. */
+export function ClaimCreditPage() {
+  const { t } = useTranslation('billing');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const logic = useMemo(
+    () =>
+      claimCreditMachine.provide({
+        actors: {
+          claim: fromPromise(async ({ input }) => {
+            const claimed = await freeCreditRequests.claim({ ...input, acceptTerms: true });
+            toast.success(claimed.message ?? t('claim.done'));
+            return claimed;
+          }),
+        },
+        actions: {
+          claimed: () => {
+            void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+            void navigate({ to: '/dashboard' });
+          },
+        },
+      }),
+    [queryClient, navigate, t],
+  );
+  const claim = useActorRef(logic);
+  const { form, errors, failure } = useSelector(claim, (snapshot) => snapshot.context);
+  const claiming = useSelector(claim, selectClaiming);
+  const change = (field: ClaimField, value: string | boolean) => claim.send({ type: 'CHANGE', field, value });
+  const error = (field: ClaimField) => (errors[field] ? t(`claim.errors.${errors[field]}`) : undefined);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    claim.send({ type: 'SUBMIT' });
+  };
+  return (
+    <div className={styles.page}>
+      <h1>{t('claim.title')}</h1>
+      <p>{t('claim.description')}</p>
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <TextField
+          label={t('claim.cardNumber')}
+          value={form.card_number}
+          inputMode="numeric"
+          autoComplete="cc-number"
+          onChange={(event) => change('card_number', event.target.value)}
+          error={error('card_number')}
+        />
+        <TextField
+          label={t('claim.holder')}
+          value={form.card_holder_name}
+          autoComplete="cc-name"
+          onChange={(event) => change('card_holder_name', event.target.value)}
+          error={error('card_holder_name')}
+        />
+        <TextField
+          label={t('claim.address')}
+          value={form.billing_address}
+          autoComplete="street-address"
+          onChange={(event) => change('billing_address', event.target.value)}
+          error={error('billing_address')}
+        />
+        <Checkbox
+          label={t('claim.terms')}
+          checked={form.acceptTerms}
+          onCheckedChange={(checked) => change('acceptTerms', checked)}
+        />
+        {errors.acceptTerms ? (
+          <p className={styles.failure} role="alert">
+            {t(`claim.errors.${errors.acceptTerms}`)}
+          </p>
+        ) : null}
+        {failure ? (
+          <p className={styles.failure} role="alert">
+            {errorText(failure) || t('claim.failed')}
+          </p>
+        ) : null}
+        <Button type="submit" disabled={claiming}>
+          {t('claim.submit')}
+        </Button>
+      </form>
+    </div>
+  );
+}

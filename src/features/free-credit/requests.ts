@@ -1,0 +1,21 @@
+import type { components } from '../../../openapi/schema.d.ts';
+import { dataOf } from '../../api/client.ts';
+import { apiClient } from '../../app/services.ts';
+
+export type ClaimRequest = components['schemas']['ClaimRequest'];
+
+/** The free-credit calls (openapi/atelier.yaml, auth and onboarding tags). */
+export const freeCreditRequests = {
+  claim: (body: ClaimRequest) => dataOf(apiClient.POST('/api/auth/claim', { body })),
+  sendUsageAgreement: () => dataOf(apiClient.POST('/api/auth/usage-agreement')),
+  signUsageAgreement: (token: string) => dataOf(apiClient.POST('/api/auth/usage-agreement/sign', { body: { token } })),
+  /** Whether payment details are saved: the onboarding form's payment information. */
+  hasPaymentDetails: async (signal?: AbortSignal) => {
+    const form = await dataOf(
+      apiClient.GET('/api/{provider}/onboarding/form-data', { params: { path: { provider: 'atelier' } }, signal }),
+    );
+    return Boolean(form.form_data?.contact_information?.payment_information);
+  },
+};
+
+export const freeCreditKeys = { paymentDetails: ['user', 'payment-details'] as const };

@@ -1,0 +1,84 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AnyEventObject } from 'xstate';
+import { claimCreditMachine, claimErrors, EMPTY_CLAIM, type ClaimEvent } from '../../machines/claim-credit.ts';
+import {
+  Coverage,
+  describePath,
+  pathsThroughEveryEdge,
+  runPath,
+  withoutPrefixPaths,
+  type FakeSideEffects,
+  type StepRecord,
+} from './model-paths.ts';
+
+const refused = Object.assign(new Error('This card has already been used to claim free credit.'), { status: 409 });
+const events: (ClaimEvent | AnyEventObject)[] = [
+  { type: 'CHANGE', field: 'card_number', value: '4242 4242 4242 4242' },
+  { type: 'CHANGE', field: 'card_holder_name', value: 'Ada Lovelace' },
+  { type: 'CHANGE', field: 'billing_address', value: 'Hauptstraße 1' },
+  { type: 'CHANGE', field: 'acceptTerms', value: true },
+  { type: 'SUBMIT' },
+  { type: 'xstate.done.actor.claim', output: { success: true } },
+  { type: 'xstate.error.actor.claim', error: refused },
+];
+const fakes: FakeSideEffects = { promises: ['claim'], callbacks: {}, actions: ['claimed'] };
+
+function expectStep({ event, before, after, effects, started }: StepRecord) {
+  const valid = Object.keys(claimErrors(before.context.form)).length === 0;
+  if (event.type === 'SUBMIT') {
+    expect(after.matches('claiming')).toBe(valid);
+    // An invalid form shows every error at once and sends nothing.
+    if (!valid) expect(after.context.errors).toEqual(claimErrors(before.context.form));
+    expect(started.map((s) => s.input)).toEqual(valid ? [before.context.form] : []);
+  }
+  if (event.type === 'CHANGE') {
+    const field = (event as Extract<ClaimEvent, { type: 'CHANGE' }>).field;
+    expect(after.context.errors[field]).toBeUndefined();
+  }
+  expect(effects).toEqual(event.type === 'xstate.done.actor.claim' ? ['claimed'] : []);
+  if (event.type === 'xstate.error.actor.claim') expect(after.context.failure).toBe(refused);
+}
+
+const coverage = new Coverage(claimCreditMachine);
+let pathCount = 0;
+
+describe('claim credit machine, every edge of its graph', () => {
+  // Fields are told apart by whether they are filled: enough to reach every state and edge.
+  const summarize = (snapshot: { value: unknown; context: unknown }) => {
+    const context = snapshot.context as { form: Record<string, unknown>; errors: object; failure: unknown };
+    return {
+      value: snapshot.value,
+      filled: Object.entries(context.form).map(([field, value]) => [field, Boolean(value)]),
+      errors: Object.keys(context.errors).sort(),
+      failed: Boolean(context.failure),
+    };
+  };
+  const paths = withoutPrefixPaths(pathsThroughEveryEdge(claimCreditMachine, { events, summarize }));
+  pathCount += paths.length;
+  it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
+    const reached = await runPath(claimCreditMachine, path, { fakes, coverage, expectStep });
+    expect(reached.value).toEqual(path.state.value);
+  });
+
+  it('reaches every state and takes every transition of the definition', () => {
+    expect(coverage.missing()).toEqual({ states: [], transitions: [] });
+  });
+
+  afterAll(() => console.log(coverage.summary(pathCount)));
+});
+
+describe('the card verification checks (spec §5)', () => {
+  it('asks for a card number of 13 to 19 digits (spaces ignored), a holder, an address and the terms', () => {
+    expect(claimErrors(EMPTY_CLAIM)).toEqual({
+      card_number: 'cardRequired',
+      card_holder_name: 'holderRequired',
+      billing_address: 'addressRequired',
+      acceptTerms: 'termsRequired',
+    });
+    const filled = { card_number: '', card_holder_name: 'A', billing_address: 'B', acceptTerms: true };
+    expect(claimErrors({ ...filled, card_number: '4242 4242 4242' })).toEqual({ card_number: 'cardInvalid' });
+    expect(claimErrors({ ...filled, card_number: '4242 4242 4242 4' })).toEqual({});
+    expect(claimErrors({ ...filled, card_number: '4242 4242 4242 4242 4242' })).toEqual({ card_number: 'cardInvalid' });
+    expect(claimErrors({ ...filled, card_number: '4242-4242-4242-4242' })).toEqual({ card_number: 'cardInvalid' });
+  });
+});
