@@ -235,6 +235,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the signed-in user's name
+         * @description The profile's edit form. The spec's form saves nothing; here the name is saved (trimmed,
+         *     1 to 100 characters). The email address is not changed here: a new address would need
+         *     its own verification and decides whether the account is personal or a company's.
+         */
+        patch: operations["updateCurrentUser"];
+        trace?: never;
+    };
     "/api/auth/credits": {
         parameters: {
             query?: never;
@@ -1807,6 +1829,9 @@ export interface components {
             email: string;
             email_verified: boolean;
         };
+        UserUpdate: {
+            fullname: string;
+        };
         UsageAgreementSent: {
             /** @description Where the link went. */
             email: string;
@@ -3358,6 +3383,32 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The current user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    updateCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description The user as saved. */
             200: {
                 headers: {
                     [name: string]: unknown;

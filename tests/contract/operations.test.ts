@@ -104,6 +104,8 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   },
   startFree: (s) => call(t.app, 'POST', '/api/atelier/onboarding/start-free', { token: s.token }),
   getCurrentUser: (s) => call(t.app, 'GET', '/api/auth/me/extended', { token: s.token }),
+  updateCurrentUser: (s) =>
+    call(t.app, 'PATCH', '/api/auth/me', { token: s.token, body: { fullname: 'Contract Person' } }),
   getAuthCredits: (s) => call(t.app, 'GET', '/api/auth/credits', { token: s.token }),
   authenticate: (s) => call(t.app, 'POST', '/api/authenticate', { token: s.token }),
   getConfig: () => call(t.app, 'GET', '/api/options/config'),

@@ -220,6 +220,13 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     const grant = other.getByRole('row', { name: /Free credit for adding payment details/ });
     await grant.waitFor();
     expect(await grant.innerText()).toMatch(/Completed\s+\+\$50\.0000/);
+    // The edit form saves the name; the email is shown, not edited.
+    const profileForm = page.getByRole('form', { name: 'Edit profile' });
+    expect(await profileForm.getByLabel('Email').getAttribute('readonly')).not.toBeNull();
+    await profileForm.getByLabel('Full name').fill('Ada King');
+    await profileForm.getByRole('button', { name: 'Save' }).click();
+    await profileForm.getByText('Saved.').waitFor();
+    await page.getByText('Ada King', { exact: true }).first().waitFor();
     const costs = page.getByRole('region', { name: 'Conversation costs' });
     await costs.getByText('Nothing here yet.').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);

@@ -171,3 +171,25 @@ describe('system', () => {
     });
   });
 });
+
+describe('the profile', () => {
+  it('saves the name, trimmed, and nothing else; everyone else keeps theirs', async () => {
+    await call(t.app, 'POST', '/api/auth/register', {
+      body: { name: 'Old Name', email: 'profile@acme.example', password: 'long enough' },
+    });
+    const login = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: 'profile@acme.example', password: 'long enough' },
+    });
+    const token = login.body?.access_token as string;
+    const saved = await call(t.app, 'PATCH', '/api/auth/me', { token, body: { fullname: '  Ada Lovelace ' } });
+    expect(saved.body).toMatchObject({ fullname: 'Ada Lovelace', email: 'profile@acme.example' });
+    expect((await call(t.app, 'GET', '/api/auth/me/extended', { token })).body?.fullname).toBe('Ada Lovelace');
+    for (const fullname of ['   ', 'x'.repeat(101)])
+      expect((await call(t.app, 'PATCH', '/api/auth/me', { token, body: { fullname } })).status).toBe(422);
+    expect(
+      (await call(t.app, 'PATCH', '/api/auth/me', { token, body: { fullname: 'A', email: 'other@acme.example' } }))
+        .status,
+    ).toBe(422);
+    expect((await call(t.app, 'PATCH', '/api/auth/me', { body: { fullname: 'Nobody' } })).status).toBe(401);
+  });
+});

@@ -21,6 +21,7 @@ export function authHandlers(auth: AuthService, hosted: boolean): Handlers {
     logoutSession: endSession,
     authenticate: async () => ({ success: true }),
     getCurrentUser: async (ctx) => auth.currentUser(requireUser(ctx).id),
+    updateCurrentUser: async (ctx) => auth.updateProfile(requireUser(ctx).id, ctx.body.fullname),
     getAuthCredits: async (ctx) => auth.credits(requireUser(ctx).id),
     verifyEmail: async (ctx) => {
       hostedOnly();

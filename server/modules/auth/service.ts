@@ -88,6 +88,22 @@ export function createAuthService(db: Db, options: AuthOptions) {
     return row;
   }
 
+  async function currentUser(userId: string) {
+    const [row] = await currentUserRow.execute({ userId });
+    if (!row) throw new HttpError(401, 'Not authenticated');
+    const { balance, ...user } = row;
+    return {
+      id: user.id,
+      fullname: user.fullname,
+      email: user.email,
+      is_personal: user.isPersonal,
+      is_active: user.isActive,
+      signed_agreement: user.signedAgreement,
+      email_verified: user.emailVerified,
+      credits: { balance: microsToDollars(BigInt(balance)) },
+    };
+  }
+
   return {
     async register(
       input: { name: string; email: string; password: string; affiliate_code?: string | null; is_personal?: boolean },
@@ -178,20 +194,13 @@ export function createAuthService(db: Db, options: AuthOptions) {
 
     userChanged,
 
-    async currentUser(userId: string) {
-      const [row] = await currentUserRow.execute({ userId });
-      if (!row) throw new HttpError(401, 'Not authenticated');
-      const { balance, ...user } = row;
-      return {
-        id: user.id,
-        fullname: user.fullname,
-        email: user.email,
-        is_personal: user.isPersonal,
-        is_active: user.isActive,
-        signed_agreement: user.signedAgreement,
-        email_verified: user.emailVerified,
-        credits: { balance: microsToDollars(BigInt(balance)) },
-      };
+    currentUser,
+
+    /** The profile's name; the email stays (a new address would need its own verification). */
+    async updateProfile(userId: string, fullname: string) {
+      await db.update(users).set({ fullname: fullname.trim(), updatedAt: new Date() }).where(eq(users.id, userId));
+      await userChanged(userId);
+      return currentUser(userId);
     },
 
     async credits(userId: string) {

@@ -6,6 +6,7 @@ import { SessionContext } from '../../app/session.ts';
 import { formatDetailedCost } from '../../rules/event-display.ts';
 import { Avatar, Button, Spinner } from '../../ui/index.ts';
 import { BuyCreditsDialog } from './BuyCreditsDialog.tsx';
+import { ProfileForm } from './ProfileForm.tsx';
 import * as styles from './profile.css.ts';
 import {
   historyKeys,
@@ -174,6 +175,7 @@ export function ProfilePage() {
           <span className={styles.muted}>{user.email}</span>
         </div>
       </div>
+      <ProfileForm fullname={user.fullname} email={user.email} />
       <section className={styles.section} aria-labelledby="profile-balance">
         <h2 id="profile-balance" className={styles.heading}>
           {t('profile.balance')}

@@ -62,3 +62,5 @@ export const dialogForm = style({ display: 'flex', flexDirection: 'column', gap:
 export const taxes = style({ display: 'flex', justifyContent: 'space-between', fontSize: vars.fontSize.sm });
 
 export const failure = style({ color: vars.color.danger, fontSize: vars.fontSize.sm, margin: 0 });
+
+export const profileForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md, maxWidth: '420px' });

@@ -41,3 +41,6 @@ export const historyKeys = {
 /** POST /api/auth/purchase-credits: the new balance, or the payment provider's page to continue on. */
 export const purchaseCredits = (amount: number) =>
   dataOf(apiClient.POST('/api/auth/purchase-credits', { body: { amount } }));
+
+/** PATCH /api/auth/me: the name (the email is not changed here). */
+export const updateProfile = (fullname: string) => dataOf(apiClient.PATCH('/api/auth/me', { body: { fullname } }));
