@@ -70,7 +70,10 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
 
     await page.goto(`${server.url}/settings/credits`);
     await page.waitForURL('**/settings/billing');
-    await page.getByRole('heading', { name: 'Credits', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Credits balance', level: 2 }).waitFor();
+    await page.getByRole('button', { name: 'Buy Credits' }).waitFor();
+    await page.getByRole('link', { name: 'Billing history' }).click();
+    await page.waitForURL('**/profile');
 
     await page.goto(`${server.url}/dashboard`);
     await page.getByRole('button', { name: 'Account menu' }).click();

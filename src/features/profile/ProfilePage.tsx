@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
 import { formatDetailedCost } from '../../rules/event-display.ts';
 import { Avatar, Button, Spinner } from '../../ui/index.ts';
-import { BuyCreditsDialog } from './BuyCreditsDialog.tsx';
+import { CreditsPanel } from './CreditsPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import * as styles from './profile.css.ts';
 import {
@@ -149,12 +149,10 @@ function Group({ group }: { group: ConversationGroup }) {
 
 /** /profile (spec §2): who the user is, the balance, and the billing history. */
 export function ProfilePage() {
-  const { t } = useTranslation(['auth', 'billing']);
+  const { t } = useTranslation('auth');
   const user = SessionContext.useSelector(selectUser);
   const [groupPage, setGroupPage] = useState(1);
   const [otherPage, setOtherPage] = useState(1);
-  const [buying, setBuying] = useState(false);
-  const closeBuying = useCallback(() => setBuying(false), []);
   const groups = useHistory(
     historyKeys.groups(groupPage),
     (signal) => historyRequests.conversationGroups(groupPage, signal),
@@ -176,16 +174,7 @@ export function ProfilePage() {
         </div>
       </div>
       <ProfileForm fullname={user.fullname} email={user.email} />
-      <section className={styles.section} aria-labelledby="profile-balance">
-        <h2 id="profile-balance" className={styles.heading}>
-          {t('profile.balance')}
-        </h2>
-        <div className={styles.balanceRow}>
-          <p>{total(user.credits.balance)}</p>
-          <Button onClick={() => setBuying(true)}>{t('billing:buy.open')}</Button>
-        </div>
-        {buying ? <BuyCreditsDialog onClose={closeBuying} /> : null}
-      </section>
+      <CreditsPanel />
       <section className={styles.section} aria-labelledby="profile-conversations">
         <h2 id="profile-conversations" className={styles.heading}>
           {t('profile.conversations')}

@@ -1,1 +1,2 @@
+export { CreditsPanel } from './CreditsPanel.tsx';
 export { ProfilePage } from './ProfilePage.tsx';

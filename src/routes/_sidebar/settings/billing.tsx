@@ -1,6 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlannedTab } from '../../../features/settings/index.ts';
+import { pageTexts } from '../../../app/i18n.ts';
+import { CreditsPanel } from '../../../features/profile/index.ts';
 
 export const Route = createFileRoute('/_sidebar/settings/billing')({
-  component: () => <PlannedTab tab="billing" />,
+  loader: pageTexts('billing'),
+  component: () => <CreditsPanel linkToHistory />,
 });
