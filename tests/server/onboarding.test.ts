@@ -122,7 +122,10 @@ describe('registration onboarding', () => {
     await pay({ card_number: '5555 5555 5555 4444', same_billing_address: false, billing_city: ' Hamburg ' });
     expect((await balanceMicros(t.db, ada.id)) - before).toBe(50_000_000n);
     const [row] = await t.db.select().from(onboarding).where(eq(onboarding.userId, ada.id));
-    const stored = JSON.stringify(row);
+    // Ids and times are random digits that may hold '737' by chance: only the rest is searched.
+    const stored = JSON.stringify(row)
+      .replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, '')
+      .replace(/"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '');
     for (const secret of ['4242424242424242', '4242 4242 4242 4242', '5555555555554444', '737'])
       expect(stored).not.toContain(secret);
     expect(row?.paymentInformation).toMatchObject({
