@@ -465,7 +465,10 @@ export interface paths {
         /**
          * Report a click on a referral link
          * @description Sent by the referral route `/{affiliateCode}`; `unique` is true when the code differs
-         *     from the one the browser saved before. Clicks on archived links still count.
+         *     from the one the browser saved before. The server decides what counts: distinct
+         *     visitors (a keyed hash of address and browser) make `unique_clicks`, `unique` is kept
+         *     as a hint only; bots are stored but not counted, and the same visitor's click again
+         *     within 2 seconds counts once. Clicks on archived links still count.
          *     The affiliate API base is configurable (`AFFILIATE_API_URL` in /api/options/config)
          *     and defaults to this server.
          */
@@ -1983,7 +1986,10 @@ export interface components {
         };
         AffiliateLinkCreateRequest: {
             name: string;
-            /** @description Letters, digits, `-` and `_`; trimmed; unique; not a reserved route name. */
+            /**
+             * @description 3 to 32 letters, digits, `-` and `_` once trimmed (422 otherwise); unique
+             *     case-insensitively, archived links included, and never a reserved route name (409).
+             */
             code: string;
         };
         AffiliateLinkUpdateRequest: {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
+import { listAffiliates, setAffiliateStatus } from '../modules/affiliates/index.ts';
 import { findUserId, listUsers, setUserActive } from '../modules/auth/index.ts';
 import { grantCredit, parseDollars } from '../modules/credits/index.ts';
 import { readOutbox } from '../modules/mail/index.ts';
@@ -14,7 +15,10 @@ export const usage = `Usage: npm run admin -- <command>
   deactivate-user <email>             hold a user on registration onboarding again
   grant-credits <email> <dollars> [idempotency-key]
                                       add credit (once per key; a new key when omitted)
-  outbox [count]                      the newest mail kept while no SMTP_URL is set (10 unless given)`;
+  outbox [count]                      the newest mail kept while no SMTP_URL is set (10 unless given)
+  affiliate:list [--pending]          affiliates, oldest first (only those waiting for review with --pending)
+  affiliate:verify <email>            let an affiliate create referral links
+  affiliate:reject <email>            turn an affiliate's application down`;
 
 const argumentCounts: Record<string, number> = {
   'list-users': 0,
@@ -22,6 +26,9 @@ const argumentCounts: Record<string, number> = {
   'deactivate-user': 1,
   'grant-credits': 2,
   outbox: 0,
+  'affiliate:list': 0,
+  'affiliate:verify': 1,
+  'affiliate:reject': 1,
 };
 
 /** Whether the arguments name a command and give it what it needs. */
@@ -77,6 +84,17 @@ export async function runCommand(
           ].join('\n'),
         );
       return 0;
+    }
+    case 'affiliate:list':
+      for (const a of await listAffiliates(db, { pending: email === '--pending' }))
+        out([a.email, a.fullName, a.status, a.whatsapp, a.website ?? '—', a.createdAt.toISOString()].join('\t'));
+      return 0;
+    case 'affiliate:verify':
+    case 'affiliate:reject': {
+      const status = command === 'affiliate:verify' ? 'verified' : 'rejected';
+      const found = await setAffiliateStatus(db, email, status);
+      out(found ? `${email}: ${status}` : `No affiliate with the email ${email}`);
+      return found ? 0 : 1;
     }
     case 'activate-user':
     case 'deactivate-user': {

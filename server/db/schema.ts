@@ -241,6 +241,111 @@ export const paymentAccounts = pgTable(
 );
 
 /**
+ * Affiliates of the referral programme: accounts of their own, apart from the application's
+ * users. Staff verify them (`npm run admin -- affiliate:verify`); only verified ones create
+ * links. One who registered through another affiliate's link is that affiliate's second level.
+ */
+export const affiliates = pgTable(
+  'affiliates',
+  {
+    id: text('id').primaryKey(),
+    fullName: text('full_name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    whatsapp: text('whatsapp').notNull(),
+    telegram: text('telegram'),
+    website: text('website'),
+    youtube: text('youtube'),
+    status: text('status').notNull().default('pending'),
+    /** The link it registered through, and that link's owner (bound once, at registration). */
+    referredByLinkId: text('referred_by_link_id'),
+    parentAffiliateId: text('parent_affiliate_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('affiliates_email_lower_key').on(sql`lower(${t.email})`),
+    index('affiliates_parent_idx').on(t.parentAffiliateId),
+    check('affiliates_status', sql`${t.status} in ('pending', 'verified', 'rejected')`),
+    check('affiliates_not_own_parent', sql`${t.parentAffiliateId} is null or ${t.parentAffiliateId} <> ${t.id}`),
+  ],
+);
+
+/** Affiliate sign-ins: only the token's SHA-256 is kept; affiliate tokens work on affiliate calls only. */
+export const affiliateSessions = pgTable('affiliate_sessions', {
+  tokenHash: text('token_hash').primaryKey(),
+  affiliateId: text('affiliate_id')
+    .notNull()
+    .references(() => affiliates.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Referral links. Codes are unique case-insensitively forever: an archived link keeps its code. */
+export const affiliateLinks = pgTable(
+  'affiliate_links',
+  {
+    id: text('id').primaryKey(),
+    affiliateId: text('affiliate_id')
+      .notNull()
+      .references(() => affiliates.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('affiliate_links_code_lower_key').on(sql`lower(${t.code})`),
+    index('affiliate_links_affiliate_idx').on(t.affiliateId),
+  ],
+);
+
+/**
+ * Every click on a referral link. `visitor` is a salted hash of the visitor's address and
+ * browser: unique clicks are the distinct visitors among the counted clicks. Bots and HEAD
+ * requests are stored but not counted; the browser's own `unique` flag is kept as a hint.
+ */
+export const affiliateClicks = pgTable(
+  'affiliate_clicks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => affiliateLinks.id, { onDelete: 'cascade' }),
+    visitor: text('visitor').notNull(),
+    counted: boolean('counted').notNull(),
+    clientUnique: boolean('client_unique').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('affiliate_clicks_link_visitor_idx').on(t.linkId, t.visitor)],
+);
+
+/**
+ * What affiliates earn: one row per purchase per level (direct, second), in integer
+ * micro-dollars; a refund writes a negative row. Earnings and the links' figures are sums of it.
+ */
+export const affiliateCommissions = pgTable(
+  'affiliate_commissions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    affiliateId: text('affiliate_id')
+      .notNull()
+      .references(() => affiliates.id, { onDelete: 'cascade' }),
+    linkId: text('link_id').references(() => affiliateLinks.id, { onDelete: 'set null' }),
+    /** The referred customer, or the second-level affiliate's customer. */
+    userId: text('user_id').notNull(),
+    level: integer('level').notNull(),
+    revenueMicros: bigint('revenue_micros', { mode: 'bigint' }).notNull(),
+    amountMicros: bigint('amount_micros', { mode: 'bigint' }).notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('affiliate_commissions_key').on(t.idempotencyKey, t.level),
+    index('affiliate_commissions_affiliate_idx').on(t.affiliateId, t.createdAt),
+    check('affiliate_commissions_level', sql`${t.level} in (1, 2)`),
+  ],
+);
+
+/**
  * A conversation and its runtime state. Events are numbered by `next_event_id`: taking a
  * number locks this row until the event's transaction commits, so ids are strictly
  * increasing per conversation and commit in id order (readers never see a gap fill later).

@@ -44,7 +44,7 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    auth: { user: AuthUser | null; token: string | null };
+    auth: { user: AuthUser | null; token: string | null; affiliate: { id: string } | null };
   }
   interface FastifyContextConfig {
     operation?: Operation;
@@ -144,6 +144,13 @@ export async function buildApp({
    */
   async function identify(request: FastifyRequest, op: Operation) {
     const token = bearerToken(request.headers.authorization);
+    // Affiliate tokens are accepted by the affiliate operations only, and application tokens never there.
+    if (op.security.includes('affiliateBearer')) {
+      const affiliate = token ? await modules.affiliates.accounts.authenticate(token) : null;
+      request.auth = { user: null, token: affiliate ? token : null, affiliate };
+      if (!affiliate) throw new HttpError(401, 'Not authenticated');
+      return;
+    }
     const user = token ? await modules.auth.authenticate(token) : null;
     const sessionKey = request.headers['x-session-api-key'];
     const conversationId = (request.params as { conversation_id?: string } | undefined)?.conversation_id;
@@ -151,7 +158,7 @@ export async function buildApp({
       !user && typeof sessionKey === 'string' && conversationId && op.security.includes('sessionApiKey')
         ? await modules.conversations.service.bySessionKey(conversationId, sessionKey)
         : null;
-    request.auth = { user: user ?? owner ?? localUser, token: user ? token : null };
+    request.auth = { user: user ?? owner ?? localUser, token: user ? token : null, affiliate: null };
   }
 
   if (validator) {
@@ -196,7 +203,7 @@ export async function buildApp({
       }),
       preHandler: async (request) => {
         await identify(request, op);
-        if (!isPublic && !request.auth.user) {
+        if (!isPublic && !request.auth.user && !request.auth.affiliate) {
           // A session key that is not (or no longer) the conversation's: 403 'Not authenticated' on
           // getConversation, as the spec says (the client then leaves the conversation), else 401.
           const staleKey = op.operationId === 'getConversation' && request.headers['x-session-api-key'];
@@ -217,6 +224,7 @@ export async function buildApp({
           ip: request.ip,
           user: request.auth.user,
           token: request.auth.token,
+          affiliate: request.auth.affiliate,
           parts: op.request.bodyType === 'multipart/form-data' ? (options) => request.parts(options) : null,
           rawBody: rawBodies.get(request) ?? null,
           log: request.log,

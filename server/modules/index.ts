@@ -6,6 +6,7 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Handlers } from '../shared/operations.ts';
 import { loadSecret, SecretBox } from '../shared/secret-box.ts';
+import { affiliateHandlers, createAffiliates } from './affiliates/index.ts';
 import { apiKeysHandlers, createApiKeysService } from './api-keys/index.ts';
 import { authHandlers, createAuthService, hashToken, newToken } from './auth/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
@@ -70,6 +71,11 @@ export function createModules(config: Config, database: Database, services: Modu
     saveCard: payments.saveCard,
     fingerprint: (digits) => box.fingerprint(digits),
   });
+  const affiliates = createAffiliates(db, {
+    rateLimit: { perIp: config.authRateLimit.perIp, windowMs: config.authRateLimit.windowMs },
+    publicUrl: config.publicUrl,
+    fingerprint: (value) => box.fingerprint(value),
+  });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
     ...systemHandlers(database),
@@ -84,8 +90,9 @@ export function createModules(config: Config, database: Database, services: Modu
     ...onboardingHandlers(onboarding, config.appMode === 'saas'),
     ...billingHandlers(db),
     ...paymentsHandlers(payments),
+    ...affiliateHandlers(affiliates),
   };
-  return { auth, conversations, handlers };
+  return { auth, affiliates, conversations, handlers };
 }
 
 export type Modules = ReturnType<typeof createModules>;

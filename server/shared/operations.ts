@@ -37,6 +37,8 @@ export interface RequestContext<Op extends OperationId> {
   user: AuthUser | null;
   /** The raw bearer token, when one was sent and is valid. */
   token: string | null;
+  /** On affiliate operations: the affiliate behind the bearer token (affiliate tokens only). */
+  affiliate: { id: string } | null;
   /** The parts of a multipart/form-data body, streamed (set on operations whose body is multipart). */
   parts: ((options?: { preservePath?: boolean }) => AsyncIterableIterator<Multipart>) | null;
   /** The body's bytes as sent (set on operations marked `x-raw-body`, such as a signed webhook). */

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailVerifications } from '../../server/db/schema.ts';
+import { setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call, withTestApp } from '../support/app.ts';
@@ -24,6 +25,8 @@ const paid = withTestApp(() => ({
   STRIPE_API_URL: stripe.url,
 }));
 let buyer: { token: string } | undefined;
+let affiliateToken = '';
+let affiliateLinkId = '';
 const paidBuyer = async () => (buyer ??= await signUp(paid.app, paid.db, 'buyer@acme.example'));
 
 /**
@@ -65,6 +68,38 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
     const token = /\/usage-agreement\?token=([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
     return call(t.app, 'POST', '/api/auth/usage-agreement/sign', { body: { token } });
   },
+  registerAffiliate: () =>
+    call(t.app, 'POST', '/api/affiliate/register', {
+      body: { full_name: 'Partner', email: 'partner@acme.example', password: 'long enough', whatsapp: '+1 2025550123' },
+    }),
+  affiliateLogin: async () => {
+    const login = await call(t.app, 'POST', '/api/affiliate/login', {
+      body: { email: 'partner@acme.example', password: 'long enough' },
+    });
+    affiliateToken = login.body?.access_token as string;
+    await setAffiliateStatus(t.db, 'partner@acme.example', 'verified');
+    return login;
+  },
+  getCurrentAffiliate: () => call(t.app, 'GET', '/api/affiliate/me', { token: affiliateToken }),
+  createAffiliateLink: async () => {
+    const created = await call(t.app, 'POST', '/api/affiliate/links', {
+      token: affiliateToken,
+      body: { name: 'Contract', code: 'contract-link' },
+    });
+    affiliateLinkId = created.body?.id as string;
+    return created;
+  },
+  listAffiliateLinks: () => call(t.app, 'GET', '/api/affiliate/links', { token: affiliateToken }),
+  updateAffiliateLink: () =>
+    call(t.app, 'PUT', `/api/affiliate/links/${affiliateLinkId}`, { token: affiliateToken, body: { name: 'Renamed' } }),
+  recordAffiliateClick: () =>
+    call(t.app, 'POST', '/api/affiliate/click', {
+      body: { code: 'contract-link', unique: true },
+      headers: { 'user-agent': 'Mozilla/5.0' },
+    }),
+  archiveAffiliateLink: () =>
+    call(t.app, 'DELETE', `/api/affiliate/links/${affiliateLinkId}`, { token: affiliateToken }),
+  affiliateLogout: () => call(t.app, 'POST', '/api/affiliate/logout', { token: affiliateToken }),
   login: (s) => call(t.app, 'POST', '/api/auth/login', { body: { email: s.email, password: 'long enough' } }),
   getOnboardingFormData: (s) => call(t.app, 'GET', '/api/atelier/onboarding/form-data', { token: s.token }),
   listCountries: (s) => call(t.app, 'GET', '/api/atelier/onboarding/countries', { token: s.token }),

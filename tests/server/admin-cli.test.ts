@@ -62,6 +62,43 @@ describe('npm run admin', () => {
   });
 });
 
+describe('npm run admin for the affiliate programme', () => {
+  it('lists the affiliates waiting for review, verifies one and rejects another', async () => {
+    const db = await database.open();
+    const app = await buildApp({
+      config: parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: database.dataDir }),
+      database: db,
+    });
+    for (const email of ['kim@partners.example', 'lou@partners.example'])
+      expect(
+        (
+          await app.http.inject({
+            method: 'POST',
+            url: '/api/affiliate/register',
+            payload: { full_name: 'Partner', email, password: 'long enough', whatsapp: '+1 2025550123' },
+          })
+        ).statusCode,
+      ).toBe(200);
+    await app.http.close();
+    await db.close();
+
+    const pending = (await admin('affiliate:list', '--pending')).text;
+    expect(pending).toMatch(/^kim@partners\.example\tPartner\tpending\t\+1 2025550123\t—\t/m);
+    expect(pending).toMatch(/^lou@partners\.example\t/m);
+    expect(await admin('affiliate:verify', 'KIM@partners.example')).toEqual({
+      code: 0,
+      text: 'KIM@partners.example: verified',
+    });
+    expect(await admin('affiliate:reject', 'lou@partners.example')).toEqual({
+      code: 0,
+      text: 'lou@partners.example: rejected',
+    });
+    expect((await admin('affiliate:list', '--pending')).text).toBe('');
+    expect((await admin('affiliate:list')).text).toMatch(/kim@partners\.example\tPartner\tverified/);
+    expect((await admin('affiliate:verify', 'nobody@partners.example')).code).toBe(1);
+  });
+});
+
 describe('npm run admin while the server runs', () => {
   let server: RunningServer;
   beforeAll(async () => {

@@ -1,0 +1,44 @@
+import type { Db } from '../../db/index.ts';
+import { unauthorized } from '../../shared/http-error.ts';
+import type { Handlers } from '../../shared/operations.ts';
+import { createAffiliateAccounts, type AffiliateAccountsDeps } from './accounts.ts';
+import { createAffiliateLinks, type AffiliateLinksDeps } from './links.ts';
+
+export { listAffiliates, setAffiliateStatus } from './admin.ts';
+
+/** The affiliate programme (public-site spec): its accounts, links and clicks. */
+export function createAffiliates(db: Db, deps: AffiliateAccountsDeps & AffiliateLinksDeps) {
+  return { accounts: createAffiliateAccounts(db, deps), links: createAffiliateLinks(db, deps) };
+}
+
+export type Affiliates = ReturnType<typeof createAffiliates>;
+
+export function affiliateHandlers({ accounts, links }: Affiliates): Handlers {
+  // The edge authenticates affiliate tokens on the operations that take them.
+  const affiliateOf = (ctx: { affiliate: { id: string } | null }) => {
+    if (!ctx.affiliate) throw unauthorized();
+    return ctx.affiliate.id;
+  };
+  return {
+    registerAffiliate: async (ctx) => accounts.register(ctx.body, ctx.ip),
+    affiliateLogin: async (ctx) => accounts.login(ctx.body, ctx.ip),
+    getCurrentAffiliate: async (ctx) => accounts.me(affiliateOf(ctx)),
+    affiliateLogout: async (ctx) => {
+      affiliateOf(ctx);
+      return accounts.logout(ctx.token ?? '');
+    },
+    listAffiliateLinks: async (ctx) => links.list(affiliateOf(ctx)),
+    createAffiliateLink: async (ctx) => links.create(affiliateOf(ctx), ctx.body),
+    updateAffiliateLink: async (ctx) => links.rename(affiliateOf(ctx), ctx.params.id, ctx.body.name),
+    archiveAffiliateLink: async (ctx) => links.archive(affiliateOf(ctx), ctx.params.id),
+    recordAffiliateClick: async (ctx) => {
+      const agent = ctx.headers['user-agent'];
+      return links.click({
+        code: ctx.body.code,
+        unique: ctx.body.unique,
+        ip: ctx.ip,
+        userAgent: typeof agent === 'string' ? agent : undefined,
+      });
+    },
+  };
+}
