@@ -332,6 +332,8 @@ export const affiliateCommissions = pgTable(
     linkId: text('link_id').references(() => affiliateLinks.id, { onDelete: 'set null' }),
     /** The referred customer, or the second-level affiliate's customer. */
     userId: text('user_id').notNull(),
+    /** On a second-level row: the affiliate who referred the customer (the recruit). */
+    viaAffiliateId: text('via_affiliate_id'),
     level: integer('level').notNull(),
     revenueMicros: bigint('revenue_micros', { mode: 'bigint' }).notNull(),
     amountMicros: bigint('amount_micros', { mode: 'bigint' }).notNull(),

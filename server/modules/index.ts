@@ -44,11 +44,17 @@ export function createModules(config: Config, database: Database, services: Modu
   const db = database.db;
   const box = new SecretBox(loadSecret(config.secretKey, config.dataDir));
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.supportEmail, log: services.log });
+  const affiliates = createAffiliates(db, {
+    rateLimit: { perIp: config.authRateLimit.perIp, windowMs: config.authRateLimit.windowMs },
+    publicUrl: config.publicUrl,
+    fingerprint: (value) => box.fingerprint(value),
+  });
   const auth = createAuthService(db, {
     rateLimit: config.authRateLimit,
     bus: services.bus,
     mail: { mailer, publicUrl: config.publicUrl },
     log: services.log,
+    referralCode: affiliates.links.referralCode,
   });
   const settings = createSettingsService(db, config, box);
   const secrets = createSecretsService(db, box);
@@ -70,11 +76,6 @@ export function createModules(config: Config, database: Database, services: Modu
     userChanged: auth.userChanged,
     saveCard: payments.saveCard,
     fingerprint: (digits) => box.fingerprint(digits),
-  });
-  const affiliates = createAffiliates(db, {
-    rateLimit: { perIp: config.authRateLimit.perIp, windowMs: config.authRateLimit.windowMs },
-    publicUrl: config.publicUrl,
-    fingerprint: (value) => box.fingerprint(value),
   });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {

@@ -97,6 +97,11 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       body: { code: 'contract-link', unique: true },
       headers: { 'user-agent': 'Mozilla/5.0' },
     }),
+  listAffiliateLinkUsers: () =>
+    call(t.app, 'GET', `/api/affiliate/links/${affiliateLinkId}/users`, { token: affiliateToken }),
+  listAffiliateLinkAffiliators: () =>
+    call(t.app, 'GET', `/api/affiliate/links/${affiliateLinkId}/affiliators`, { token: affiliateToken }),
+  getAffiliateEarnings: () => call(t.app, 'GET', '/api/affiliate/earnings', { token: affiliateToken }),
   archiveAffiliateLink: () =>
     call(t.app, 'DELETE', `/api/affiliate/links/${affiliateLinkId}`, { token: affiliateToken }),
   affiliateLogout: () => call(t.app, 'POST', '/api/affiliate/logout', { token: affiliateToken }),

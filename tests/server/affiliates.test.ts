@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { affiliateClicks, affiliates } from '../../server/db/schema.ts';
+import { affiliateClicks, affiliates, users } from '../../server/db/schema.ts';
 import { setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { signUp } from '../support/conversations.ts';
@@ -101,6 +101,29 @@ describe('affiliate accounts and links', () => {
         })
       ).status,
     ).toBe(409);
+  });
+
+  it('binds a user registered through a link to it for good, unless the link is their own', async () => {
+    const gus = await affiliate('gus@partners.example');
+    await setAffiliateStatus(t.db, 'gus@partners.example', 'verified');
+    await as(gus.token).post('/api/affiliate/links', { name: 'Site', code: 'Gus-Site' });
+    const register = (email: string) =>
+      call(t.app, 'POST', '/api/auth/register', {
+        body: { name: 'Customer', email, password: 'long enough', affiliate_code: 'gus-site' },
+      });
+    expect((await register('customer-of-gus@acme.example')).status).toBe(200);
+    expect((await register('GUS@partners.example')).status).toBe(200);
+    const codes = await t.db
+      .select({ email: users.email, code: users.affiliateCode })
+      .from(users)
+      .where(sql`${users.email} in ('customer-of-gus@acme.example', 'GUS@partners.example')`);
+    expect(Object.fromEntries(codes.map((row) => [row.email, row.code]))).toEqual({
+      'customer-of-gus@acme.example': 'Gus-Site',
+      'GUS@partners.example': null,
+    });
+    expect(
+      ((await as(gus.token).get('/api/affiliate/links')).body as unknown as { conversions: number }[])[0]?.conversions,
+    ).toBe(1);
   });
 
   it('binds an affiliate registered through a link to its owner as second level', async () => {

@@ -40,7 +40,8 @@ describe('registration', () => {
     expect(result.body).toMatchObject({ personal_email_detected: false });
     const [row] = await t.db.select().from(schema.users).where(eq(schema.users.email, email));
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(row).toMatchObject({ isPersonal: false, isActive: false, affiliateCode: 'PARTNER1' });
+    // PARTNER1 is no affiliate link's code: nothing to bind the account to.
+    expect(row).toMatchObject({ isPersonal: false, isActive: false, affiliateCode: null });
   });
 
   it('refuses an email that differs only in case, and lets exactly one of racing registrations win', async () => {

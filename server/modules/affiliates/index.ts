@@ -3,17 +3,23 @@ import { unauthorized } from '../../shared/http-error.ts';
 import type { Handlers } from '../../shared/operations.ts';
 import { createAffiliateAccounts, type AffiliateAccountsDeps } from './accounts.ts';
 import { createAffiliateLinks, type AffiliateLinksDeps } from './links.ts';
+import { createAffiliateReports } from './reports.ts';
 
 export { listAffiliates, setAffiliateStatus } from './admin.ts';
+export { recordPurchaseCommissions } from './commissions.ts';
 
 /** The affiliate programme (public-site spec): its accounts, links and clicks. */
 export function createAffiliates(db: Db, deps: AffiliateAccountsDeps & AffiliateLinksDeps) {
-  return { accounts: createAffiliateAccounts(db, deps), links: createAffiliateLinks(db, deps) };
+  return {
+    accounts: createAffiliateAccounts(db, deps),
+    links: createAffiliateLinks(db, deps),
+    reports: createAffiliateReports(db, deps),
+  };
 }
 
 export type Affiliates = ReturnType<typeof createAffiliates>;
 
-export function affiliateHandlers({ accounts, links }: Affiliates): Handlers {
+export function affiliateHandlers({ accounts, links, reports }: Affiliates): Handlers {
   // The edge authenticates affiliate tokens on the operations that take them.
   const affiliateOf = (ctx: { affiliate: { id: string } | null }) => {
     if (!ctx.affiliate) throw unauthorized();
@@ -31,6 +37,9 @@ export function affiliateHandlers({ accounts, links }: Affiliates): Handlers {
     createAffiliateLink: async (ctx) => links.create(affiliateOf(ctx), ctx.body),
     updateAffiliateLink: async (ctx) => links.rename(affiliateOf(ctx), ctx.params.id, ctx.body.name),
     archiveAffiliateLink: async (ctx) => links.archive(affiliateOf(ctx), ctx.params.id),
+    listAffiliateLinkUsers: async (ctx) => reports.linkUsers(affiliateOf(ctx), ctx.params.id),
+    listAffiliateLinkAffiliators: async (ctx) => reports.linkAffiliators(affiliateOf(ctx), ctx.params.id),
+    getAffiliateEarnings: async (ctx) => reports.earnings(affiliateOf(ctx)),
     recordAffiliateClick: async (ctx) => {
       const agent = ctx.headers['user-agent'];
       return links.click({

@@ -50,11 +50,16 @@ export const RESERVED_CODES = new Set([
 export const NOT_VERIFIED = 'Only verified affiliates can create referral links. Your application is being reviewed.';
 export const CODE_TAKEN = 'This code is already taken. Please choose another one.';
 export const CODE_RESERVED = 'This code is reserved. Please choose another one.';
-const LINK_NOT_FOUND = 'Referral link not found';
 
 // Bots that announce themselves, and clients that are not a person's browser.
 const BOT_AGENT = /bot|crawl|spider|slurp|preview|headless|curl|wget|python|httpclient|okhttp|java\/|go-http|scrapy/i;
 export const isBot = (userAgent: string | undefined) => !userAgent?.trim() || BOT_AGENT.test(userAgent);
+
+/** The affiliate's own link that is not archived: what their link operations may touch. */
+export const ownLink = (affiliateId: string, linkId: string) =>
+  and(eq(affiliateLinks.id, linkId), eq(affiliateLinks.affiliateId, affiliateId), isNull(affiliateLinks.archivedAt));
+
+export const LINK_NOT_FOUND = 'Referral link not found';
 
 export interface AffiliateLinksDeps {
   publicUrl: string;
@@ -109,13 +114,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
         ...figures,
       })
       .from(affiliateLinks)
-      .where(
-        and(
-          eq(affiliateLinks.id, linkId),
-          eq(affiliateLinks.affiliateId, affiliateId),
-          isNull(affiliateLinks.archivedAt),
-        ),
-      );
+      .where(ownLink(affiliateId, linkId));
     if (!row) throw notFound(LINK_NOT_FOUND);
     return row;
   }
@@ -179,6 +178,18 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
         .set({ archivedAt: new Date(now()) })
         .where(eq(affiliateLinks.id, linkId));
       return { success: true };
+    },
+
+    /** A registration's referral code as kept: a link's own code, unless the link is the registrant's own. */
+    async referralCode(email: string, code: string | undefined) {
+      if (!code) return null;
+      const [link] = await db
+        .select({ code: affiliateLinks.code, owner: affiliates.email })
+        .from(affiliateLinks)
+        .innerJoin(affiliates, eq(affiliates.id, affiliateLinks.affiliateId))
+        .where(sql`lower(${affiliateLinks.code}) = ${code.toLowerCase()}`);
+      if (!link || link.owner.toLowerCase() === email.trim().toLowerCase()) return null;
+      return link.code;
     },
 
     /**

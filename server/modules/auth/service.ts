@@ -23,6 +23,11 @@ export interface AuthOptions {
   /** Verification mail: how it leaves, and the address its links point at. */
   mail: { mailer: Mailer; publicUrl: string };
   log: { warn(details: object, message: string): void };
+  /**
+   * The referral code a registration keeps: the affiliate link's code when it is one and not the
+   * registrant's own (self-referral is refused), else null. Kept once, it binds the user for good.
+   */
+  referralCode?: (email: string, code: string | undefined) => Promise<string | null>;
 }
 
 /** The bus topic of account changes; the message is the user's id. */
@@ -124,7 +129,9 @@ export function createAuthService(db: Db, options: AuthOptions) {
           email,
           passwordHash: await hash(input.password),
           isPersonal: personal || Boolean(input.is_personal),
-          affiliateCode: input.affiliate_code?.trim() || null,
+          affiliateCode: options.referralCode
+            ? await options.referralCode(email, input.affiliate_code?.trim())
+            : input.affiliate_code?.trim() || null,
           // Verified by the link mailed below; until then the account cannot start conversations.
           emailVerified: false,
         });

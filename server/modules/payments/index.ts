@@ -5,6 +5,7 @@ import type { Db } from '../../db/index.ts';
 import { paymentAccounts, users } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
+import { recordPurchaseCommissions } from '../affiliates/index.ts';
 import { balanceMicros, grantCredit, microsToDollars, recordFailedPurchase } from '../credits/index.ts';
 import {
   BadSignature,
@@ -110,7 +111,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
   }
 
   async function credit(userId: string, reference: string, amountCents: number) {
-    await grantCredit(db, {
+    const granted = await grantCredit(db, {
       userId,
       amountMicros: BigInt(amountCents) * MICROS_PER_CENT,
       type: 'purchase',
@@ -120,6 +121,14 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
       idempotencyKey: `purchase:${reference}`,
       expiresAt: null,
     });
+    // A referred customer's purchase earns their affiliate a commission (once per purchase).
+    if (granted)
+      await recordPurchaseCommissions(db, {
+        userId,
+        purchaseKey: `purchase:${reference}`,
+        revenueMicros: BigInt(amountCents) * MICROS_PER_CENT,
+        at: new Date(),
+      });
   }
 
   const returnUrl = (outcome: string) => `${deps.publicUrl}/profile?payment=${outcome}`;

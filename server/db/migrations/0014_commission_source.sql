@@ -1,0 +1,1 @@
+ALTER TABLE "affiliate_commissions" ADD COLUMN "via_affiliate_id" text;

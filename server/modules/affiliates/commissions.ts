@@ -1,0 +1,122 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { affiliateCommissions, affiliateLinks, affiliates, creditLedger, users } from '../../db/schema.ts';
+import { MICROS_PER_DOLLAR } from '../credits/index.ts';
+
+// Commissions of public-site spec §9: on every paid purchase of a referred customer during the
+// 12 months after that customer's first purchase, the direct affiliate earns the rate of their
+// tier for the month, and the affiliate who recruited that affiliate earns 3% of it. One row
+// per purchase per level; integer micro-dollars. Free credit is never revenue: only completed
+// purchases count.
+
+/** Tier thresholds in micro-dollars of referred revenue in the calendar month (UTC). */
+export const TIERS = [
+  { from: 250_000n * MICROS_PER_DOLLAR, percent: 20n },
+  { from: 50_000n * MICROS_PER_DOLLAR, percent: 15n },
+  { from: 0n, percent: 10n },
+] as const;
+export const SECOND_LEVEL_PERCENT = 3n;
+export const COMMISSION_MONTHS = 12;
+
+/** The rate for a purchase, decided by the month's referred revenue before it. */
+export const tierPercent = (revenueBeforeMicros: bigint) =>
+  (TIERS.find((tier) => revenueBeforeMicros >= tier.from) ?? TIERS[2]).percent;
+
+export const monthStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+
+/** `at` plus 12 calendar months: the end of a customer's commission window. */
+export function windowEnd(firstPurchase: Date) {
+  const end = new Date(firstPurchase);
+  end.setUTCMonth(end.getUTCMonth() + COMMISSION_MONTHS);
+  return end;
+}
+
+/** Purchases by the customers who registered through any of `affiliateId`'s links. */
+export function referredPurchases(affiliateId: string) {
+  return and(
+    eq(creditLedger.transactionType, 'purchase'),
+    eq(creditLedger.status, 'completed'),
+    sql`${creditLedger.userId} in (select u.id from ${users} u join ${affiliateLinks} k
+      on lower(k.code) = lower(u.affiliate_code) where k.affiliate_id = ${affiliateId})`,
+  );
+}
+
+/**
+ * Records the commissions of one completed purchase (`purchaseKey`: its ledger idempotency key),
+ * once however often it is called. The customer is bound to a link by the code they registered
+ * with (codes never change hands, so the binding is permanent); buying through one's own link
+ * (the same email as the affiliate) earns nothing.
+ */
+export async function recordPurchaseCommissions(
+  db: Db,
+  purchase: { userId: string; purchaseKey: string; revenueMicros: bigint; at: Date },
+) {
+  const [referral] = await db
+    .select({
+      linkId: affiliateLinks.id,
+      affiliateId: affiliateLinks.affiliateId,
+      parentId: affiliates.parentAffiliateId,
+      parentLinkId: affiliates.referredByLinkId,
+      selfReferred: sql<boolean>`lower(${affiliates.email}) = lower(${users.email})`,
+    })
+    .from(users)
+    .innerJoin(affiliateLinks, sql`lower(${affiliateLinks.code}) = lower(${users.affiliateCode})`)
+    .innerJoin(affiliates, eq(affiliates.id, affiliateLinks.affiliateId))
+    .where(eq(users.id, purchase.userId));
+  if (!referral || referral.selfReferred) return;
+
+  const [first] = await db
+    .select({ at: sql<string | Date | null>`min(${creditLedger.createdAt})` })
+    .from(creditLedger)
+    .where(
+      and(
+        eq(creditLedger.userId, purchase.userId),
+        eq(creditLedger.transactionType, 'purchase'),
+        eq(creditLedger.status, 'completed'),
+      ),
+    );
+  const firstPurchase = first?.at ? new Date(first.at) : purchase.at;
+  if (purchase.at >= windowEnd(firstPurchase)) return;
+
+  const [month] = await db
+    .select({ revenue: sql<string>`coalesce(sum(${creditLedger.amountMicros}), 0)` })
+    .from(creditLedger)
+    .where(
+      and(
+        referredPurchases(referral.affiliateId),
+        sql`${creditLedger.createdAt} >= ${monthStart(purchase.at).toISOString()}::timestamptz`,
+        sql`${creditLedger.createdAt} <= ${purchase.at.toISOString()}::timestamptz`,
+        sql`${creditLedger.idempotencyKey} <> ${purchase.purchaseKey}`,
+      ),
+    );
+  const percent = tierPercent(BigInt(month?.revenue ?? 0));
+  const rows = [
+    {
+      affiliateId: referral.affiliateId,
+      linkId: referral.linkId,
+      userId: purchase.userId,
+      viaAffiliateId: null,
+      level: 1,
+      revenueMicros: purchase.revenueMicros,
+      amountMicros: (purchase.revenueMicros * percent) / 100n,
+      idempotencyKey: purchase.purchaseKey,
+      createdAt: purchase.at,
+    },
+    ...(referral.parentId
+      ? [
+          {
+            affiliateId: referral.parentId,
+            linkId: referral.parentLinkId,
+            userId: purchase.userId,
+            viaAffiliateId: referral.affiliateId,
+            level: 2,
+            revenueMicros: purchase.revenueMicros,
+            amountMicros: (purchase.revenueMicros * SECOND_LEVEL_PERCENT) / 100n,
+            idempotencyKey: purchase.purchaseKey,
+            createdAt: purchase.at,
+          },
+        ]
+      : []),
+  ];
+  await db.insert(affiliateCommissions).values(rows).onConflictDoNothing();
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { affiliateCommissions, creditLedger, users } from '../../server/db/schema.ts';
+import { recordPurchaseCommissions, setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
+import { call, withTestApp } from '../support/app.ts';
+
+// The commission rules of public-site spec §9, on the ledger's purchases. Purchases are written
+// straight into the ledger with the time they happened, then handed to the commission function,
+// as the payment code does when a purchase completes.
+
+const t = withTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000' });
+const DOLLAR = 1_000_000n;
+
+async function affiliateWithLink(name: string, code: string, referrerCode?: string) {
+  const email = `${name}@partners.example`;
+  await call(t.app, 'POST', '/api/affiliate/register', {
+    body: {
+      full_name: name,
+      email,
+      password: 'long enough',
+      whatsapp: '+1 2025550123',
+      ...(referrerCode && { affiliate_code: referrerCode }),
+    },
+  });
+  await setAffiliateStatus(t.db, email, 'verified');
+  const login = await call(t.app, 'POST', '/api/affiliate/login', { body: { email, password: 'long enough' } });
+  const token = login.body?.access_token as string;
+  const link = await call(t.app, 'POST', '/api/affiliate/links', { token, body: { name: 'Main', code } });
+  return { id: login.body?.affiliate_id as string, token, email, linkId: link.body?.id as string };
+}
+
+async function customer(code: string, email = `${randomUUID()}@acme.example`) {
+  const id = randomUUID();
+  await t.db.insert(users).values({ id, fullname: 'Customer', email, affiliateCode: code, isActive: true });
+  return id;
+}
+
+/** A completed purchase at `at`, then its commissions; answers the level-1 and level-2 amounts. */
+async function purchase(userId: string, dollars: bigint, at: string, key = `purchase:${randomUUID()}`) {
+  await t.db.insert(creditLedger).values({
+    userId,
+    amountMicros: dollars * DOLLAR,
+    transactionType: 'purchase',
+    description: 'test purchase',
+    idempotencyKey: key,
+    createdAt: new Date(at),
+  });
+  await recordPurchaseCommissions(t.db, {
+    userId,
+    purchaseKey: key,
+    revenueMicros: dollars * DOLLAR,
+    at: new Date(at),
+  });
+  const rows = await t.db.select().from(affiliateCommissions).where(eq(affiliateCommissions.idempotencyKey, key));
+  const level = (n: number) => rows.find((row) => row.level === n)?.amountMicros ?? null;
+  return { direct: level(1), second: level(2), key };
+}
+
+describe('affiliate commissions', () => {
+  it('pays the tier of the month’s referred revenue before the purchase: 10%, 15% from $50,000, 20% from $250,000', async () => {
+    await affiliateWithLink('ana', 'ana-main');
+    const buyer = await customer('ANA-MAIN');
+    expect((await purchase(buyer, 49_999n, '2026-05-02T10:00:00Z')).direct).toBe(4_999n * DOLLAR + 900_000n);
+    // $49,999 before: still Starter.
+    expect((await purchase(buyer, 1n, '2026-05-03T10:00:00Z')).direct).toBe(100_000n);
+    // Exactly $50,000 before: Growth.
+    expect((await purchase(buyer, 100n, '2026-05-04T10:00:00Z')).direct).toBe(15n * DOLLAR);
+    expect((await purchase(buyer, 199_900n, '2026-05-05T10:00:00Z')).direct).toBe(29_985n * DOLLAR);
+    // Exactly $250,000 before: Scale.
+    expect((await purchase(buyer, 100n, '2026-05-06T10:00:00Z')).direct).toBe(20n * DOLLAR);
+    // A new calendar month (UTC) starts at Starter again.
+    expect((await purchase(buyer, 100n, '2026-06-01T00:00:00Z')).direct).toBe(10n * DOLLAR);
+  });
+
+  it('pays for 12 months after the customer’s first purchase, and not from the first instant after', async () => {
+    await affiliateWithLink('ben', 'ben-main');
+    const buyer = await customer('ben-main');
+    await purchase(buyer, 10n, '2025-03-15T10:00:00Z');
+    expect((await purchase(buyer, 10n, '2026-03-15T09:59:59.999Z')).direct).toBe(DOLLAR);
+    expect((await purchase(buyer, 10n, '2026-03-15T10:00:00Z')).direct).toBeNull();
+  });
+
+  it('pays the recruiting affiliate 3% of a second-level customer’s purchase, each purchase once', async () => {
+    const cyd = await affiliateWithLink('cyd', 'cyd-team');
+    const dot = await affiliateWithLink('dot', 'dot-main', 'cyd-team');
+    const buyer = await customer('dot-main');
+    const key = 'purchase:twice';
+    const [first] = await Promise.all([
+      purchase(buyer, 100n, '2026-05-10T10:00:00Z', key),
+      recordPurchaseCommissions(t.db, {
+        userId: buyer,
+        purchaseKey: key,
+        revenueMicros: 100n * DOLLAR,
+        at: new Date('2026-05-10T10:00:00Z'),
+      }),
+    ]);
+    expect(first).toMatchObject({ direct: 10n * DOLLAR, second: 3n * DOLLAR });
+    expect(
+      await t.db.select().from(affiliateCommissions).where(eq(affiliateCommissions.idempotencyKey, key)),
+    ).toHaveLength(2);
+
+    const affiliators = await call(t.app, 'GET', `/api/affiliate/links/${cyd.linkId}/affiliators`, {
+      token: cyd.token,
+    });
+    expect(affiliators.body).toEqual([
+      expect.objectContaining({ id: dot.id, name: 'dot', email: dot.email, status: 'Active', commission: 3 }),
+    ]);
+    const links = await call(t.app, 'GET', '/api/affiliate/links', { token: dot.token });
+    expect(links.body).toEqual([expect.objectContaining({ conversions: 1, earnings: 10 })]);
+  });
+
+  it('pays nothing for buying through one’s own link; the earnings and the users agree with the ledger', async () => {
+    const eli = await affiliateWithLink('eli', 'eli-main');
+    const self = await customer('eli-main', eli.email.toUpperCase());
+    expect((await purchase(self, 100n, new Date().toISOString())).direct).toBeNull();
+    const paying = await customer('eli-main');
+    await customer('eli-main');
+    await purchase(paying, 200n, new Date().toISOString());
+
+    const earnings = await call(t.app, 'GET', '/api/affiliate/earnings', { token: eli.token });
+    expect(earnings.body).toEqual({
+      total_earnings: 20,
+      current_month_earnings: 20,
+      current_month_revenue: 300,
+      total_referrals: 3,
+      active_referrals: 2,
+    });
+    const people = (await call(t.app, 'GET', `/api/affiliate/links/${eli.linkId}/users`, { token: eli.token }))
+      .body as unknown as { id: string; status: string; commission: number }[];
+    expect(people.map((p) => [p.status, p.commission]).sort()).toEqual([
+      ['Active', 0],
+      ['Active', 20],
+      ['Pending', 0],
+    ]);
+    const other = await affiliateWithLink('fin', 'fin-main');
+    expect((await call(t.app, 'GET', `/api/affiliate/links/${eli.linkId}/users`, { token: other.token })).status).toBe(
+      404,
+    );
+  });
+});
