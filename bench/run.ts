@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchAffiliateClicks } from './affiliate-clicks.ts';
 import { benchAgentStep } from './agent-step.ts';
 import { benchBundles } from './bundle-size.ts';
 import { benchEventFanout } from './event-fanout.ts';
@@ -18,6 +19,7 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
   'event-fanout': benchEventFanout,
   'workspace-history': benchWorkspaceHistory,
   'ledger-debits': benchLedgerDebits,
+  'affiliate-clicks': benchAffiliateClicks,
 };
 
 // `npm run bench`: runs every benchmark, prints a table and writes bench/RESULTS.md.

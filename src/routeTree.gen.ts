@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AffiliateCodeRouteImport } from './routes/$affiliateCode'
 import { Route as SidebarRouteImport } from './routes/_sidebar'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as RegistrationOnboardingRouteImport } from './routes/registration-onboarding'
@@ -35,6 +36,11 @@ import { Route as SidebarExperimentConversationsConversationIdRouteImport } from
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AffiliateCodeRoute = AffiliateCodeRouteImport.update({
+  id: '/$affiliateCode',
+  path: '/$affiliateCode',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SidebarRoute = SidebarRouteImport.update({
@@ -147,6 +153,7 @@ const SidebarExperimentConversationsConversationIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/$affiliateCode': typeof AffiliateCodeRoute
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
@@ -170,6 +177,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/$affiliateCode': typeof AffiliateCodeRoute
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
@@ -193,6 +201,7 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/$affiliateCode': typeof AffiliateCodeRoute
   '/_sidebar': typeof SidebarRouteWithChildren
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
@@ -219,6 +228,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/$affiliateCode'
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
@@ -242,6 +252,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/$affiliateCode'
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
@@ -264,6 +275,7 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/$affiliateCode'
     | '/_sidebar'
     | '/privacy'
     | '/registration-onboarding'
@@ -289,6 +301,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  AffiliateCodeRoute: typeof AffiliateCodeRoute
   SidebarRoute: typeof SidebarRouteWithChildren
   PrivacyRoute: typeof PrivacyRoute
   RegistrationOnboardingRoute: typeof RegistrationOnboardingRoute
@@ -304,6 +317,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/$affiliateCode': {
+      id: '/$affiliateCode'
+      path: '/$affiliateCode'
+      fullPath: '/$affiliateCode'
+      preLoaderRoute: typeof AffiliateCodeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_sidebar': {
@@ -509,6 +529,7 @@ const SidebarRouteWithChildren =
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  AffiliateCodeRoute: AffiliateCodeRoute,
   SidebarRoute: SidebarRouteWithChildren,
   PrivacyRoute: PrivacyRoute,
   RegistrationOnboardingRoute: RegistrationOnboardingRoute,

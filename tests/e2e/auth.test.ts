@@ -370,6 +370,62 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.close();
   }, 60_000);
 
+  it('follows a referral link: keeps the code, counts the click and binds the account registered afterwards', async () => {
+    const { server, browser } = suite;
+    const stamp = Date.now();
+    const partner = `partner.${stamp}@partners.example`;
+    const post = async (path: string, body: unknown, token?: string) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+      });
+    await post('/api/affiliate/register', {
+      full_name: 'Partner',
+      email: partner,
+      password: PASSWORD,
+      whatsapp: '+1 2025550123',
+    });
+    expect((await server.admin('affiliate:verify', partner)).code).toBe(0);
+    const { access_token: affiliateToken } = (await (
+      await post('/api/affiliate/login', { email: partner, password: PASSWORD })
+    ).json()) as { access_token: string };
+    const code = `ref-${stamp}`;
+    expect((await post('/api/affiliate/links', { name: 'Blog', code }, affiliateToken)).status).toBe(200);
+    const figures = async () =>
+      (
+        (await (
+          await fetch(`${server.url}/api/affiliate/links`, { headers: { authorization: `Bearer ${affiliateToken}` } })
+        ).json()) as { total_clicks: number; unique_clicks: number; conversions: number }[]
+      )[0];
+
+    // Headless Chromium says so in its user agent, and the server does not count such clicks: a person's browser.
+    const page = await openPage(browser);
+    await page.setExtraHTTPHeaders({
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+    });
+    await page.goto(`${server.url}/${code}`);
+    await page.waitForURL('**/dashboard');
+    expect(await page.evaluate(() => localStorage.getItem('affiliate_code'))).toBe(code);
+    // The referral page was replaced: going back does not report the click again.
+    expect(await page.evaluate(() => history.length)).toBeLessThanOrEqual(2);
+    expect(await figures()).toMatchObject({ total_clicks: 1, unique_clicks: 1, conversions: 0 });
+
+    const email = `referred.${stamp}@acme-e2e.dev`;
+    await page.getByRole('banner').getByRole('button', { name: 'Sign up', exact: true }).click();
+    const signUp = page.getByRole('dialog', { name: 'Create your account' });
+    await signUp.getByLabel('Full Name').fill('Referred Customer');
+    await signUp.getByLabel('Email Address').fill(email);
+    await signUp.getByLabel('Password').fill(PASSWORD);
+    await signUp.getByRole('button', { name: 'Create Account & Claim FREE Credits' }).click();
+    await page.waitForURL('**/registration-onboarding');
+    expect(await figures()).toMatchObject({ conversions: 1 });
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await page.close();
+  });
+
   it('shows the server’s message for a wrong password', async () => {
     const { server, browser } = suite;
     const email = `grace.wrong.${Date.now()}@atelier-e2e.dev`;
