@@ -131,10 +131,17 @@ export function MessageList({
     if (element && element.scrollHeight <= element.clientHeight) loadOlder();
   }, [rows.length, totalSize, loadOlder]);
 
+  // Only the reader scrolling up stops following: on the way down to the end (a scroll to it
+  // whose rows are still being measured, on a slow machine several frames long) the list is not
+  // at the bottom yet, and that must not end the following that brought it there.
+  const lastScrollTop = useRef(0);
   const onScroll = () => {
     const element = scrollRef.current;
     if (!element) return;
-    setFollowing(isAtBottom(element));
+    const movedUp = element.scrollTop < lastScrollTop.current - 1;
+    lastScrollTop.current = element.scrollTop;
+    if (isAtBottom(element)) setFollowing(true);
+    else if (movedUp) setFollowing(false);
     if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) loadOlder();
   };
 
