@@ -33,6 +33,9 @@ const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that PostgreSQL ends (a restart, an administrator's command) leaves the
+    // pool, which opens a new one on next use; unheard, its 'error' event would end the process.
+    pool.on('error', () => undefined);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,

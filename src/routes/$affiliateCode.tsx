@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useClientConfig } from '../app/hooks.ts';
 import { ReferralPage } from '../features/referral/index.ts';
+import { NotFoundPage } from '../features/shell/index.ts';
 import { PageSpinner } from '../ui/index.ts';
 
 /** A referral link, /{affiliateCode}: any single segment that is not a page of the site. */
@@ -12,6 +13,6 @@ export const Route = createFileRoute('/$affiliateCode')({
     const { t } = useTranslation();
     // The click goes to the affiliate API's host, which the configuration names.
     if (!config) return <PageSpinner label={t('referral.redirecting')} />;
-    return <ReferralPage code={affiliateCode} affiliateApiUrl={config.AFFILIATE_API_URL} />;
+    return <ReferralPage code={affiliateCode} affiliateApiUrl={config.AFFILIATE_API_URL} unknown={<NotFoundPage />} />;
   },
 });

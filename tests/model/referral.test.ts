@@ -12,9 +12,11 @@ import {
 } from './model-paths.ts';
 
 const failure = new TypeError('Failed to fetch');
+const unknownCode = Object.assign(new Error('Unknown referral code'), { status: 404 });
 const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.reportClick', output: { success: true } },
   { type: 'xstate.error.actor.reportClick', error: failure },
+  { type: 'xstate.error.actor.reportClick', error: unknownCode },
 ];
 const fakes: FakeSideEffects = {
   promises: ['reportClick'],
@@ -32,12 +34,18 @@ describe('referral machine, every edge of its graph', () => {
       const paths = withoutPrefixPaths(pathsThroughEveryEdge(referralMachine, { events, input }));
       pathCount += paths.length;
       it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
-        const expectStep = ({ event, effects, effectParams }: StepRecord) => {
-          // Whatever the report's fate, the visitor goes home; a failure is logged first.
-          expect(effects).toEqual(
-            event.type === 'xstate.error.actor.reportClick' ? ['logFailure', 'goHome'] : ['goHome'],
-          );
-          if (event.type === 'xstate.error.actor.reportClick') expect(effectParams[0]).toBe(failure);
+        const expectStep = ({ event, effects, effectParams, after }: StepRecord) => {
+          const error = (event as { error?: unknown }).error;
+          // A code no link has keeps nothing and goes nowhere: the page is not found.
+          if (error === unknownCode) {
+            expect(effects).toEqual([]);
+            expect(after.matches('unknown')).toBe(true);
+            return;
+          }
+          // Otherwise, whatever the report's fate, the code is kept and the visitor goes home; a failure is logged first.
+          expect(effects).toEqual(error ? ['logFailure', 'keepCode', 'goHome'] : ['keepCode', 'goHome']);
+          if (error) expect(effectParams[0]).toBe(failure);
+          expect(effectParams.at(-2)).toBe('partner-1');
         };
         const reached = await runPath(referralMachine, path, { fakes, input, coverage, expectStep });
         expect(reached.value).toEqual(path.state.value);
@@ -46,7 +54,7 @@ describe('referral machine, every edge of its graph', () => {
     });
   }
 
-  it('keeps the code at once and reports the click as unique only when the code is new to this browser', async () => {
+  it('keeps the code and reports the click as unique only when the code is new to this browser', async () => {
     const reports: ClickReport[] = [];
     const kept: string[] = [];
     for (const previous of [null, 'OTHER', 'partner-1']) {

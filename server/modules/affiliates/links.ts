@@ -198,15 +198,13 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
      * `unique` is kept as a hint only. Bots are stored, not counted.
      */
     async click(input: { code: string; unique: boolean; ip: string; userAgent: string | undefined }) {
-      const [link] = await db
-        .select({ id: affiliateLinks.id })
-        .from(affiliateLinks)
-        .where(sql`lower(${affiliateLinks.code}) = ${input.code.trim().toLowerCase()}`);
-      if (!link) throw notFound('Unknown referral code');
       const visitor = deps.fingerprint(`visitor:${input.ip}|${input.userAgent ?? ''}`);
-      await db.execute(
-        sql`select affiliate_click(${link.id}, ${visitor}, ${isBot(input.userAgent)}, ${input.unique}, ${new Date(now()).toISOString()}::timestamptz)`,
+      const result = await db.execute(
+        sql`select affiliate_click(${input.code.trim()}, ${visitor}, ${isBot(input.userAgent)}, ${input.unique}, ${new Date(now()).toISOString()}::timestamptz) as counted`,
       );
+      // NULL: no link has this code.
+      const counted = (result as unknown as { rows: { counted: boolean | null }[] }).rows[0]?.counted;
+      if (counted === null || counted === undefined) throw notFound('Unknown referral code');
       return { success: true };
     },
   };

@@ -1,9 +1,9 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
-import { useMemo } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { referralMachine, type ClickReport } from '../../../machines/referral.ts';
+import { referralMachine, selectUnknownCode, type ClickReport } from '../../../machines/referral.ts';
 import { dataOf } from '../../api/client.ts';
 import { AFFILIATE_CODE_KEY, storedAffiliateCode } from '../../app/local-data.ts';
 import { apiClient } from '../../app/services.ts';
@@ -17,12 +17,17 @@ async function reportClick(base: string, report: ClickReport) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(report),
   });
-  if (!response.ok) throw new Error(`the click was not recorded (${response.status})`);
+  if (!response.ok)
+    throw Object.assign(new Error(`the click was not recorded (${response.status})`), { status: response.status });
   return response.json() as Promise<unknown>;
 }
 
-/** /{affiliateCode}: keeps the code, reports the click, and goes on to the home page. */
-export function ReferralPage({ code, affiliateApiUrl }: { code: string; affiliateApiUrl: string }) {
+/**
+ * /{affiliateCode}: reports the click, keeps the code and goes on to the home page; a code no
+ * link has shows `unknown` (the not-found page) instead.
+ */
+export function ReferralPage(props: { code: string; affiliateApiUrl: string; unknown: ReactNode }) {
+  const { code, affiliateApiUrl } = props;
   const { t } = useTranslation();
   const navigate = useNavigate();
   const logic = useMemo(
@@ -39,6 +44,8 @@ export function ReferralPage({ code, affiliateApiUrl }: { code: string; affiliat
   );
   // Read before the machine keeps the new code: `unique` compares with what was kept before.
   const [previous] = useMemo(() => [storedAffiliateCode()], []);
-  useActorRef(logic, { input: { code, previous } });
+  const referral = useActorRef(logic, { input: { code, previous } });
+  const unknownCode = useSelector(referral, selectUnknownCode);
+  if (unknownCode) return props.unknown;
   return <PageSpinner label={t('referral.redirecting')} />;
 }
