@@ -1,3 +1,5 @@
+import { HttpError } from './http-error.ts';
+
 /**
  * Fixed-window counter per key, in memory. Enough for one node; several nodes each
  * enforce their own window, which at worst multiplies the limit by the node count.
@@ -27,4 +29,13 @@ export class RateLimiter {
   private sweep(now: number) {
     for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
   }
+}
+
+/** Counts one attempt on each limiter (by its key); 429 with Retry-After when any is over its limit. */
+export function throttle(limiters: readonly RateLimiter[], keys: readonly string[], what: string) {
+  const wait = Math.max(...limiters.map((limiter, i) => limiter.hit(keys[i] ?? '')));
+  if (wait > 0)
+    throw new HttpError(429, `Too many ${what} attempts. Please try again in ${wait} seconds.`, {
+      'retry-after': String(wait),
+    });
 }

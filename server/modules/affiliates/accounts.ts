@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { affiliateLinks, affiliates, affiliateSessions } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
-import { RateLimiter } from '../../shared/rate-limiter.ts';
+import { RateLimiter, throttle } from '../../shared/rate-limiter.ts';
 import type { components } from '../../../openapi/schema.d.ts';
-import { hashToken, newToken, TOKEN_LIFETIME_MS } from '../auth/index.ts';
+import { checkPassword, hashPassword, hashToken, newToken, TOKEN_LIFETIME_MS } from '../auth/index.ts';
 
 type Registration = components['schemas']['AffiliateRegistrationRequest'];
 
@@ -25,16 +24,6 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
     register: new RateLimiter(deps.rateLimit.perIp, deps.rateLimit.windowMs, now),
     login: new RateLimiter(deps.rateLimit.perIp, deps.rateLimit.windowMs, now),
   };
-  const decoyHash = hash('decoy password for unknown affiliates');
-
-  function throttle(limiter: RateLimiter, ip: string, what: string) {
-    const wait = limiter.hit(ip);
-    if (wait > 0)
-      throw new HttpError(429, `Too many ${what} attempts. Please try again in ${wait} seconds.`, {
-        'retry-after': String(wait),
-      });
-  }
-
   const findByEmail = async (email: string) =>
     (
       await db
@@ -45,7 +34,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
 
   return {
     async register(input: Registration, ip: string) {
-      throttle(limits.register, ip, 'registration');
+      throttle([limits.register], [ip], 'registration');
       const email = input.email.trim();
       if (await findByEmail(email)) throw new HttpError(409, TAKEN_EMAIL);
       // Through another affiliate's link, the new affiliate is its owner's second level (bound once, here).
@@ -63,7 +52,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
           id,
           fullName: input.full_name.trim(),
           email,
-          passwordHash: await hash(input.password),
+          passwordHash: await hashPassword(input.password),
           whatsapp: input.whatsapp.trim(),
           telegram: optional(input.telegram),
           website: optional(input.website),
@@ -80,11 +69,9 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
     },
 
     async login(input: { email: string; password: string; remember_me?: boolean }, ip: string) {
-      throttle(limits.login, ip, 'sign-in');
+      throttle([limits.login], [ip], 'sign-in');
       const affiliate = await findByEmail(input.email);
-      const valid = affiliate
-        ? await verify(affiliate.passwordHash, input.password)
-        : (await verify(await decoyHash, input.password), false);
+      const valid = await checkPassword(affiliate?.passwordHash, input.password);
       if (!affiliate || !valid) throw new HttpError(401, INVALID_LOGIN);
       const token = newToken();
       const lifetime = input.remember_me === false ? TOKEN_LIFETIME_MS.session : TOKEN_LIFETIME_MS.rememberMe;

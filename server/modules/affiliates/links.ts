@@ -81,6 +81,15 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
     earnings: sql<string>`(select coalesce(sum(m.amount_micros), 0) from ${affiliateCommissions} m where m.link_id = ${affiliateLinks}.id)`,
   };
 
+  /** A link's row as the affiliate sees it: its own columns and its figures. */
+  const linkRow = {
+    id: affiliateLinks.id,
+    name: affiliateLinks.name,
+    code: affiliateLinks.code,
+    createdAt: affiliateLinks.createdAt,
+    ...figures,
+  };
+
   function view(row: {
     id: string;
     name: string;
@@ -105,16 +114,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
   }
 
   async function owned(affiliateId: string, linkId: string) {
-    const [row] = await db
-      .select({
-        id: affiliateLinks.id,
-        name: affiliateLinks.name,
-        code: affiliateLinks.code,
-        createdAt: affiliateLinks.createdAt,
-        ...figures,
-      })
-      .from(affiliateLinks)
-      .where(ownLink(affiliateId, linkId));
+    const [row] = await db.select(linkRow).from(affiliateLinks).where(ownLink(affiliateId, linkId));
     if (!row) throw notFound(LINK_NOT_FOUND);
     return row;
   }
@@ -122,13 +122,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
   return {
     async list(affiliateId: string) {
       const rows = await db
-        .select({
-          id: affiliateLinks.id,
-          name: affiliateLinks.name,
-          code: affiliateLinks.code,
-          createdAt: affiliateLinks.createdAt,
-          ...figures,
-        })
+        .select(linkRow)
         .from(affiliateLinks)
         .where(and(eq(affiliateLinks.affiliateId, affiliateId), isNull(affiliateLinks.archivedAt)))
         .orderBy(desc(affiliateLinks.createdAt), desc(affiliateLinks.id));

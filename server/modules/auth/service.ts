@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { sessions, users } from '../../db/schema.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import type { AuthUser } from '../../shared/operations.ts';
-import { RateLimiter } from '../../shared/rate-limiter.ts';
+import { RateLimiter, throttle } from '../../shared/rate-limiter.ts';
 import { API_KEY_PREFIX, apiKeyUser } from '../api-keys/index.ts';
 import { balanceMicros, microsToDollars, userBalanceMicros } from '../credits/index.ts';
 import type { Mailer } from '../mail/index.ts';
+import { checkPassword, hashPassword } from './passwords.ts';
 import { createEmailVerification } from './email-verification.ts';
 import { createUsageAgreement } from './usage-agreement.ts';
 import { isPersonalEmail } from './personal-email.ts';
@@ -37,7 +37,6 @@ export const USER_CHANGED = 'user';
 export const LOCAL_USER = { id: 'local', email: 'local@localhost', fullname: 'Local user' } as const;
 
 // Verifying against a real hash when the email is unknown keeps both failures equally slow.
-const decoyHash = hash('decoy password for unknown emails');
 
 export function createAuthService(db: Db, options: AuthOptions) {
   const { perIp, perEmail, windowMs } = options.rateLimit;
@@ -67,14 +66,6 @@ export function createAuthService(db: Db, options: AuthOptions) {
     registerIp: new RateLimiter(perIp, windowMs),
     registerEmail: new RateLimiter(perEmail, windowMs),
   };
-
-  function throttle(limiters: RateLimiter[], keys: string[], what: string) {
-    const wait = Math.max(...limiters.map((l, i) => l.hit(keys[i] ?? '')));
-    if (wait > 0)
-      throw new HttpError(429, `Too many ${what} attempts. Please try again in ${wait} seconds.`, {
-        'retry-after': String(wait),
-      });
-  }
 
   /** After anything that changes who a user's tokens stand for: every node reads them again. */
   async function userChanged(userId: string) {
@@ -127,7 +118,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
           id,
           fullname: name,
           email,
-          passwordHash: await hash(input.password),
+          passwordHash: await hashPassword(input.password),
           isPersonal: personal || Boolean(input.is_personal),
           affiliateCode: options.referralCode
             ? await options.referralCode(email, input.affiliate_code?.trim())
@@ -156,9 +147,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
       const email = input.email.trim();
       throttle([limits.loginIp, limits.loginEmail], [ip, email.toLowerCase()], 'sign-in');
       const user = await findByEmail(email);
-      const valid = user?.passwordHash
-        ? await verify(user.passwordHash, input.password)
-        : (await verify(await decoyHash, input.password), false);
+      const valid = await checkPassword(user?.passwordHash, input.password);
       if (!user || !valid) throw new HttpError(401, 'Invalid email or password.');
       const token = newToken();
       const expiresAt = new Date(

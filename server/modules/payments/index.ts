@@ -14,6 +14,8 @@ import {
   PaymentRejected,
   ProviderFailed,
   type CardInput,
+  type HostedPages,
+  type Payer,
   type PaymentProvider,
   type SavedCard,
 } from './provider.ts';
@@ -37,6 +39,13 @@ const columnsOf = (card: SavedCard) => ({
   cardBrand: card.brand,
   cardLast4: card.last4,
 });
+
+/** Dollars rounded to cents, at least $5 (spec §5's message otherwise). */
+function centsOf(amountDollars: number) {
+  const cents = Math.round(amountDollars * 100);
+  if (cents < MINIMUM_PURCHASE_CENTS) throw new HttpError(400, 'Amount must be at least $5.00');
+  return cents;
+}
 
 const dollarsText = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
@@ -133,6 +142,17 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
 
   const returnUrl = (outcome: string) => `${deps.publicUrl}/profile?payment=${outcome}`;
 
+  /** The provider's checkout page for `amountCents`; the customer it made is kept. */
+  async function checkoutPage(hosted: HostedPages, userId: string, payer: Payer, amountCents: number) {
+    const session = await hosted.checkout(payer, {
+      amountCents,
+      successUrl: returnUrl('success'),
+      cancelUrl: returnUrl('cancelled'),
+    });
+    await remember(userId, { customerId: session.customerId });
+    return session.url;
+  }
+
   return {
     provider,
 
@@ -148,18 +168,12 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     /** Charges the saved card (or, on Stripe without one, answers its checkout page). Amounts are rounded to cents. */
     purchase: (userId: string, amountDollars: number) =>
       answering(async () => {
-        const amountCents = Math.round(amountDollars * 100);
-        if (amountCents < MINIMUM_PURCHASE_CENTS) throw new HttpError(400, 'Amount must be at least $5.00');
+        const amountCents = centsOf(amountDollars);
         const { payer, paymentMethodId } = await payerOf(userId);
         if (!paymentMethodId) {
           if (!provider.hosted) throw new HttpError(400, NO_CARD);
-          const session = await provider.hosted.checkout(payer, {
-            amountCents,
-            successUrl: returnUrl('success'),
-            cancelUrl: returnUrl('cancelled'),
-          });
-          await remember(userId, { customerId: session.customerId });
-          return { new_balance: microsToDollars(await balanceMicros(db, userId)), redirect_url: session.url };
+          const url = await checkoutPage(provider.hosted, userId, payer, amountCents);
+          return { new_balance: microsToDollars(await balanceMicros(db, userId)), redirect_url: url };
         }
         const attempt = randomUUID();
         const description = `Purchase of ${dollarsText(amountCents)}`;
@@ -188,16 +202,9 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     checkout: (userId: string, amountDollars: number) =>
       answering(async () => {
         if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
-        const amountCents = Math.round(amountDollars * 100);
-        if (amountCents < MINIMUM_PURCHASE_CENTS) throw new HttpError(400, 'Amount must be at least $5.00');
+        const amountCents = centsOf(amountDollars);
         const { payer } = await payerOf(userId);
-        const session = await provider.hosted.checkout(payer, {
-          amountCents,
-          successUrl: returnUrl('success'),
-          cancelUrl: returnUrl('cancelled'),
-        });
-        await remember(userId, { customerId: session.customerId });
-        return { redirect_url: session.url };
+        return { redirect_url: await checkoutPage(provider.hosted, userId, payer, amountCents) };
       }),
 
     setup: (userId: string) =>
