@@ -2,6 +2,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { prerenderLanding } from './scripts/prerender-landing.ts';
 
 export default defineConfig({
   // The router plugin must run before react() so it can split route code.
@@ -14,6 +15,7 @@ export default defineConfig({
     }),
     react(),
     vanillaExtractPlugin(),
+    prerenderLanding(),
   ],
   build: {
     outDir: 'dist',

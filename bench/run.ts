@@ -6,6 +6,7 @@ import { benchAffiliateClicks } from './affiliate-clicks.ts';
 import { benchAgentStep } from './agent-step.ts';
 import { benchBundles } from './bundle-size.ts';
 import { benchEventFanout } from './event-fanout.ts';
+import { benchLandingPaint } from './landing-paint.ts';
 import { benchLedgerDebits } from './ledger-debits.ts';
 import { benchRestReads } from './rest-reads.ts';
 import type { BenchResult } from './result.ts';
@@ -14,6 +15,7 @@ import prepareTestDatabase from '../tests/support/global-setup.ts';
 
 const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   'bundle-size': benchBundles,
+  'landing-paint': benchLandingPaint,
   'rest-reads': benchRestReads,
   'agent-step': benchAgentStep,
   'event-fanout': benchEventFanout,

@@ -21,6 +21,7 @@ import { RawResponse, type AuthUser, type Handler, type OperationId } from '../s
 import { renderApiDocs } from './api-docs.ts';
 import { forwardTo, isForwarded } from './forward.ts';
 import { refuseUnstorable } from './input-guard.ts';
+import { landingPages } from './landing-page.ts';
 import { loggerOptions } from './logger.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
@@ -256,7 +257,17 @@ export async function buildApp({
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    // The public landing page, prerendered in the visitor's language; without it the application's page.
+    // A self-hosted installation (oss) has no public site: its / is the application.
+    const landing = config.appMode === 'saas' ? landingPages(webRoot, config.buildNumber) : null;
+    app.get('/', (request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      if (!landing) return reply.sendFile('index.html');
+      return reply
+        .header('vary', 'Accept-Language')
+        .type('text/html; charset=utf-8')
+        .send(landing(request.headers['accept-language']));
+    });
   }
 
   // A plain object: a Fastify instance is thenable, which confuses `await` and Awaited<>.

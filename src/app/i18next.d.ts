@@ -3,6 +3,7 @@ import type billing from '../../locales/en/billing.json';
 import type chat from '../../locales/en/chat.json';
 import type common from '../../locales/en/common.json';
 import type conversations from '../../locales/en/conversations.json';
+import type landing from '../../locales/en/landing.json';
 import type home from '../../locales/en/home.json';
 import type legal from '../../locales/en/legal.json';
 import type onboarding from '../../locales/en/onboarding.json';
@@ -26,6 +27,7 @@ declare module 'i18next' {
       tabs: typeof tabs;
       settings: typeof settings;
       billing: typeof billing;
+      landing: typeof landing;
     };
   }
 }

@@ -7,6 +7,11 @@ const PROGRESS_BAR_MARKUP = {
   barSelector: '.bar',
 };
 
+/** The bar, configured as the spec says; for pages that start and end it themselves (the landing page). */
+export function configuredProgressBar(progress: Pick<typeof NProgress, 'configure'> = NProgress) {
+  return progress.configure({ ...PROGRESS_BAR_SETTINGS, ...PROGRESS_BAR_MARKUP });
+}
+
 interface NavigationEvents {
   subscribe(event: 'onBeforeLoad' | 'onResolved', listener: (event: { pathChanged: boolean }) => void): () => void;
 }
@@ -16,7 +21,7 @@ export function showProgressWhileNavigating(
   router: NavigationEvents,
   progress: Pick<typeof NProgress, 'configure' | 'start' | 'done'> = NProgress,
 ) {
-  progress.configure({ ...PROGRESS_BAR_SETTINGS, ...PROGRESS_BAR_MARKUP });
+  configuredProgressBar(progress);
   const stopWatchingStarts = router.subscribe('onBeforeLoad', ({ pathChanged }) => {
     if (pathChanged) progress.start();
   });

@@ -1,8 +1,7 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
+import { pageTexts } from '../app/i18n.ts';
+import { LandingPage } from '../features/landing/index.ts';
 
-// The public landing page will live here; until then the application's home is the entry.
-export const Route = createFileRoute('/')({
-  beforeLoad: () => {
-    throw redirect({ to: '/dashboard', replace: true });
-  },
-});
+// A page load of / gets the prerendered page (scripts/prerender-landing.ts); this renders the same
+// page for a navigation inside the application and on the dev server.
+export const Route = createFileRoute('/')({ loader: pageTexts('landing'), component: LandingPage });

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
-import { browserSuite } from '../support/browser-suite.ts';
+import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
+import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { mailedLink } from '../support/mail.ts';
 import type { RunningServer } from '../support/server.ts';
@@ -9,20 +9,8 @@ import type { RunningServer } from '../support/server.ts';
 const TOKEN_KEY = 'atelier_token';
 const PASSWORD = 'correct horse battery';
 
-/** Uncaught errors of the pages opened by the current test; each test ends with none. */
-let pageErrors: string[] = [];
-
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
-
-async function openPage(browser: Browser) {
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  return page;
-}
+/** Tabs whose uncaught errors fail the test. */
+const openPage = pagesWithoutErrors();
 
 const storedTokens = (page: Page) =>
   page.evaluate((key) => ({ local: localStorage.getItem(key), session: sessionStorage.getItem(key) }), TOKEN_KEY);
@@ -71,6 +59,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     const page = await openPage(browser);
     const email = `ada.${Date.now()}@gmail.com`;
     await page.goto(`${server.url}/`);
+    await page.getByRole('link', { name: 'Start Building Now' }).first().click();
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
 
@@ -405,13 +394,16 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
       'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
     });
     await page.goto(`${server.url}/${code}`);
-    await page.waitForURL('**/dashboard');
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('heading', { level: 1, name: 'Build Software with Natural Language' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('affiliate_code'))).toBe(code);
     // The referral page was replaced: going back does not report the click again.
     expect(await page.evaluate(() => history.length)).toBeLessThanOrEqual(2);
     expect(await figures()).toMatchObject({ total_clicks: 1, unique_clicks: 1, conversions: 0 });
 
     const email = `referred.${stamp}@acme-e2e.dev`;
+    await page.getByRole('link', { name: 'Start Building Now' }).first().click();
+    await page.waitForURL('**/dashboard');
     await page.getByRole('banner').getByRole('button', { name: 'Sign up', exact: true }).click();
     const signUp = page.getByRole('dialog', { name: 'Create your account' });
     await signUp.getByLabel('Full Name').fill('Referred Customer');
@@ -496,7 +488,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
 describe.skipIf(browserMissing())('the self-hosted (oss) mode in the browser', () => {
   const suite = browserSuite({ mode: 'oss' });
 
-  it('opens the dashboard for the local user without any sign-in', async () => {
+  it('opens the dashboard for the local user without any sign-in (a self-hosted installation has no landing page)', async () => {
     const { server, browser } = suite;
     const page = await openPage(browser);
     await page.goto(`${server.url}/`);

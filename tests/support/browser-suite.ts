@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchBrowser, type Browser } from './browser.ts';
 import type { FakeLlm } from './fake-llm/index.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -29,4 +29,22 @@ export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm }): 
     await options.llm?.stop();
   });
   return suite;
+}
+
+/**
+ * Pages whose uncaught errors fail the test that opened them (checked after each test of the
+ * file): `openPage(browser)` opens a tab and starts listening.
+ */
+export function pagesWithoutErrors() {
+  let errors: string[] = [];
+  afterEach(() => {
+    const seen = errors;
+    errors = [];
+    expect(seen).toEqual([]);
+  });
+  return async function openPage(browser: Browser) {
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    return page;
+  };
 }

@@ -1,0 +1,22 @@
+import { Navigate } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
+import { useClientConfig } from '../../app/hooks.ts';
+import { activateLanding } from './activate.ts';
+import { LandingMarkup } from './LandingMarkup.tsx';
+
+/** `/` inside the application (a navigation there without a page load, and the dev server). */
+export function LandingPage() {
+  const root = useRef<HTMLDivElement>(null);
+  const config = useClientConfig();
+  const mode = config?.APP_MODE;
+  useEffect(() => (root.current ? activateLanding(root.current) : undefined), [mode]);
+  if (!config) return null;
+  // A self-hosted installation (oss) has no public site: its / is the application.
+  if (config.APP_MODE === 'oss') return <Navigate to="/dashboard" replace />;
+  return (
+    <div ref={root}>
+      {/* Spec: 'Build Number: 3'; the number is the server's BUILD_NUMBER setting. */}
+      <LandingMarkup buildNumber={config.BUILD_NUMBER} />
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
+import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
+
+const openPage = pagesWithoutErrors();
+
+const figures = (page: Page) =>
+  page.locator('[data-count-to]').evaluateAll((elements) => elements.map((e) => e.textContent));
+
+describe.skipIf(browserMissing())('the public landing page in Chromium', () => {
+  const suite = browserSuite({ mode: 'saas' });
+
+  it('arrives as HTML with one small script, counts up, dismisses its banner for the page view and leads to the app', async () => {
+    const { server, browser } = suite;
+    const page = await openPage(browser);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    // The markup is in the document itself: the first paint does not wait for a script.
+    const html = await (await fetch(`${server.url}/`)).text();
+    expect(html).toContain('Build Software with Natural Language</h1>');
+    expect(html).toContain('Build Number: 3');
+
+    await page.goto(`${server.url}/`);
+    expect(await page.title()).toBe('Build Software with Natural Language');
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(
+      'Build Software with Natural Language',
+    );
+    await page.getByRole('heading', { level: 1, name: 'Build Software with Natural Language' }).waitFor();
+    // Only the landing page's own script: none of the application's.
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toMatch(/^\/assets\/island-[\w-]+\.js$/);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-count-to]')].every(
+        (e) => e.textContent === (e as HTMLElement).dataset.countTo,
+      ),
+    );
+    expect(await figures(page)).toEqual(['10', '99', '24']);
+    await page.getByText('Happy Developers').waitFor();
+    await page.getByText('Build Number: 3').waitFor();
+    expect(await page.locator('#features li').count()).toBe(6);
+    expect(await page.locator('figure blockquote').count()).toBe(3);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    const banner = page.getByRole('link', { name: 'Become an affiliate' });
+    expect(await banner.getAttribute('href')).toBe('/affiliate');
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await banner.waitFor({ state: 'hidden' });
+    await page.getByRole('link', { name: 'Learn More' }).click();
+    await page.waitForURL('**/#features');
+    await page.reload();
+    await banner.waitFor();
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Go to App' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
+    await page.close();
+  });
+
+  it('is sent in the visitor’s language', async () => {
+    const { server } = suite;
+    const german = await fetch(`${server.url}/`, { headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' } });
+    expect(german.headers.get('vary')).toMatch(/accept-language/i);
+    const html = await german.text();
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('Build-Nummer: 3');
+    const other = await (await fetch(`${server.url}/`, { headers: { 'accept-language': 'ja' } })).text();
+    expect(other).toContain('<html lang="en">');
+  });
+});
