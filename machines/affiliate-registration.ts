@@ -1,3 +1,4 @@
+import { isValidPhoneNumber } from 'libphonenumber-js/min';
 import { assertEvent, assign, setup, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
 import type { AffiliateLogin } from './affiliate-session.ts';
@@ -5,7 +6,8 @@ import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 import { isServerRejection } from './notice.ts';
 
 // The affiliate registration form of /affiliate (public-site spec §4, "Registration"). The page's
-// form checks the required fields and the email and URL types before it submits. A registered
+// form checks the required fields and the email and URL types before it submits; the WhatsApp
+// number must be a valid international number (country code first), else the form says so. A registered
 // affiliate's id is kept and they are logged in at once with remember me on, then sent to
 // /affiliate/dashboard; when that login fails, 'Registration successful! Please log in to
 // continue.' shows and the login dialog opens. A refused registration opens the 'Action Failed'
@@ -55,6 +57,8 @@ export function registrationFailureText(error: unknown): string | null {
 
 interface AffiliateRegistrationContext {
   affiliateCode: string | null;
+  /** The last submission's WhatsApp number was not a valid phone number. */
+  whatsappInvalid: boolean;
   /** The registered email and password, for the login that follows; dropped after it. */
   credentials: { email: string; password: string } | null;
   failure: string | null;
@@ -75,6 +79,9 @@ export const affiliateRegistrationMachine = setup({
     /** POST /api/affiliate/login with remember me on. */
     logIn: notProvidedPromise<AffiliateLogin, { email: string; password: string }>('logIn'),
   },
+  guards: {
+    whatsappValid: (_, values: AffiliateRegistrationValues) => isValidPhoneNumber(values.whatsapp.trim()),
+  },
   actions: {
     /** Keeps affiliator_id. */
     storeAffiliateId: notProvidedAction<string>('storeAffiliateId'),
@@ -87,20 +94,31 @@ export const affiliateRegistrationMachine = setup({
       credentials: { email: values.email.trim(), password: values.password },
     })),
     forgetCredentials: assign({ credentials: null }),
+    rememberWhatsappInvalid: assign({ whatsappInvalid: true }),
+    forgetWhatsappInvalid: assign({ whatsappInvalid: false }),
     rememberFailure: assign((_, error: unknown) => ({ failure: registrationFailureText(error) })),
     forgetFailure: assign({ failure: null }),
   },
 }).createMachine({
   id: 'affiliateRegistration',
-  context: ({ input }) => ({ affiliateCode: input.affiliateCode, credentials: null, failure: null }),
+  context: ({ input }) => ({
+    affiliateCode: input.affiliateCode,
+    whatsappInvalid: false,
+    credentials: null,
+    failure: null,
+  }),
   initial: 'editing',
   states: {
     editing: {
       on: {
-        SUBMIT: {
-          target: 'registering',
-          actions: { type: 'rememberCredentials', params: ({ event }) => event.values },
-        },
+        SUBMIT: [
+          {
+            guard: { type: 'whatsappValid', params: ({ event }) => event.values },
+            target: 'registering',
+            actions: ['forgetWhatsappInvalid', { type: 'rememberCredentials', params: ({ event }) => event.values }],
+          },
+          { actions: 'rememberWhatsappInvalid' },
+        ],
       },
     },
     registering: {
@@ -149,5 +167,6 @@ export const affiliateRegistrationMachine = setup({
 export type AffiliateRegistrationSnapshot = SnapshotFrom<typeof affiliateRegistrationMachine>;
 export const selectRegistering = (snapshot: AffiliateRegistrationSnapshot) =>
   snapshot.matches('registering') || snapshot.matches('loggingIn') || snapshot.matches('registered');
+export const selectWhatsappInvalid = (snapshot: AffiliateRegistrationSnapshot) => snapshot.context.whatsappInvalid;
 export const selectFailure = (snapshot: AffiliateRegistrationSnapshot) =>
   snapshot.matches('failed') ? { text: snapshot.context.failure } : null;

@@ -1977,7 +1977,7 @@ export interface components {
             url?: string;
             total_clicks: number;
             unique_clicks: number;
-            /** @description Registrations through the link. */
+            /** @description Referred customers who made a first paid purchase. */
             conversions: number;
             /** @description Dollars. */
             earnings: number;

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AffiliateCodeRouteImport } from './routes/$affiliateCode'
 import { Route as SidebarRouteImport } from './routes/_sidebar'
+import { Route as AffiliateRouteImport } from './routes/affiliate'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as RegistrationOnboardingRouteImport } from './routes/registration-onboarding'
 import { Route as TermsRouteImport } from './routes/terms'
@@ -21,6 +22,8 @@ import { Route as SidebarClaimCreditRouteImport } from './routes/_sidebar/claim-
 import { Route as SidebarDashboardRouteImport } from './routes/_sidebar/dashboard'
 import { Route as SidebarProfileRouteImport } from './routes/_sidebar/profile'
 import { Route as SidebarSettingsRouteImport } from './routes/_sidebar/settings'
+import { Route as AffiliateIndexRouteImport } from './routes/affiliate.index'
+import { Route as AffiliateDashboardRouteImport } from './routes/affiliate.dashboard'
 import { Route as SidebarConversationsConversationIdRouteImport } from './routes/_sidebar/conversations.$conversationId'
 import { Route as SidebarSettingsIndexRouteImport } from './routes/_sidebar/settings/index'
 import { Route as SidebarSettingsApiKeysRouteImport } from './routes/_sidebar/settings/api-keys'
@@ -45,6 +48,11 @@ const AffiliateCodeRoute = AffiliateCodeRouteImport.update({
 } as any)
 const SidebarRoute = SidebarRouteImport.update({
   id: '/_sidebar',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AffiliateRoute = AffiliateRouteImport.update({
+  id: '/affiliate',
+  path: '/affiliate',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PrivacyRoute = PrivacyRouteImport.update({
@@ -91,6 +99,16 @@ const SidebarSettingsRoute = SidebarSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
   getParentRoute: () => SidebarRoute,
+} as any)
+const AffiliateIndexRoute = AffiliateIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AffiliateRoute,
+} as any)
+const AffiliateDashboardRoute = AffiliateDashboardRouteImport.update({
+  id: '/dashboard',
+  path: '/dashboard',
+  getParentRoute: () => AffiliateRoute,
 } as any)
 const SidebarConversationsConversationIdRoute =
   SidebarConversationsConversationIdRouteImport.update({
@@ -154,6 +172,7 @@ const SidebarExperimentConversationsConversationIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/$affiliateCode': typeof AffiliateCodeRoute
+  '/affiliate': typeof AffiliateRouteWithChildren
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
@@ -163,6 +182,8 @@ export interface FileRoutesByFullPath {
   '/dashboard': typeof SidebarDashboardRoute
   '/profile': typeof SidebarProfileRoute
   '/settings': typeof SidebarSettingsRouteWithChildren
+  '/affiliate/dashboard': typeof AffiliateDashboardRoute
+  '/affiliate/': typeof AffiliateIndexRoute
   '/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
   '/settings/api-keys': typeof SidebarSettingsApiKeysRoute
   '/settings/app': typeof SidebarSettingsAppRoute
@@ -186,6 +207,8 @@ export interface FileRoutesByTo {
   '/claim-credit': typeof SidebarClaimCreditRoute
   '/dashboard': typeof SidebarDashboardRoute
   '/profile': typeof SidebarProfileRoute
+  '/affiliate/dashboard': typeof AffiliateDashboardRoute
+  '/affiliate': typeof AffiliateIndexRoute
   '/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
   '/settings/api-keys': typeof SidebarSettingsApiKeysRoute
   '/settings/app': typeof SidebarSettingsAppRoute
@@ -203,6 +226,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/$affiliateCode': typeof AffiliateCodeRoute
   '/_sidebar': typeof SidebarRouteWithChildren
+  '/affiliate': typeof AffiliateRouteWithChildren
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
@@ -212,6 +236,8 @@ export interface FileRoutesById {
   '/_sidebar/dashboard': typeof SidebarDashboardRoute
   '/_sidebar/profile': typeof SidebarProfileRoute
   '/_sidebar/settings': typeof SidebarSettingsRouteWithChildren
+  '/affiliate/dashboard': typeof AffiliateDashboardRoute
+  '/affiliate/': typeof AffiliateIndexRoute
   '/_sidebar/conversations/$conversationId': typeof SidebarConversationsConversationIdRoute
   '/_sidebar/settings/api-keys': typeof SidebarSettingsApiKeysRoute
   '/_sidebar/settings/app': typeof SidebarSettingsAppRoute
@@ -229,6 +255,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/$affiliateCode'
+    | '/affiliate'
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
@@ -238,6 +265,8 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/profile'
     | '/settings'
+    | '/affiliate/dashboard'
+    | '/affiliate/'
     | '/conversations/$conversationId'
     | '/settings/api-keys'
     | '/settings/app'
@@ -261,6 +290,8 @@ export interface FileRouteTypes {
     | '/claim-credit'
     | '/dashboard'
     | '/profile'
+    | '/affiliate/dashboard'
+    | '/affiliate'
     | '/conversations/$conversationId'
     | '/settings/api-keys'
     | '/settings/app'
@@ -277,6 +308,7 @@ export interface FileRouteTypes {
     | '/'
     | '/$affiliateCode'
     | '/_sidebar'
+    | '/affiliate'
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
@@ -286,6 +318,8 @@ export interface FileRouteTypes {
     | '/_sidebar/dashboard'
     | '/_sidebar/profile'
     | '/_sidebar/settings'
+    | '/affiliate/dashboard'
+    | '/affiliate/'
     | '/_sidebar/conversations/$conversationId'
     | '/_sidebar/settings/api-keys'
     | '/_sidebar/settings/app'
@@ -303,6 +337,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AffiliateCodeRoute: typeof AffiliateCodeRoute
   SidebarRoute: typeof SidebarRouteWithChildren
+  AffiliateRoute: typeof AffiliateRouteWithChildren
   PrivacyRoute: typeof PrivacyRoute
   RegistrationOnboardingRoute: typeof RegistrationOnboardingRoute
   TermsRoute: typeof TermsRoute
@@ -331,6 +366,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof SidebarRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/affiliate': {
+      id: '/affiliate'
+      path: '/affiliate'
+      fullPath: '/affiliate'
+      preLoaderRoute: typeof AffiliateRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/privacy': {
@@ -395,6 +437,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/settings'
       preLoaderRoute: typeof SidebarSettingsRouteImport
       parentRoute: typeof SidebarRoute
+    }
+    '/affiliate/': {
+      id: '/affiliate/'
+      path: '/'
+      fullPath: '/affiliate/'
+      preLoaderRoute: typeof AffiliateIndexRouteImport
+      parentRoute: typeof AffiliateRoute
+    }
+    '/affiliate/dashboard': {
+      id: '/affiliate/dashboard'
+      path: '/dashboard'
+      fullPath: '/affiliate/dashboard'
+      preLoaderRoute: typeof AffiliateDashboardRouteImport
+      parentRoute: typeof AffiliateRoute
     }
     '/_sidebar/conversations/$conversationId': {
       id: '/_sidebar/conversations/$conversationId'
@@ -527,10 +583,25 @@ const SidebarRouteChildren: SidebarRouteChildren = {
 const SidebarRouteWithChildren =
   SidebarRoute._addFileChildren(SidebarRouteChildren)
 
+interface AffiliateRouteChildren {
+  AffiliateDashboardRoute: typeof AffiliateDashboardRoute
+  AffiliateIndexRoute: typeof AffiliateIndexRoute
+}
+
+const AffiliateRouteChildren: AffiliateRouteChildren = {
+  AffiliateDashboardRoute: AffiliateDashboardRoute,
+  AffiliateIndexRoute: AffiliateIndexRoute,
+}
+
+const AffiliateRouteWithChildren = AffiliateRoute._addFileChildren(
+  AffiliateRouteChildren,
+)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AffiliateCodeRoute: AffiliateCodeRoute,
   SidebarRoute: SidebarRouteWithChildren,
+  AffiliateRoute: AffiliateRouteWithChildren,
   PrivacyRoute: PrivacyRoute,
   RegistrationOnboardingRoute: RegistrationOnboardingRoute,
   TermsRoute: TermsRoute,

@@ -5,9 +5,17 @@ import { queryKeys } from './queries.ts';
 declare module '@tanstack/react-query' {
   interface Register {
     defaultError: Error;
-    queryMeta: { disableToast?: boolean };
+    queryMeta: AtelierQueryMeta;
     mutationMeta: { disableToast?: boolean };
   }
+}
+
+interface AtelierQueryMeta {
+  disableToast?: boolean;
+  /** The toast's text when the error has none of its own (e.g. 'Failed to load affiliate links'). */
+  errorFallback?: string;
+  /** The affiliate programme's queries: their 401 is the affiliate's, not the application user's. */
+  affiliate?: boolean;
 }
 
 export interface QueryErrorEffects {
@@ -36,11 +44,12 @@ export function createQueryClient(effects: QueryErrorEffects): QueryClient {
     queryCache: new QueryCache({
       onError(error, query) {
         const isCurrentUserQuery = matchQuery({ queryKey: queryKeys.currentUser, exact: true }, query);
-        if (isUnauthorized(error) && !isCurrentUserQuery) {
+        if (isUnauthorized(error) && !isCurrentUserQuery && query.meta?.affiliate !== true) {
           void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser, exact: true });
         }
         reloadWhenEmailNotVerified(error);
-        if (query.meta?.disableToast !== true) effects.showError(errorText(error));
+        if (query.meta?.disableToast !== true)
+          effects.showError(errorText(error) || String(query.meta?.errorFallback ?? ''));
       },
     }),
     mutationCache: new MutationCache({

@@ -8,17 +8,18 @@ export interface TokenStore {
   clear(): void;
 }
 
-export function createTokenStore(persistent: Storage, perSession: Storage): TokenStore {
+/** `key`: the application's token by default; the affiliate programme keeps its own (affiliator_token). */
+export function createTokenStore(persistent: Storage, perSession: Storage, key = TOKEN_KEY): TokenStore {
   return {
-    read: () => persistent.getItem(TOKEN_KEY) ?? perSession.getItem(TOKEN_KEY),
+    read: () => persistent.getItem(key) ?? perSession.getItem(key),
     save(token, remember) {
       const [keeping, clearing] = remember ? [persistent, perSession] : [perSession, persistent];
-      clearing.removeItem(TOKEN_KEY);
-      keeping.setItem(TOKEN_KEY, token);
+      clearing.removeItem(key);
+      keeping.setItem(key, token);
     },
     clear() {
-      persistent.removeItem(TOKEN_KEY);
-      perSession.removeItem(TOKEN_KEY);
+      persistent.removeItem(key);
+      perSession.removeItem(key);
     },
   };
 }

@@ -18,10 +18,17 @@ export const NAMESPACES = [
   'settings',
   'billing',
   'landing',
+  'affiliate',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 /** Texts of pages few visits open: their routes load them (pageTexts), the first render does not wait for them. */
-export const PAGE_NAMESPACES = ['onboarding', 'legal', 'billing', 'landing'] as const satisfies readonly Namespace[];
+export const PAGE_NAMESPACES = [
+  'onboarding',
+  'legal',
+  'billing',
+  'landing',
+  'affiliate',
+] as const satisfies readonly Namespace[];
 export const FIRST_LOAD_NAMESPACES = NAMESPACES.filter(
   (namespace) => !(PAGE_NAMESPACES as readonly string[]).includes(namespace),
 );

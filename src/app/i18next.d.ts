@@ -1,3 +1,4 @@
+import type affiliate from '../../locales/en/affiliate.json';
 import type auth from '../../locales/en/auth.json';
 import type billing from '../../locales/en/billing.json';
 import type chat from '../../locales/en/chat.json';
@@ -28,6 +29,7 @@ declare module 'i18next' {
       settings: typeof settings;
       billing: typeof billing;
       landing: typeof landing;
+      affiliate: typeof affiliate;
     };
   }
 }

@@ -7,6 +7,10 @@ export const PREFERENCES_KEY = 'atelier.preferences';
 /** Workspace layouts the user saved by name. */
 export const SAVED_LAYOUTS_KEY = 'atelier.layouts';
 
+/** The signed-in affiliate's token (local storage with remember me, else session storage) and id (public-site spec §3). */
+export const AFFILIATOR_TOKEN_KEY = 'affiliator_token';
+export const AFFILIATOR_ID_KEY = 'affiliator_id';
+
 export function storedAffiliateCode(storage: Storage = localStorage): string | null {
   const code = storage.getItem(AFFILIATE_CODE_KEY)?.trim();
   return code ? code : null;

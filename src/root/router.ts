@@ -15,4 +15,8 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: AppRouter;
   }
+  interface StaticDataRouteOption {
+    /** A page of the public site (landing, affiliate programme): it brings its own header, not the application's. */
+    publicSite?: boolean;
+  }
 }

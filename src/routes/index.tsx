@@ -4,4 +4,8 @@ import { LandingPage } from '../features/landing/index.ts';
 
 // A page load of / gets the prerendered page (scripts/prerender-landing.ts); this renders the same
 // page for a navigation inside the application and on the dev server.
-export const Route = createFileRoute('/')({ loader: pageTexts('landing'), component: LandingPage });
+export const Route = createFileRoute('/')({
+  loader: pageTexts('landing'),
+  staticData: { publicSite: true },
+  component: LandingPage,
+});

@@ -10,15 +10,21 @@ export interface DialogProps {
   /** Accessible name of the close button. */
   closeLabel: string;
   children: ReactNode;
+  /** False for a form that must not be lost to a stray click beside it: only its buttons and Escape close it. */
+  closeOnOutsideClick?: boolean;
 }
 
 /** The open dialog: focus is trapped inside, Escape and the close button close it. */
-export function ModalDialog({ open, onOpenChange, title, description, closeLabel, children }: DialogProps) {
+export function ModalDialog(props: DialogProps) {
+  const { open, onOpenChange, title, description, closeLabel, children, closeOnOutsideClick = true } = props;
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={styles.overlay} />
-        <RadixDialog.Content className={styles.content}>
+        <RadixDialog.Content
+          className={styles.content}
+          onInteractOutside={closeOnOutsideClick ? undefined : (event) => event.preventDefault()}
+        >
           <div className={styles.header}>
             <div>
               <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>

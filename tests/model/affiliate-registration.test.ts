@@ -30,6 +30,7 @@ const login: AffiliateLogin = { token: 't', affiliateId: 'a1', rememberMe: true 
 const refused = Object.assign(new Error('An affiliate with this email already exists.'), { status: 409 });
 const events: AnyEventObject[] = [
   { type: 'SUBMIT', values },
+  { type: 'SUBMIT', values: { ...values, whatsapp: '+1 123' } },
   { type: 'ACKNOWLEDGE' },
   { type: 'xstate.done.actor.register', output: { id: 'a1' } },
   { type: 'xstate.error.actor.register', error: refused },
@@ -44,9 +45,13 @@ const fakes: FakeSideEffects = {
 
 function expectSideEffects({ event, effects, effectParams, started, after }: StepRecord) {
   switch (event.type) {
-    case 'SUBMIT':
-      expect(started).toEqual([{ src: 'register', input: registrationRequest(values, 'partner-1') }]);
+    case 'SUBMIT': {
+      // A number that is no phone number is not sent, and the form says so.
+      const valid = (event as unknown as { values: AffiliateRegistrationValues }).values.whatsapp === values.whatsapp;
+      expect(started).toEqual(valid ? [{ src: 'register', input: registrationRequest(values, 'partner-1') }] : []);
+      expect(after.context.whatsappInvalid).toBe(!valid);
       break;
+    }
     case 'xstate.done.actor.register':
       expect(effects).toEqual(['storeAffiliateId']);
       expect(effectParams[0]).toBe('a1');

@@ -74,6 +74,25 @@ describe('affiliate accounts and links', () => {
     expect((await click('ada-yt', '10.0.0.1')).status).toBe(200);
   });
 
+  it('refuses a WhatsApp number that is no international phone number, and stores nothing', async () => {
+    for (const whatsapp of ['12345', '+1 123', '+999 2025550123', 'call me maybe']) {
+      const refused = await call(t.app, 'POST', '/api/affiliate/register', {
+        body: { full_name: 'Bad Number', email: 'bad.number@partners.example', password: 'long enough', whatsapp },
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toEqual({
+        detail: [
+          {
+            loc: ['body', 'whatsapp'],
+            msg: 'Please enter a valid WhatsApp number with its country code, e.g. +1 2025550123.',
+            type: 'value_error',
+          },
+        ],
+      });
+    }
+    expect(await t.db.select().from(affiliates).where(eq(affiliates.email, 'bad.number@partners.example'))).toEqual([]);
+  });
+
   it('keeps affiliates and application users apart, and each affiliate to their own links', async () => {
     const bea = await affiliate('bea@partners.example');
     await setAffiliateStatus(t.db, 'bea@partners.example', 'verified');
@@ -121,9 +140,10 @@ describe('affiliate accounts and links', () => {
       'customer-of-gus@acme.example': 'Gus-Site',
       'GUS@partners.example': null,
     });
+    // Registering is not converting: that is the first paid purchase.
     expect(
       ((await as(gus.token).get('/api/affiliate/links')).body as unknown as { conversions: number }[])[0]?.conversions,
-    ).toBe(1);
+    ).toBe(0);
   });
 
   it('binds an affiliate registered through a link to its owner as second level', async () => {

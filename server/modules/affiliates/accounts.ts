@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
+import { isValidPhoneNumber } from 'libphonenumber-js/min';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { affiliateLinks, affiliates, affiliateSessions } from '../../db/schema.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import { RateLimiter, throttle } from '../../shared/rate-limiter.ts';
 import type { components } from '../../../openapi/schema.d.ts';
 import { checkPassword, hashPassword, hashToken, newToken, TOKEN_LIFETIME_MS } from '../auth/index.ts';
@@ -11,6 +12,7 @@ type Registration = components['schemas']['AffiliateRegistrationRequest'];
 
 export const INVALID_LOGIN = 'Invalid email or password.';
 export const TAKEN_EMAIL = 'An affiliate account with this email already exists.';
+export const INVALID_WHATSAPP = 'Please enter a valid WhatsApp number with its country code, e.g. +1 2025550123.';
 
 export interface AffiliateAccountsDeps {
   rateLimit: { perIp: number; windowMs: number };
@@ -36,6 +38,8 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
     async register(input: Registration, ip: string) {
       throttle([limits.register], [ip], 'registration');
       const email = input.email.trim();
+      if (!isValidPhoneNumber(input.whatsapp.trim()))
+        throw new ValidationFailure([{ loc: ['body', 'whatsapp'], msg: INVALID_WHATSAPP, type: 'value_error' }]);
       if (await findByEmail(email)) throw new HttpError(409, TAKEN_EMAIL);
       // Through another affiliate's link, the new affiliate is its owner's second level (bound once, here).
       const code = input.affiliate_code?.trim();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
-import { affiliateClicks, affiliateCommissions, affiliateLinks, affiliates, users } from '../../db/schema.ts';
+import { affiliateClicks, affiliateCommissions, affiliateLinks, affiliates } from '../../db/schema.ts';
 import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
 import { microsToDollars } from '../credits/index.ts';
 
@@ -72,12 +72,13 @@ export interface AffiliateLinksDeps {
 export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
   const now = deps.now ?? Date.now;
 
-  // Counted clicks, distinct visitors, registrations through the code, commissions: each summed from its own
+  // Counted clicks, distinct visitors, paying customers, commissions: each summed from its own
   // table. Qualified by hand: Drizzle leaves a one-table select's columns unqualified inside subqueries.
   const figures = {
     totalClicks: sql<number>`(select count(*)::int from ${affiliateClicks} c where c.link_id = ${affiliateLinks}.id and c.counted)`,
     uniqueClicks: sql<number>`(select count(distinct c.visitor)::int from ${affiliateClicks} c where c.link_id = ${affiliateLinks}.id and c.counted)`,
-    conversions: sql<number>`(select count(*)::int from ${users} u where lower(u.affiliate_code) = lower(${affiliateLinks}.code))`,
+    // A conversion is a referred customer's first paid purchase (issue 15): customers with a direct commission.
+    conversions: sql<number>`(select count(distinct m.user_id)::int from ${affiliateCommissions} m where m.link_id = ${affiliateLinks}.id and m.level = 1)`,
     earnings: sql<string>`(select coalesce(sum(m.amount_micros), 0) from ${affiliateCommissions} m where m.link_id = ${affiliateLinks}.id)`,
   };
 

@@ -1,4 +1,4 @@
-import { Link, Navigate, useRouterState } from '@tanstack/react-router';
+import { Link, Navigate, useMatches, useRouterState } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -25,6 +25,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const heldForOnboarding = SessionContext.useSelector(selectIsHeldForOnboarding);
   useSavedLanguage();
   const onOnboardingPage = useRouterState({ select: (state) => state.location.pathname === ONBOARDING_PATH });
+  const publicSite = useMatches({ select: (matches) => matches.some((match) => match.staticData.publicSite) });
 
   const content = () => {
     if (unavailable) return <Unavailable />;
@@ -34,6 +35,8 @@ export function AppShell({ children }: { children: ReactNode }) {
     return children;
   };
 
+  // The public site's pages have their own header and need no account.
+  if (publicSite) return children;
   return (
     <div className={styles.page}>
       <header className={styles.header}>

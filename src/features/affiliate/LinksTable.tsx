@@ -1,0 +1,138 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LinkEditorEvent } from '../../../machines/link-editor.ts';
+import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
+import { Button } from '../../ui/index.ts';
+import * as styles from './affiliate.css.ts';
+import type { AffiliateLink } from './api.ts';
+import { dollars } from './tiers.ts';
+
+/** Spec §9: the copy confirmation shows for 2 seconds. */
+export const COPIED_MS = 2000;
+
+/** Copies the full link; reads 'Copied!' for 2 seconds after. */
+function CopyButton({ url }: { url: string }) {
+  const { t } = useTranslation('affiliate');
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <Button
+      size="sm"
+      tone="secondary"
+      aria-label={copied ? t('table.copied') : t('table.copy', { url })}
+      onClick={() => void navigator.clipboard.writeText(url).then(() => setCopied(true))}
+    >
+      <span aria-live="polite">{copied ? t('table.copied') : '⧉'}</span>
+    </Button>
+  );
+}
+
+interface LinksTableProps {
+  links: AffiliateLink[];
+  /** The row being renamed, from the link editor. */
+  renaming: { linkId: string | null; name: string; saving: boolean } | null;
+  send: (event: LinkEditorEvent) => void;
+  onViewUsers: (link: AffiliateLink) => void;
+}
+
+/** The referral links with their figures and row actions: view users, rename inline, archive (spec §2). */
+export function LinksTable({ links, renaming, send, onViewUsers }: LinksTableProps) {
+  const { t, i18n } = useTranslation('affiliate');
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    send({ type: 'SAVE' });
+  };
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table}>
+        <thead>
+          <tr>
+            <th scope="col">{t('table.name')}</th>
+            <th scope="col">{t('table.link')}</th>
+            <th scope="col" className={styles.numeric}>
+              {t('table.totalClicks')}
+            </th>
+            <th scope="col" className={styles.numeric}>
+              {t('table.uniqueClicks')}
+            </th>
+            <th scope="col" className={styles.numeric}>
+              {t('table.conversions')}
+            </th>
+            <th scope="col" className={styles.numeric}>
+              {t('table.earnings')}
+            </th>
+            <th scope="col">{t('table.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {links.map((link) => {
+            const url = link.url ?? `${window.location.origin}/${link.code}`;
+            const editing = renaming?.linkId === link.id ? renaming : null;
+            return (
+              <tr key={link.id}>
+                <td>
+                  {editing ? (
+                    <form className={styles.rowActions} onSubmit={save}>
+                      <input
+                        className={styles.inlineInput}
+                        aria-label={t('table.newName', { name: link.name })}
+                        value={editing.name}
+                        disabled={editing.saving}
+                        // The pencil was pressed to type here.
+                        autoFocus
+                        onChange={(event) => send({ type: 'NAME_CHANGED', name: event.target.value })}
+                        onKeyDown={(event) => event.key === 'Escape' && send({ type: 'CANCEL' })}
+                      />
+                      <Button size="sm" type="submit" disabled={editing.saving}>
+                        {t('table.save')}
+                      </Button>
+                      <Button size="sm" tone="ghost" onClick={() => send({ type: 'CANCEL' })}>
+                        {t('table.cancel')}
+                      </Button>
+                    </form>
+                  ) : (
+                    link.name
+                  )}
+                </td>
+                <td>
+                  <span className={styles.linkCell}>
+                    <span>{url}</span>
+                    <CopyButton url={url} />
+                  </span>
+                </td>
+                <td className={styles.numeric}>{link.total_clicks}</td>
+                <td className={styles.numeric}>{link.unique_clicks}</td>
+                <td className={styles.numeric}>{link.conversions}</td>
+                <td className={styles.numeric}>{dollars(link.earnings, i18n.language)}</td>
+                <td>
+                  <span className={styles.rowActions}>
+                    <Button size="sm" tone="ghost" onClick={() => onViewUsers(link)}>
+                      <span aria-hidden="true">👥</span>
+                      <span className={visuallyHidden}>{t('table.viewUsers', { name: link.name })}</span>
+                    </Button>
+                    <Button
+                      size="sm"
+                      tone="ghost"
+                      onClick={() => send({ type: 'RENAME', linkId: link.id, name: link.name })}
+                    >
+                      <span aria-hidden="true">✎</span>
+                      <span className={visuallyHidden}>{t('table.edit', { name: link.name })}</span>
+                    </Button>
+                    <Button size="sm" tone="ghost" onClick={() => send({ type: 'ARCHIVE', linkId: link.id })}>
+                      <span aria-hidden="true">🗄</span>
+                      <span className={visuallyHidden}>{t('table.archive', { name: link.name })}</span>
+                    </Button>
+                  </span>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export { AffiliateDashboard } from './AffiliateDashboard.tsx';
+export { AffiliatePage } from './AffiliatePage.tsx';
+export { AffiliateSessionProvider } from './session.tsx';
