@@ -29,6 +29,7 @@ function newestSource(): number {
     'public',
     'index.html',
     'vite.config.ts',
+    'scripts/prerender-landing.ts',
     'openapi/schema.d.ts',
     'package-lock.json',
   ])

@@ -234,6 +234,20 @@ describe.skipIf(browserMissing())('the public site in Chromium', () => {
     await login.waitFor({ state: 'hidden' });
     await page.getByRole('banner').getByRole('link', { name: 'Dashboard' }).click();
     await page.waitForURL('**/affiliate/dashboard');
+
+    // The session ends elsewhere (another tab logs out): the next visit clears the stored login and says so.
+    const kept = await page.evaluate(() => localStorage.getItem('affiliator_token'));
+    const revoked = await fetch(`${server.url}/api/affiliate/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${kept}` },
+    });
+    expect(revoked.status).toBe(200);
+    await page.reload();
+    await page.getByText('Failed to fetch affiliate').waitFor();
+    await page.waitForURL(/\/affiliate$/);
+    expect(
+      await page.evaluate(() => [localStorage.getItem('affiliator_token'), localStorage.getItem('affiliator_id')]),
+    ).toEqual([null, null]);
     await page.close();
   }, 90_000);
 
