@@ -1,4 +1,3 @@
-import { Navigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { useClientConfig } from '../../app/hooks.ts';
 import { activateLanding } from './activate.ts';
@@ -8,11 +7,9 @@ import { LandingMarkup } from './LandingMarkup.tsx';
 export function LandingPage() {
   const root = useRef<HTMLDivElement>(null);
   const config = useClientConfig();
-  const mode = config?.APP_MODE;
-  useEffect(() => (root.current ? activateLanding(root.current) : undefined), [mode]);
+  const loaded = config !== undefined;
+  useEffect(() => (root.current ? activateLanding(root.current) : undefined), [loaded]);
   if (!config) return null;
-  // A self-hosted installation (oss) has no public site: its / is the application.
-  if (config.APP_MODE === 'oss') return <Navigate to="/dashboard" replace />;
   return (
     <div ref={root}>
       {/* Spec: 'Build Number: 3'; the number is the server's BUILD_NUMBER setting. */}
