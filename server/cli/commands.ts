@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import { listAffiliates, setAffiliateStatus } from '../modules/affiliates/index.ts';
 import { findUserId, listUsers, setUserActive } from '../modules/auth/index.ts';
-import { grantCredit, parseDollars } from '../modules/credits/index.ts';
+import { grantCredit, microsToDollars, parseDollars } from '../modules/credits/index.ts';
 import { readOutbox } from '../modules/mail/index.ts';
+import { listPurchases, recordRefund, TEST_PAYMENT_PREFIX } from '../modules/payments/index.ts';
 
 // The operator's commands, run against a database: by `npm run admin` itself, or by the running
 // server that holds the embedded database when the command line hands them over.
@@ -16,6 +17,12 @@ export const usage = `Usage: npm run admin -- <command>
   grant-credits <email> <dollars> [idempotency-key]
                                       add credit (once per key; a new key when omitted)
   outbox [count]                      the newest mail kept while no SMTP_URL is set (10 unless given)
+  purchases <email>                   a user's completed purchases, newest first, with their references
+  purchase:refund <reference> [dollars]
+                                      record the refund of a purchase made with the test payment provider
+                                      (all of it unless given; once per purchase): its credit is taken
+                                      back and its affiliate commissions reversed. Stripe refunds are
+                                      made in Stripe and recorded by its webhook
   affiliate:list [--pending]          affiliates, oldest first (only those waiting for review with --pending)
   affiliate:verify <email>            let an affiliate create referral links
   affiliate:reject <email>            turn an affiliate's application down`;
@@ -26,6 +33,8 @@ const argumentCounts: Record<string, number> = {
   'deactivate-user': 1,
   'grant-credits': 2,
   outbox: 0,
+  purchases: 1,
+  'purchase:refund': 1,
   'affiliate:list': 0,
   'affiliate:verify': 1,
   'affiliate:reject': 1,
@@ -84,6 +93,44 @@ export async function runCommand(
           ].join('\n'),
         );
       return 0;
+    }
+    case 'purchases': {
+      const userId = await findUserId(db, email);
+      if (!userId) {
+        out(`No account with the email ${email}`);
+        return 1;
+      }
+      const purchases = await listPurchases(db, userId);
+      if (purchases.length === 0) out(`${email} has no completed purchase.`);
+      for (const p of purchases)
+        out([p.reference, `$${microsToDollars(p.amountMicros).toFixed(2)}`, p.at.toISOString()].join('\t'));
+      return 0;
+    }
+    case 'purchase:refund': {
+      // `email` is the reference here; one operator refund per purchase, so a repeat records nothing.
+      const reference = email;
+      if (!reference.startsWith(TEST_PAYMENT_PREFIX)) {
+        out(
+          `${reference} was not paid with the test payment provider: refund it in Stripe, whose webhook records the refund.`,
+        );
+        return 1;
+      }
+      let amountMicros: bigint | undefined;
+      try {
+        amountMicros = amount ? parseDollars(amount) : undefined;
+        const refunded = await recordRefund(db, { reference, refundId: `operator:${reference}`, amountMicros });
+        if (!refunded) {
+          out(`No completed purchase has the reference ${reference}`);
+          return 1;
+        }
+        out(
+          `Refund of purchase ${reference} recorded; the customer's balance is $${microsToDollars(refunded.balanceMicros).toFixed(2)}`,
+        );
+        return 0;
+      } catch (error) {
+        out(error instanceof Error ? error.message : String(error));
+        return 1;
+      }
     }
     case 'affiliate:list':
       for (const a of await listAffiliates(db, { pending: email === '--pending' }))

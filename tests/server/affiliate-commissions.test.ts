@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { affiliateCommissions, creditLedger, users } from '../../server/db/schema.ts';
 import { recordPurchaseCommissions, setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
+import { runCommand } from '../../server/cli/commands.ts';
 import { call, withTestApp } from '../support/app.ts';
+import { saveCardThroughOnboarding, signUp } from '../support/conversations.ts';
 
 // The commission rules of public-site spec §9, on the ledger's purchases. Purchases are written
 // straight into the ledger with the time they happened, then handed to the commission function,
@@ -137,5 +139,62 @@ describe('affiliate commissions', () => {
     expect((await call(t.app, 'GET', `/api/affiliate/links/${eli.linkId}/users`, { token: other.token })).status).toBe(
       404,
     );
+  });
+
+  it('reverses the commissions of a refunded purchase in proportion, once, and takes the refunded credit back', async () => {
+    const gil = await affiliateWithLink('gil', 'gil-main');
+    const hal = await affiliateWithLink('hal', 'hal-main', 'gil-main');
+    const email = 'refunded-customer@acme.example';
+    const buyer = await signUp(t.app, t.db, email);
+    await t.db.update(users).set({ affiliateCode: 'hal-main' }).where(eq(users.id, buyer.id));
+    expect((await saveCardThroughOnboarding(t.app, buyer.token, '4242 4242 4242 4242')).status).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/api/auth/purchase-credits', { token: buyer.token, body: { amount: 100 } })).status,
+    ).toBe(200);
+    const totals = async () =>
+      Promise.all(
+        [hal, gil].map(
+          async (a) => (await call(t.app, 'GET', '/api/affiliate/earnings', { token: a.token })).body?.total_earnings,
+        ),
+      );
+    expect(await totals()).toEqual([10, 3]);
+    const credits = async () =>
+      (await call(t.app, 'GET', '/api/billing/credits', { token: buyer.token })).body?.credits;
+    const before = (await credits()) as number;
+
+    const admin = async (...args: string[]) => {
+      const lines: string[] = [];
+      const code = await runCommand(
+        t.db,
+        args,
+        (line) => lines.push(line),
+        async () => {},
+      );
+      return { code, text: lines.join('\n') };
+    };
+    const listed = await admin('purchases', email);
+    const reference = /^(pi_test_\w+)\t\$100\.00\t/m.exec(listed.text)?.[1];
+    expect(reference).toBeDefined();
+
+    expect((await admin('purchase:refund', reference ?? '', '40')).code).toBe(0);
+    expect(await totals()).toEqual([6, 1.8]);
+    expect(await credits()).toBe(before - 40);
+    // The same refund again records nothing.
+    expect((await admin('purchase:refund', reference ?? '', '40')).code).toBe(0);
+    expect(await totals()).toEqual([6, 1.8]);
+    expect(await credits()).toBe(before - 40);
+    const link = (await call(t.app, 'GET', '/api/affiliate/links', { token: hal.token })).body as unknown as {
+      conversions: number;
+      earnings: number;
+    }[];
+    expect(link[0]).toMatchObject({ conversions: 1, earnings: 6 });
+
+    expect((await admin('purchase:refund', 'pi_test_unknown')).text).toBe(
+      'No completed purchase has the reference pi_test_unknown',
+    );
+    expect(await admin('purchase:refund', 'pi_3NlLive')).toEqual({
+      code: 1,
+      text: 'pi_3NlLive was not paid with the test payment provider: refund it in Stripe, whose webhook records the refund.',
+    });
   });
 });

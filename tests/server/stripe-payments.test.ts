@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listPurchases } from '../../server/modules/payments/index.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { saveCardThroughOnboarding, signUp } from '../support/conversations.ts';
 import { startStripeServer } from '../support/stripe-server.ts';
@@ -89,6 +90,21 @@ describe('buying credits through Stripe', () => {
       body: { amount: 5 },
     });
     expect(checkout.body?.redirect_url).toMatch(/\/checkout\/cs_test_/);
+  });
+
+  it('records a refund made in Stripe once, taking its credit back; a refund of a payment Atelier did not make is ignored', async () => {
+    const cy = await signUp(t.app, t.db, 'cy-refund@acme.example');
+    await saveCardThroughOnboarding(t.app, cy.token, '4242 4242 4242 4242');
+    expect((await purchase(cy.token, 40)).body).toEqual({ new_balance: 100 });
+    // The purchase is known by its payment intent, which Stripe's refund names.
+    const [bought] = await listPurchases(t.db, cy.id);
+    expect(bought?.reference).toMatch(/^pi_/);
+    const refund = stripe.refund(bought?.reference ?? '', 1500);
+    const deliveries = await Promise.all([deliver(refund), deliver(refund)]);
+    expect(deliveries.map((d) => d.statusCode)).toEqual([200, 200]);
+    expect(await balance(cy.token)).toBe(85);
+    expect((await deliver(stripe.refund('pi_not_ours', 1500))).statusCode).toBe(200);
+    expect(await balance(cy.token)).toBe(85);
   });
 
   it('refuses a notification whose signature does not match, and one without a signature', async () => {

@@ -165,7 +165,7 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
     payCheckout(sessionId: string) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no checkout session ${sessionId}`);
-      Object.assign(session, { payment_status: 'paid', status: 'complete' });
+      Object.assign(session, { payment_status: 'paid', status: 'complete', payment_intent: id('pi') });
       return signedEvent('checkout.session.completed', session);
     },
     /** The customer saves `cardNumber` on the hosted setup page. */
@@ -182,6 +182,17 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
       setupIntents.set(intent.id, intent);
       Object.assign(session, { status: 'complete', setup_intent: intent.id });
       return signedEvent('checkout.session.completed', session);
+    },
+    /** A refund made in Stripe's dashboard: its succeeded refund.created event, signed. */
+    refund(paymentIntentId: string, amountCents: number) {
+      return signedEvent('refund.created', {
+        id: id('re'),
+        object: 'refund',
+        amount: amountCents,
+        currency: 'usd',
+        payment_intent: paymentIntentId,
+        status: 'succeeded',
+      });
     },
     signedEvent,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -120,3 +120,36 @@ export async function recordPurchaseCommissions(
   ];
   await db.insert(affiliateCommissions).values(rows).onConflictDoNothing();
 }
+
+/**
+ * Reverses the commissions of a refunded purchase in proportion to the refund: one negative row
+ * per level that earned, keyed by the refund (`refundKey`), so a refund delivered twice reverses
+ * once. Earnings, a link's earnings and a user's commission are sums, so they drop at once.
+ */
+export async function reversePurchaseCommissions(
+  db: Db,
+  refund: { purchaseKey: string; refundKey: string; refundedMicros: bigint; at: Date },
+) {
+  const earned = await db
+    .select()
+    .from(affiliateCommissions)
+    .where(eq(affiliateCommissions.idempotencyKey, refund.purchaseKey));
+  if (earned.length === 0) return;
+  await db
+    .insert(affiliateCommissions)
+    .values(
+      earned.map((row) => ({
+        affiliateId: row.affiliateId,
+        linkId: row.linkId,
+        userId: row.userId,
+        viaAffiliateId: row.viaAffiliateId,
+        level: row.level,
+        revenueMicros: -refund.refundedMicros,
+        // Rounded towards zero, like the commission itself: never more than was earned.
+        amountMicros: -((row.amountMicros * refund.refundedMicros) / row.revenueMicros),
+        idempotencyKey: refund.refundKey,
+        createdAt: refund.at,
+      })),
+    )
+    .onConflictDoNothing();
+}

@@ -6,7 +6,7 @@ import { createAffiliateLinks, type AffiliateLinksDeps } from './links.ts';
 import { createAffiliateReports } from './reports.ts';
 
 export { listAffiliates, setAffiliateStatus } from './admin.ts';
-export { recordPurchaseCommissions } from './commissions.ts';
+export { recordPurchaseCommissions, reversePurchaseCommissions } from './commissions.ts';
 
 /** The affiliate programme (public-site spec): its accounts, links and clicks. */
 export function createAffiliates(db: Db, deps: AffiliateAccountsDeps & AffiliateLinksDeps) {

@@ -11,6 +11,7 @@ export {
   GRANT_LIFETIME_MS,
   recordFailedPurchase,
   settleExpiredCredit,
+  takeBackCredit,
 } from './ledger.ts';
 
 /** Parses a dollar amount such as "12.5" into micro-dollars without floating point. */

@@ -63,6 +63,21 @@ export async function chargeUsage(
   return BigInt(rowsOf<{ balance: string | number }>(result)[0]?.balance ?? 0);
 }
 
+/**
+ * Takes credit back once per idempotency key (a refunded purchase) and answers the balance after
+ * it; like usage, it takes at most what the balance holds: credit already spent stays spent.
+ */
+export async function takeBackCredit(
+  db: Db,
+  entry: { userId: string; amountMicros: bigint; description: string; idempotencyKey: string; at?: Date },
+): Promise<bigint> {
+  if (entry.amountMicros <= 0n) throw new RangeError('Credit taken back must be positive');
+  const result = await db.execute(sql`select credit_debit(${entry.userId}, ${entry.amountMicros.toString()}::bigint,
+    'debit', ${entry.description}, ${entry.idempotencyKey}, ${(entry.at ?? new Date()).toISOString()}::timestamptz,
+    null, null, null) as balance`);
+  return BigInt(rowsOf<{ balance: string | number }>(result)[0]?.balance ?? 0);
+}
+
 /** Writes off the user's expired credit now, each lot with its own transaction. */
 export async function settleExpiredCredit(db: Db, userId: string, at: Date = new Date()): Promise<void> {
   await db.execute(sql`select credit_settle(${userId}, ${at.toISOString()}::timestamptz)`);

@@ -7,6 +7,7 @@ import { HttpError } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { recordPurchaseCommissions } from '../affiliates/index.ts';
 import { balanceMicros, grantCredit, microsToDollars, recordFailedPurchase } from '../credits/index.ts';
+import { recordRefund } from './refunds.ts';
 import {
   BadSignature,
   CardDeclined,
@@ -20,8 +21,9 @@ import {
   type SavedCard,
 } from './provider.ts';
 
+export { listPurchases, recordRefund } from './refunds.ts';
 export { createStripeProvider, type StripeConfig } from './stripe-provider.ts';
-export { testPaymentProvider } from './test-provider.ts';
+export { TEST_PAYMENT_PREFIX, testPaymentProvider } from './test-provider.ts';
 export type { CardInput, PaymentProvider } from './provider.ts';
 
 /** Spec §9: purchases start at $5. */
@@ -226,6 +228,12 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
         if (!rawBody || !signature) throw new HttpError(400, 'The Stripe-Signature header is missing.');
         const event = await provider.hosted.event(rawBody, signature);
         if (event.kind === 'purchase-completed') await credit(event.userId, event.reference, event.amountCents);
+        if (event.kind === 'purchase-refunded')
+          await recordRefund(db, {
+            reference: event.reference,
+            refundId: event.refundId,
+            amountMicros: BigInt(event.amountCents) * MICROS_PER_CENT,
+          });
         if (event.kind === 'card-saved') {
           await remember(event.userId, columnsOf(event));
         }

@@ -29,6 +29,8 @@ export interface SavedCard {
 /** What a provider's signed notification (a webhook) reports. */
 export type ProviderEvent =
   | { kind: 'purchase-completed'; userId: string; reference: string; amountCents: number }
+  /** Money given back for a purchase (`reference`: the purchase's), once per `refundId`. */
+  | { kind: 'purchase-refunded'; reference: string; refundId: string; amountCents: number }
   | ({ kind: 'card-saved'; userId: string } & SavedCard)
   | { kind: 'ignored'; type: string };
 

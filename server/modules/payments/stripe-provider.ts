@@ -42,6 +42,9 @@ const cardOf = (method: Stripe.PaymentMethod, customerId: string): SavedCard => 
   last4: method.card?.last4 ?? '',
 });
 
+/** The id of a field Stripe sends as an id or as the expanded object. */
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
+
 /** Payments through Stripe: saved cards charged off-session, Checkout for hosted payment and setup, signed webhooks. */
 export function createStripeProvider(config: StripeConfig): PaymentProvider {
   const api = config.apiUrl ? new URL(config.apiUrl) : null;
@@ -65,7 +68,13 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
     const userId = session.client_reference_id;
     if (!userId) return { kind: 'ignored', type: 'checkout.session.completed without client_reference_id' };
     if (session.mode === 'payment' && session.payment_status === 'paid')
-      return { kind: 'purchase-completed', userId, reference: session.id, amountCents: session.amount_total ?? 0 };
+      return {
+        kind: 'purchase-completed',
+        userId,
+        // The payment intent, as for a saved card's charge: a refund names it.
+        reference: idOf(session.payment_intent) ?? session.id,
+        amountCents: session.amount_total ?? 0,
+      };
     if (session.mode === 'setup' && session.setup_intent) {
       const intentId = typeof session.setup_intent === 'string' ? session.setup_intent : session.setup_intent.id;
       const intent = await stripe.setupIntents.retrieve(intentId, { expand: ['payment_method'] });
@@ -154,6 +163,13 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
           const event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret);
           if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded')
             return checkoutCompleted(event.data.object);
+          // A refund made in Stripe's dashboard or API, once it has succeeded.
+          if (event.type === 'refund.created' || event.type === 'refund.updated') {
+            const refund = event.data.object;
+            const reference = idOf(refund.payment_intent);
+            if (refund.status === 'succeeded' && reference)
+              return { kind: 'purchase-refunded', reference, refundId: refund.id, amountCents: refund.amount };
+          }
           return { kind: 'ignored', type: event.type };
         }),
     },

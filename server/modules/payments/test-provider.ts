@@ -38,6 +38,8 @@ export const NOT_A_TEST_CARD =
   'The test payment provider accepts only test card numbers, such as 4242 4242 4242 4242. Real cards need Stripe (STRIPE_SECRET_KEY).';
 
 // The saved method's id carries the card's outcome, as Stripe's test tokens (pm_card_chargeDeclined) do.
+/** How the test provider's payments are named: only they are refunded by the operator's command. */
+export const TEST_PAYMENT_PREFIX = 'pi_test_';
 const methodId = (outcome: Outcome) => `pm_test_${outcome}_${randomUUID().replaceAll('-', '')}`;
 const outcomeOf = (paymentMethodId: string) =>
   (Object.keys(DECLINES) as Outcome[]).find((outcome) => paymentMethodId.startsWith(`pm_test_${outcome}_`)) ??
@@ -60,6 +62,6 @@ export const testPaymentProvider: PaymentProvider = {
   async charge({ paymentMethodId }) {
     const outcome = outcomeOf(paymentMethodId);
     if (outcome !== 'succeeds') throw new CardDeclined(DECLINES[outcome]);
-    return { paymentId: `pi_test_${randomUUID().replaceAll('-', '')}` };
+    return { paymentId: `${TEST_PAYMENT_PREFIX}${randomUUID().replaceAll('-', '')}` };
   },
 };
