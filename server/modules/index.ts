@@ -11,6 +11,7 @@ import { apiKeysHandlers, createApiKeysService } from './api-keys/index.ts';
 import { authHandlers, createAuthService, hashToken, newToken } from './auth/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
 import { billingHandlers } from './credits/index.ts';
+import { createGitService, gitHandlers } from './git/index.ts';
 import { createMailer } from './mail/index.ts';
 import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
 import { createOnboardingService, onboardingHandlers } from './onboarding/index.ts';
@@ -86,6 +87,7 @@ export function createModules(config: Config, database: Database, services: Modu
     ...secretsHandlers(secrets),
     ...apiKeysHandlers(apiKeys, config.appMode === 'saas'),
     ...userHandlers(db),
+    ...gitHandlers(createGitService(settings)),
     ...conversations.handlers,
     ...feedbackHandlers(feedback),
     ...onboardingHandlers(onboarding, config.appMode === 'saas'),

@@ -7,6 +7,7 @@ import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { signUp, waitRunning } from '../support/conversations.ts';
 import { newestMailTo, verificationToken } from '../support/mail.ts';
+import { startGitHubApiServer } from '../support/git-host-apis.ts';
 import { startStripeServer } from '../support/stripe-server.ts';
 import { sample } from './sample.ts';
 
@@ -19,6 +20,27 @@ beforeAll(async () => {
   stripe = await startStripeServer({ secretKey: 'sk_test_contract', webhookSecret: 'whsec_contract' });
 });
 afterAll(() => stripe?.close());
+// The git calls of a user whose GitHub token is for a local GitHub-like server.
+let gitHub: Awaited<ReturnType<typeof startGitHubApiServer>>;
+beforeAll(async () => {
+  gitHub = await startGitHubApiServer({
+    token: 'ghp_contract',
+    repositories: [{ id: 1, full_name: 'octo/app', files: { '.openhands/microagents/repo.md': 'A web app.' } }],
+    installations: [{ id: 1, repositories: ['octo/app'] }],
+  });
+});
+afterAll(() => gitHub?.close());
+let gitUser: { token: string } | undefined;
+async function gitCall(url: string) {
+  if (!gitUser) {
+    gitUser = await signUp(t.app, t.db, 'git@acme.example');
+    await call(t.app, 'POST', '/api/settings', {
+      token: gitUser.token,
+      body: { provider_tokens: { github: { token: 'ghp_contract', host: gitHub.url } } },
+    });
+  }
+  return call(t.app, 'GET', url, { token: gitUser.token });
+}
 const paid = withTestApp(() => ({
   STRIPE_SECRET_KEY: 'sk_test_contract',
   STRIPE_WEBHOOK_SECRET: 'whsec_contract',
@@ -160,6 +182,14 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-x', provider_tokens: { github: { token: 'ghp_x' } } },
     }),
   getSettings: (s) => call(t.app, 'GET', '/api/settings', { token: s.token }),
+  getGitUser: () => gitCall('/api/user/info'),
+  listRepositories: () => gitCall('/api/user/repositories?per_page=1'),
+  searchRepositories: () => gitCall('/api/user/search/repositories?query=app'),
+  listBranches: () => gitCall('/api/user/repository/branches?repository=octo/app'),
+  listInstallations: () => gitCall('/api/user/installations?provider=github'),
+  listRepositoryMicroagents: () => gitCall('/api/user/repository/octo/app/microagents'),
+  getRepositoryMicroagentContent: () =>
+    gitCall('/api/user/repository/octo/app/microagents/content?file_path=.openhands/microagents/repo.md'),
   // Self-hosted installations only (the hosted service answers 404): asked of the oss app, with
   // a model that needs a base URL, so the answer comes without calling out.
   testModelConnection: async (s) => {

@@ -16,6 +16,7 @@ import { createConversationService } from './service.ts';
 import { createConversationStore } from './store.ts';
 import { createWorkspaceCalls } from './workspace.ts';
 
+export { parseMicroagent } from './microagents.ts';
 export { UPLOAD_LIMIT_BYTES } from './upload.ts';
 export { RUNTIME_OPERATIONS } from './handlers.ts';
 

@@ -1,0 +1,81 @@
+import { HttpError } from '../../shared/http-error.ts';
+import type { GitProvider } from './types.ts';
+
+export const PROVIDER_NAMES: Record<GitProvider, string> = {
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  bitbucket: 'Bitbucket',
+};
+
+/**
+ * A git host's refusal as an answer of ours, naming the provider. The token's rejection is a 403
+ * (a 401 of ours would sign the user out of Atelier, whose own session is fine); a rate limit
+ * and an unreachable host are 503.
+ */
+export class GitHostError extends HttpError {}
+
+export async function hostRefusal(provider: GitProvider, response: Response, what: string): Promise<GitHostError> {
+  const name = PROVIDER_NAMES[provider];
+  let message = '';
+  try {
+    const body = (await response.json()) as { message?: unknown; error?: unknown; error_description?: unknown };
+    // GitHub and GitLab say `message`; OAuth errors `error_description`; Bitbucket `error.message`.
+    const nested =
+      typeof body.error === 'object' && body.error ? (body.error as { message?: unknown }).message : body.error;
+    const found = [body.message, body.error_description, nested].find((v) => typeof v === 'string');
+    message = typeof found === 'string' ? found : '';
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  const said = message ? ` (${message})` : '';
+  const remaining = response.headers.get('x-ratelimit-remaining') ?? response.headers.get('ratelimit-remaining');
+  if (response.status === 429 || (response.status === 403 && remaining === '0')) {
+    const reset = Number(response.headers.get('x-ratelimit-reset') ?? response.headers.get('ratelimit-reset'));
+    const at = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
+    return new GitHostError(503, `${name}'s rate limit for this token is reached${at}; try again later.`);
+  }
+  if (response.status === 401)
+    return new GitHostError(403, `${name} rejected the token${said}. Replace it in Settings → Integrations.`);
+  if (response.status === 403) return new GitHostError(403, `${name} does not let this token read ${what}${said}.`);
+  if (response.status === 404) return new GitHostError(404, `${name} has no ${what}, or this token cannot see it.`);
+  return new GitHostError(503, `${name} answered ${response.status} for ${what}${said}; try again later.`);
+}
+
+export const unreachable = (provider: GitProvider, error: unknown) =>
+  new GitHostError(
+    503,
+    `${PROVIDER_NAMES[provider]} could not be reached (${error instanceof Error ? error.message : String(error)}).`,
+  );
+
+/**
+ * Calls of one host's REST API with a token's headers: the response, or a GitHostError naming the
+ * provider when it refuses or cannot be reached (15 s at most).
+ */
+export function restClient(provider: GitProvider, base: string, headers: Record<string, string>, fetchImpl = fetch) {
+  async function call(path: string, what: string): Promise<Response> {
+    let response: Response;
+    try {
+      response = await fetchImpl(`${base}${path}`, { headers, signal: AbortSignal.timeout(15_000) });
+    } catch (error) {
+      throw unreachable(provider, error);
+    }
+    if (!response.ok) throw await hostRefusal(provider, response, what);
+    return response;
+  }
+  return {
+    call,
+    json: async <T>(path: string, what: string) => (await (await call(path, what)).json()) as T,
+    /** The answer, or `empty` when the host has no such thing (a directory that does not exist). */
+    async orWhenMissing<T>(read: Promise<T>, empty: T): Promise<T> {
+      try {
+        return await read;
+      } catch (error) {
+        if (error instanceof GitHostError && error.status === 404) return empty;
+        throw error;
+      }
+    },
+  };
+}
+
+/** A slash-separated path (owner/repo, a file's path) with each segment URL-encoded. */
+export const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');

@@ -1,0 +1,393 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// Local servers that answer like the git hosts' REST APIs — GitHub (v3, under /api/v3 as GitHub
+// Enterprise Server serves it), GitLab (v4) and Bitbucket Cloud (2.0): the shapes they document,
+// their pagination (Link headers, x-next-page, `next` URLs), error bodies and rate-limit headers.
+// Repositories and files are whatever a test gives them.
+
+export interface FakeRepository {
+  id: number;
+  full_name: string;
+  private?: boolean;
+  default_branch?: string;
+  pushed_at?: string;
+  stargazers_count?: number;
+  branches?: { name: string; sha: string; protected?: boolean; date?: string }[];
+  /** Files by path, as text. */
+  files?: Record<string, string>;
+}
+
+export interface FakeHostOptions {
+  /** The only token it accepts. */
+  token: string;
+  /** A token it answers as out of rate limit. */
+  limitedToken?: string;
+  user?: { id: number; login: string; name?: string; email?: string };
+  repositories: FakeRepository[];
+  /** Installations (GitHub), groups (GitLab) or workspaces (Bitbucket) and their repositories. */
+  installations?: { id: number | string; repositories: string[] }[];
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Sent as text instead of JSON. */
+  text?: boolean;
+}
+
+const DEFAULT_USER = { id: 7, login: 'octo', name: 'Octo Cat', email: 'octo@example.com' };
+
+/** A page of `items` by `page` and a page-size parameter; `more` tells whether another follows. */
+function slice<T>(url: URL, items: T[], sizeParameter: string) {
+  const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
+  const size = Math.min(100, Math.max(1, Number(url.searchParams.get(sizeParameter) ?? 30)));
+  const next = new URL(url.href);
+  next.searchParams.set('page', String(page + 1));
+  return { items: items.slice((page - 1) * size, page * size), more: page * size < items.length, next: next.href };
+}
+
+function byPush(repositories: FakeRepository[]) {
+  return [...repositories].sort((a, b) => (b.pushed_at ?? '').localeCompare(a.pushed_at ?? ''));
+}
+
+/** Files directly inside `directory`. */
+const filesIn = (repo: FakeRepository, directory: string) =>
+  Object.keys(repo.files ?? {}).filter(
+    (p) => p.startsWith(`${directory}/`) && !p.slice(directory.length + 1).includes('/'),
+  );
+
+async function serve(
+  options: FakeHostOptions,
+  authorized: (authorization: string | undefined) => 'ok' | 'limited' | 'refused',
+  refusal: { limited: Answer; refused: Answer },
+  route: (url: URL, find: (fullName: string) => FakeRepository | undefined) => Answer,
+) {
+  const requests: { path: string; authorization: string | undefined }[] = [];
+  const find = (fullName: string) =>
+    options.repositories.find((r) => r.full_name.toLowerCase() === fullName.toLowerCase());
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+    requests.push({ path: `${url.pathname}${url.search}`, authorization: request.headers.authorization });
+    const access = authorized(request.headers.authorization);
+    const answer = access === 'ok' ? route(url, find) : refusal[access];
+    response.writeHead(answer.status, {
+      'content-type': answer.text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+      ...answer.headers,
+    });
+    response.end(answer.text ? String(answer.body) : JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const bearer = (options: FakeHostOptions) => (authorization: string | undefined) => {
+  const token = /^(?:Bearer|token) (.+)$/.exec(authorization ?? '')?.[1];
+  if (options.limitedToken && token === options.limitedToken) return 'limited' as const;
+  return token === options.token ? ('ok' as const) : ('refused' as const);
+};
+
+export function startGitHubApiServer(options: FakeHostOptions) {
+  const user = options.user ?? DEFAULT_USER;
+  const json = (repo: FakeRepository) => ({
+    id: repo.id,
+    name: repo.full_name.split('/')[1],
+    full_name: repo.full_name,
+    private: repo.private ?? false,
+    owner: { login: repo.full_name.split('/')[0] },
+    default_branch: repo.default_branch ?? 'main',
+    pushed_at: repo.pushed_at ?? '2026-11-01T00:00:00Z',
+    stargazers_count: repo.stargazers_count ?? 0,
+  });
+  const paged = (url: URL, items: unknown[], wrap?: (page: unknown[]) => unknown): Answer => {
+    const page = slice(url, items, 'per_page');
+    return {
+      status: 200,
+      body: wrap ? wrap(page.items) : page.items,
+      headers: page.more ? { link: `<${page.next}>; rel="next", <${page.next}>; rel="last"` } : {},
+    };
+  };
+  const notFound: Answer = {
+    status: 404,
+    body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+  };
+  return serve(
+    options,
+    bearer(options),
+    {
+      limited: {
+        status: 403,
+        body: { message: `API rate limit exceeded for user ID ${user.id}.` },
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1795000000' },
+      },
+      refused: { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } },
+    },
+    (url, find) => {
+      const path = url.pathname.replace(/^\/api\/v3/, '');
+      if (path === '/user')
+        return { status: 200, body: { company: null, ...user, avatar_url: `https://avatars.example/${user.id}` } };
+      if (path === '/user/repos') {
+        const sorted =
+          url.searchParams.get('sort') === 'full_name'
+            ? [...options.repositories].sort((a, b) => a.full_name.localeCompare(b.full_name))
+            : byPush(options.repositories);
+        return paged(url, sorted.map(json));
+      }
+      if (path === '/user/installations')
+        return options.installations
+          ? {
+              status: 200,
+              body: {
+                total_count: options.installations.length,
+                installations: options.installations.map(({ id }) => ({ id })),
+              },
+            }
+          : {
+              status: 403,
+              body: {
+                message:
+                  'You must authenticate with an access token authorized to a GitHub App in order to list installations',
+              },
+            };
+      const installation = /^\/user\/installations\/(\d+)\/repositories$/.exec(path);
+      if (installation) {
+        const found = options.installations?.find((i) => String(i.id) === installation[1]);
+        if (!found) return notFound;
+        const repos = options.repositories.filter((r) => found.repositories.includes(r.full_name)).map(json);
+        return paged(url, repos, (page) => ({ total_count: repos.length, repositories: page }));
+      }
+      if (path === '/search/repositories') {
+        const words = (url.searchParams.get('q') ?? '').split(/\s+/).filter((w) => w && !w.includes(':'));
+        const matches = byPush(options.repositories).filter((r) =>
+          words.every((w) => r.full_name.split('/')[1]?.toLowerCase().includes(w.toLowerCase())),
+        );
+        return {
+          status: 200,
+          body: {
+            total_count: matches.length,
+            incomplete_results: false,
+            items: slice(url, matches.map(json), 'per_page').items,
+          },
+        };
+      }
+      const repoRoute = /^\/repos\/([^/]+)\/([^/]+)\/(branches|contents\/(.+))$/.exec(path);
+      const repo =
+        repoRoute && find(`${decodeURIComponent(repoRoute[1] ?? '')}/${decodeURIComponent(repoRoute[2] ?? '')}`);
+      if (!repoRoute || !repo) return notFound;
+      if (repoRoute[3] === 'branches') {
+        const branches = (repo.branches ?? [{ name: repo.default_branch ?? 'main', sha: 'a'.repeat(40) }]).map((b) => ({
+          name: b.name,
+          commit: { sha: b.sha, url: '' },
+          protected: b.protected ?? false,
+        }));
+        return paged(url, branches);
+      }
+      const target = decodeURIComponent(repoRoute[4] ?? '');
+      const text = repo.files?.[target];
+      if (text !== undefined)
+        return {
+          status: 200,
+          body: {
+            type: 'file',
+            name: target.split('/').at(-1),
+            path: target,
+            encoding: 'base64',
+            content: Buffer.from(text).toString('base64'),
+          },
+        };
+      const inside = filesIn(repo, target);
+      return inside.length
+        ? { status: 200, body: inside.map((p) => ({ type: 'file', name: p.split('/').at(-1), path: p })) }
+        : notFound;
+    },
+  );
+}
+
+export function startGitLabApiServer(options: FakeHostOptions) {
+  const user = options.user ?? DEFAULT_USER;
+  const json = (repo: FakeRepository) => ({
+    id: repo.id,
+    path_with_namespace: repo.full_name,
+    visibility: repo.private ? 'private' : 'public',
+    star_count: repo.stargazers_count ?? 0,
+    last_activity_at: repo.pushed_at ?? '2026-11-01T00:00:00Z',
+    default_branch: repo.default_branch ?? 'main',
+  });
+  const paged = (url: URL, items: unknown[]): Answer => {
+    const page = slice(url, items, 'per_page');
+    const current = Number(url.searchParams.get('page') ?? 1);
+    return {
+      status: 200,
+      body: page.items,
+      headers: {
+        'x-next-page': page.more ? String(current + 1) : '',
+        ...(page.more && { link: `<${page.next}>; rel="next"` }),
+      },
+    };
+  };
+  const notFound = (what: string): Answer => ({ status: 404, body: { message: `404 ${what} Not Found` } });
+  return serve(
+    options,
+    bearer(options),
+    {
+      limited: {
+        status: 429,
+        body: { message: 'Retry later' },
+        headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': '1795000000' },
+      },
+      refused: { status: 401, body: { message: '401 Unauthorized' } },
+    },
+    (url, find) => {
+      const path = url.pathname.replace(/^\/api\/v4/, '');
+      if (path === '/user')
+        return {
+          status: 200,
+          body: {
+            id: user.id,
+            username: user.login,
+            name: user.name,
+            public_email: user.email,
+            avatar_url: `https://avatars.example/${user.id}`,
+          },
+        };
+      if (path === '/projects') {
+        const search = url.searchParams.get('search')?.toLowerCase();
+        const repos = byPush(options.repositories).filter((r) => !search || r.full_name.toLowerCase().includes(search));
+        return paged(url, repos.map(json));
+      }
+      if (path === '/groups')
+        return { status: 200, body: (options.installations ?? []).map((g) => ({ id: g.id, full_path: String(g.id) })) };
+      const group = /^\/groups\/([^/]+)\/projects$/.exec(path);
+      if (group) {
+        const found = options.installations?.find((g) => String(g.id) === decodeURIComponent(group[1] ?? ''));
+        if (!found) return notFound('Group');
+        return paged(url, options.repositories.filter((r) => found.repositories.includes(r.full_name)).map(json));
+      }
+      const projectRoute = /^\/projects\/([^/]+)\/repository\/(branches|tree|files\/([^/]+)\/raw)$/.exec(path);
+      const repo = projectRoute && find(decodeURIComponent(projectRoute[1] ?? ''));
+      if (!projectRoute || !repo) return notFound('Project');
+      if (projectRoute[2] === 'branches')
+        return paged(
+          url,
+          (repo.branches ?? [{ name: repo.default_branch ?? 'main', sha: 'a'.repeat(40) }]).map((b) => ({
+            name: b.name,
+            protected: b.protected ?? false,
+            commit: { id: b.sha, committed_date: b.date ?? null },
+          })),
+        );
+      if (projectRoute[2] === 'tree') {
+        const inside = filesIn(repo, url.searchParams.get('path') ?? '');
+        return inside.length
+          ? {
+              status: 200,
+              body: inside.map((p) => ({ type: 'blob', name: p.split('/').at(-1), path: p, mode: '100644' })),
+            }
+          : notFound('Tree');
+      }
+      const file = decodeURIComponent(projectRoute[3] ?? '');
+      const text = repo.files?.[file];
+      return text === undefined ? notFound('File') : { status: 200, body: text, text: true };
+    },
+  );
+}
+
+export function startBitbucketApiServer(options: FakeHostOptions) {
+  const user = options.user ?? DEFAULT_USER;
+  const uuid = (id: number) => `{00000000-0000-0000-0000-${String(id).padStart(12, '0')}}`;
+  const json = (repo: FakeRepository) => ({
+    type: 'repository',
+    uuid: uuid(repo.id),
+    full_name: repo.full_name,
+    is_private: repo.private ?? false,
+    updated_on: repo.pushed_at ?? '2026-11-01T00:00:00Z',
+    mainbranch: { type: 'branch', name: repo.default_branch ?? 'main' },
+  });
+  const paged = (url: URL, items: unknown[]): Answer => {
+    const page = slice(url, items, 'pagelen');
+    return {
+      status: 200,
+      body: {
+        pagelen: Number(url.searchParams.get('pagelen') ?? 30),
+        page: Number(url.searchParams.get('page') ?? 1),
+        values: page.items,
+        ...(page.more && { next: page.next }),
+      },
+    };
+  };
+  const error = (status: number, message: string): Answer => ({ status, body: { type: 'error', error: { message } } });
+  const authorized = (authorization: string | undefined) => {
+    const basic = /^Basic (.+)$/.exec(authorization ?? '')?.[1];
+    if (basic && Buffer.from(basic, 'base64').toString() === options.token) return 'ok' as const;
+    return bearer(options)(authorization);
+  };
+  return serve(
+    options,
+    authorized,
+    {
+      limited: {
+        status: 429,
+        body: { type: 'error', error: { message: 'Rate limit for this resource has been exceeded' } },
+      },
+      refused: error(401, 'Access token expired.'),
+    },
+    (url, find) => {
+      const path = url.pathname.replace(/^\/2\.0/, '');
+      if (path === '/user')
+        return {
+          status: 200,
+          body: {
+            type: 'user',
+            uuid: uuid(user.id),
+            username: user.login,
+            display_name: user.name,
+            links: { avatar: { href: `https://avatars.example/${user.id}` } },
+          },
+        };
+      if (path === '/repositories') {
+        const q = /name ~ "([^"]*)"/.exec(url.searchParams.get('q') ?? '')?.[1]?.toLowerCase();
+        return paged(
+          url,
+          byPush(options.repositories)
+            .filter((r) => !q || r.full_name.toLowerCase().includes(q))
+            .map(json),
+        );
+      }
+      if (path === '/workspaces')
+        return paged(
+          url,
+          (options.installations ?? []).map((w) => ({ type: 'workspace', slug: String(w.id) })),
+        );
+      const workspace = /^\/repositories\/([^/]+)$/.exec(path);
+      if (workspace) {
+        const found = options.installations?.find((w) => String(w.id) === decodeURIComponent(workspace[1] ?? ''));
+        if (!found) return error(404, 'Workspace not found');
+        return paged(url, options.repositories.filter((r) => found.repositories.includes(r.full_name)).map(json));
+      }
+      const repoRoute = /^\/repositories\/([^/]+)\/([^/]+)\/(refs\/branches|src\/HEAD\/(.*))$/.exec(path);
+      const repo =
+        repoRoute && find(`${decodeURIComponent(repoRoute[1] ?? '')}/${decodeURIComponent(repoRoute[2] ?? '')}`);
+      if (!repoRoute || !repo) return error(404, 'Repository not found');
+      if (repoRoute[3] === 'refs/branches')
+        return paged(
+          url,
+          (repo.branches ?? [{ name: repo.default_branch ?? 'main', sha: 'a'.repeat(40) }]).map((b) => ({
+            type: 'branch',
+            name: b.name,
+            target: { hash: b.sha, date: b.date ?? null },
+          })),
+        );
+      const target = decodeURIComponent(repoRoute[4] ?? '').replace(/\/$/, '');
+      const text = repo.files?.[target];
+      if (text !== undefined && !repoRoute[4]?.endsWith('/')) return { status: 200, body: text, text: true };
+      const inside = filesIn(repo, target);
+      return inside.length
+        ? paged(
+            url,
+            inside.map((p) => ({ type: 'commit_file', path: p })),
+          )
+        : error(404, 'No such file or directory');
+    },
+  );
+}
