@@ -4485,7 +4485,10 @@ export interface operations {
     };
     getGitUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The git provider to ask; the user's first connected provider when absent. */
+                selected_provider?: components["parameters"]["SelectedProvider"];
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
 import { browserSuite } from '../support/browser-suite.ts';
 import { mailedLink } from '../support/mail.ts';
+import { startGitHubApiServer, startGitLabApiServer } from '../support/git-host-apis.ts';
 import { startEchoHttpServer } from '../support/mcp-echo-http.ts';
 import type { RunningServer } from '../support/server.ts';
 
@@ -240,6 +241,43 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
     await page.getByText('No API keys yet.').waitFor();
     expect((await api(server, '/api/auth/me/extended', { token: key })).status).toBe(401);
     await page.close();
+  });
+
+  it('connects a GitHub account by token and host, names a token GitLab rejects, and disconnects', async () => {
+    const { server, browser } = suite;
+    const fixture = { token: 'ghp_e2e', repositories: [{ id: 1, full_name: 'octo/app' }] };
+    const [github, gitlab] = await Promise.all([startGitHubApiServer(fixture), startGitLabApiServer(fixture)]);
+    try {
+      const { token } = await activeAccount(server, 'gia');
+      const page = await signedInPage(browser, server, token, '/settings/integrations');
+      const githubCard = page.getByRole('form', { name: 'GitHub' });
+      await githubCard.getByText('Not connected').waitFor();
+      await githubCard.getByLabel('GitHub token').fill('ghp_e2e');
+      await githubCard.getByLabel('Host (optional)').fill(github.url);
+      await githubCard.getByRole('button', { name: 'Save GitHub token' }).click();
+      await githubCard.getByText('Connected as octo').waitFor();
+      // The token is never shown again.
+      expect(await githubCard.getByLabel('GitHub token').inputValue()).toBe('');
+
+      const gitlabCard = page.getByRole('form', { name: 'GitLab' });
+      await gitlabCard.getByLabel('GitLab token').fill('glpat-wrong');
+      await gitlabCard.getByLabel('Host (optional)').fill(gitlab.url);
+      await gitlabCard.getByRole('button', { name: 'Save GitLab token' }).click();
+      await gitlabCard
+        .getByText('GitLab rejected the token (401 Unauthorized). Replace it in Settings → Integrations.')
+        .waitFor();
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+      await githubCard.getByRole('button', { name: 'Disconnect GitHub' }).click();
+      await githubCard.getByText('Not connected').waitFor();
+      expect(
+        ((await (await api(server, '/api/settings', { token })).json()) as { provider_tokens_set: unknown })
+          .provider_tokens_set,
+      ).toEqual({ github: false, gitlab: true, bitbucket: false });
+      await page.close();
+    } finally {
+      await Promise.all([github.close(), gitlab.close()]);
+    }
   });
 
   it('asks an anonymous visitor to sign in', async () => {

@@ -6,9 +6,10 @@ import { startServer, type RunningServer } from './server.ts';
 /**
  * What a browser test file runs against: a real server process (with `llm`, the fake model as
  * its operator model) and Chromium, started before the file's tests and stopped after them.
+ * `env` adds to the server's environment, read when the suite starts (after the file's own `beforeAll`).
  * Read `server` and `browser` inside the tests: they exist once `beforeAll` has run.
  */
-export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm }): {
+export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm; env?: () => Record<string, string> }): {
   server: RunningServer;
   browser: Browser;
 } {
@@ -20,7 +21,7 @@ export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm }): 
       LLM_MODEL: options.llm.model,
       LLM_API_KEY: 'x',
     };
-    suite.server = await startServer({ mode: options.mode, ...(llm && { env: llm }) });
+    suite.server = await startServer({ mode: options.mode, env: { ...llm, ...options.env?.() } });
     suite.browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -27,6 +27,8 @@ export interface FakeHostOptions {
   repositories: FakeRepository[];
   /** Installations (GitHub), groups (GitLab) or workspaces (Bitbucket) and their repositories. */
   installations?: { id: number | string; repositories: string[] }[];
+  /** Serves git itself (clone, push) beside the API, as a real host does: `<host>/<owner>/<repo>.git/…`. */
+  gitBackend?: (request: http.IncomingMessage, response: http.ServerResponse) => void;
 }
 
 interface Answer {
@@ -69,6 +71,7 @@ async function serve(
     options.repositories.find((r) => r.full_name.toLowerCase() === fullName.toLowerCase());
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+    if (options.gitBackend && /\.git(\/|$)/.test(url.pathname)) return options.gitBackend(request, response);
     requests.push({ path: `${url.pathname}${url.search}`, authorization: request.headers.authorization });
     const access = authorized(request.headers.authorization);
     const answer = access === 'ok' ? route(url, find) : refusal[access];

@@ -57,7 +57,8 @@ export class GitHttpServer {
     }
   }
 
-  private handle(request: http.IncomingMessage, response: http.ServerResponse): void {
+  /** Answers one git smart-HTTP request (another test server may hand its git paths here). */
+  handle(request: http.IncomingMessage, response: http.ServerResponse): void {
     const url = new URL(request.url ?? '/', 'http://git.test');
     const [scheme, encoded] = (request.headers.authorization ?? '').split(' ');
     const [user, token] =

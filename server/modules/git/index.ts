@@ -63,7 +63,7 @@ export type GitService = ReturnType<typeof createGitService>;
 
 export function gitHandlers(git: GitService): Handlers {
   return {
-    getGitUser: async (ctx) => (await git.hostFor(requireUser(ctx).id)).user(),
+    getGitUser: async (ctx) => (await git.hostFor(requireUser(ctx).id, ctx.query.selected_provider)).user(),
     listRepositories: async (ctx) => {
       const { selected_provider, sort, page, per_page, installation_id } = ctx.query;
       const host = await git.hostFor(requireUser(ctx).id, selected_provider);

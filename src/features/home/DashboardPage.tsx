@@ -8,6 +8,8 @@ import { SessionContext } from '../../app/session.ts';
 import { Button, Spinner } from '../../ui/index.ts';
 import { conversationRequests } from '../conversations/index.ts';
 import * as styles from './home.css.ts';
+import { RepositoryChooser, type RepositoryChoice } from './RepositoryChooser.tsx';
+import { GIT_PROVIDERS } from './repositories.ts';
 import { homeEnterIntent, promptText, workspaceLocation } from './prompt.ts';
 
 // The model form loads with the modal, when it first opens, not with this page.
@@ -35,8 +37,17 @@ export function DashboardPage() {
   const [modal, setModal] = useState<'auto' | 'open' | 'closed'>('auto');
   const modalOpen = modal === 'open' || (modal === 'auto' && modelMissing);
   const box = useRef<HTMLTextAreaElement>(null);
+  const [choice, setChoice] = useState<RepositoryChoice | null>(null);
+  const connected = GIT_PROVIDERS.filter((provider) => settings.data?.provider_tokens_set[provider]);
   const create = useMutation({
-    mutationFn: (prompt: string) => conversationRequests.create({}).then((created) => ({ created, prompt })),
+    mutationFn: (prompt: string | null) =>
+      conversationRequests
+        .create(
+          choice
+            ? { repository: choice.repository, git_provider: choice.provider, selected_branch: choice.branch }
+            : {},
+        )
+        .then((created) => ({ created, prompt })),
     onSuccess: ({ created, prompt }) => void navigate(workspaceLocation(created.conversation_id, prompt)),
   });
 
@@ -45,6 +56,10 @@ export function DashboardPage() {
     if (prompt === null || create.isPending) return;
     if (!signedIn) session.send({ type: 'OPEN_SIGN_IN' });
     else create.mutate(prompt);
+  };
+  // Launch: the picked repository's conversation, with the prompt when one is typed.
+  const launch = () => {
+    if (choice && !create.isPending) create.mutate(promptText(text));
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -90,6 +105,13 @@ export function DashboardPage() {
           </Button>
         </div>
       </form>
+      {signedIn && connected.length > 0 ? (
+        <RepositoryChooser providers={connected} onChoice={setChoice}>
+          <Button disabled={!choice || create.isPending} onClick={launch}>
+            {t('home:repository.launch')}
+          </Button>
+        </RepositoryChooser>
+      ) : null}
       <div className={styles.quickStarts} role="group" aria-label={t('home:quickStarts')}>
         {QUICK_STARTS.map((kind) => (
           <Button key={kind} tone="secondary" onClick={() => quickStart(kind)}>

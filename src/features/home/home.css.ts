@@ -46,3 +46,48 @@ export const quickStarts = style({ display: 'flex', flexWrap: 'wrap', justifyCon
 export const footer = style({ marginTop: 'auto', color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 
 export const footerLinks = style({ display: 'flex', gap: vars.space.lg });
+
+export const repository = style({
+  width: '100%',
+  maxWidth: '720px',
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.sm,
+});
+export const pickedRow = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, flexWrap: 'wrap' });
+export const search = style({
+  flex: 1,
+  font: 'inherit',
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.md,
+  border: `1px solid ${vars.color.border}`,
+  background: vars.color.background,
+  color: vars.color.text,
+});
+export const repositoryList = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  maxHeight: '240px',
+  overflowY: 'auto',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  selectors: { '&:empty': { display: 'none' } },
+});
+export const repositoryButton = style({
+  width: '100%',
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  border: 0,
+  background: 'transparent',
+  color: vars.color.text,
+  font: 'inherit',
+  textAlign: 'left',
+  cursor: 'pointer',
+  selectors: { '&:hover, &:focus-visible': { background: vars.color.surfaceHover } },
+});
+export const providerIcon = style({ width: '16px', height: '16px', flexShrink: 0, fill: vars.color.textMuted });
+export const branchField = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm });
+export const muted = style({ color: vars.color.textMuted });

@@ -30,4 +30,8 @@ describe('home prompt', () => {
       search: { temp_message: 'hi' },
     });
   });
+
+  it('opens the workspace without a message when there is no prompt', () => {
+    expect(workspaceLocation('abc', null).search).toEqual({});
+  });
 });

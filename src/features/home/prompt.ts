@@ -17,11 +17,11 @@ export function homeEnterIntent(key: {
   return enterKeyIntent({ shiftKey: key.shiftKey, isComposing: key.isComposing || key.keyCode === 229 });
 }
 
-/** Where a new conversation opens: the workspace, with the prompt for the socket to send once connected. */
-export function workspaceLocation(conversationId: string, text: string) {
+/** Where a new conversation opens: the workspace, with the prompt (if any) for the socket to send once connected. */
+export function workspaceLocation(conversationId: string, text: string | null) {
   return {
     to: '/experiment/conversations/$conversationId',
     params: { conversationId },
-    search: { temp_message: text },
+    search: text === null ? {} : { temp_message: text },
   } as const;
 }

@@ -4,7 +4,7 @@ export { ApplicationTab } from './ApplicationTab.tsx';
 export { McpTab } from './McpTab.tsx';
 export { ModelSettingsForm } from './ModelSettingsForm.tsx';
 export { ModelSettingsTab } from './ModelSettingsTab.tsx';
-export { PlannedTab } from './PlannedTab.tsx';
+export { IntegrationsTab } from './IntegrationsTab.tsx';
 export { SecretsTab } from './SecretsTab.tsx';
 export { SettingsLayout } from './SettingsLayout.tsx';
 export { UserTab } from './UserTab.tsx';

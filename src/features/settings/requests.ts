@@ -15,7 +15,12 @@ const secretPath = (name: string) => ({ params: { path: { name } } });
 
 export type ModelConnectionTest = components['schemas']['ModelConnectionTest'];
 
+export type GitProvider = components['schemas']['GitProvider'];
+export const GIT_PROVIDERS: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];
+
 export const settingsQueryKeys = {
+  /** The account a saved token belongs to on its provider. */
+  gitUser: (provider: GitProvider) => ['user', 'git-user', provider] as const,
   options: (list: 'models' | 'agents' | 'security-analyzers') => ['options', list] as const,
   secrets: ['user', 'secrets'] as const,
   apiKeys: ['user', 'api-keys'] as const,
@@ -29,6 +34,11 @@ export const secretRequests = {
   update: (name: string, body: SecretUpdateRequest) =>
     dataOf(apiClient.PUT('/api/secrets/{name}', { ...secretPath(name), body })),
   remove: (name: string) => dataOf(apiClient.DELETE('/api/secrets/{name}', secretPath(name))),
+};
+
+export const gitRequests = {
+  user: (provider: GitProvider, signal?: AbortSignal) =>
+    dataOf(apiClient.GET('/api/user/info', { params: { query: { selected_provider: provider } }, signal })),
 };
 
 export const apiKeyRequests = {

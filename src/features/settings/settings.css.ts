@@ -53,3 +53,12 @@ export const editor = style({
   selectors: { '&[aria-invalid="true"]': { borderColor: vars.color.danger } },
 });
 export const testResult = style({ minHeight: '1.5em', overflowWrap: 'anywhere' });
+export const card = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.md,
+  padding: vars.space.lg,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.lg,
+  maxWidth: '560px',
+});
