@@ -16,6 +16,7 @@ export {
   DropdownMenuTrigger,
 } from './DropdownMenu.tsx';
 export { SelectField } from './SelectField.tsx';
+export { ProviderIcon } from './ProviderIcon.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';
 export { TextField } from './TextField.tsx';
 export { toast, Toaster } from './toast.tsx';

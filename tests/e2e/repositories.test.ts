@@ -127,6 +127,12 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     const events = (await (await api(`/api/conversations/${id}/events`)).json()) as { events: { source: string }[] };
     expect(events.events.filter((e) => e.source === 'user')).toEqual([]);
     expect(git.requests.some((r) => r.path.startsWith('/octo/widgets.git') && r.user === 'x-access-token')).toBe(true);
+
+    // Its card in the conversation list names the repository with its host's mark.
+    await page.getByRole('button', { name: 'Show conversations' }).click();
+    const card = page.getByRole('region', { name: 'Conversations' }).getByRole('article');
+    await card.getByText('octo/widgets').waitFor();
+    expect(await card.getByRole('img', { name: 'GitHub' }).count()).toBe(1);
     await page.close();
   }, 120_000);
 });

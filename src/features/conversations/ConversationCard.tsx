@@ -3,7 +3,14 @@ import { Link } from '@tanstack/react-router';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { relativeTime, showsUpdatedTime } from '../../rules/event-display.ts';
-import { Button, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '../../ui/index.ts';
+import {
+  Button,
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+  ProviderIcon,
+} from '../../ui/index.ts';
 import type { ConversationDialog } from './ConversationDialogs.tsx';
 import { useConversationChanges } from './changes.ts';
 import { conversationRequests } from './requests.ts';
@@ -27,7 +34,7 @@ export function ConversationCard({
   conversation: Conversation;
   onOpenDialog: (dialog: ConversationDialog) => void;
 }) {
-  const { t } = useTranslation('conversations');
+  const { t } = useTranslation(['conversations', 'common']);
   const [editing, setEditing] = useState(false);
   const focusTitle = useRef(false);
   const titleField = useRef<HTMLInputElement>(null);
@@ -124,7 +131,17 @@ export function ConversationCard({
       </div>
       <div className={styles.meta}>
         <StatusBadge status={conversation.status} />
-        {conversation.selected_repository ? <span>{conversation.selected_repository}</span> : null}
+        {conversation.selected_repository ? (
+          <span className={styles.repository}>
+            {conversation.git_provider ? (
+              <ProviderIcon
+                provider={conversation.git_provider}
+                label={t(`common:gitProviders.${conversation.git_provider}`)}
+              />
+            ) : null}
+            {conversation.selected_repository}
+          </span>
+        ) : null}
       </div>
       <div className={styles.meta}>
         <span>{t('card.created', { time: time(conversation.created_at) })}</span>

@@ -129,6 +129,8 @@ export const meta = style({
   fontSize: vars.fontSize.sm,
 });
 
+export const repository = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xs });
+
 export const badge = style({
   display: 'inline-flex',
   alignItems: 'center',

@@ -2,7 +2,8 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { repositoryPickerMachine, selectPicked } from '../../../machines/repository-picker.ts';
-import { repositoryRequests, type GitProvider } from './repositories.ts';
+import type { GitProvider } from '../../api/git-providers.ts';
+import { repositoryRequests } from './repositories.ts';
 import { RepositoryPicker } from './RepositoryPicker.tsx';
 
 /** What a new conversation is started on: a repository, its provider and a branch. */

@@ -11,26 +11,11 @@ import {
   type repositoryPickerMachine,
 } from '../../../machines/repository-picker.ts';
 import { errorText } from '../../api/errors.ts';
-import { Button, Spinner } from '../../ui/index.ts';
+import { Button, ProviderIcon, Spinner } from '../../ui/index.ts';
 import * as styles from './home.css.ts';
-import type { GitProvider } from './repositories.ts';
+import type { GitProvider } from '../../api/git-providers.ts';
 
 type PickerActor = ActorRefFrom<typeof repositoryPickerMachine>;
-
-const PROVIDER_MARK: Record<GitProvider, string> = {
-  github: 'M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20z',
-  gitlab: 'M12 21L3 12l3-9 3 7h6l3-7 3 9z',
-  bitbucket: 'M3 4h18l-3 16H6z',
-};
-
-/** The provider's mark beside a repository (its name is the image's label). */
-function ProviderIcon({ provider, label }: { provider: GitProvider; label: string }) {
-  return (
-    <svg className={styles.providerIcon} viewBox="0 0 24 24" role="img" aria-label={label}>
-      <path d={PROVIDER_MARK[provider]} />
-    </svg>
-  );
-}
 
 /**
  * The repository and branch pickers of the home page (issue 16): the user's repositories on the
@@ -42,7 +27,7 @@ export function RepositoryPicker(props: {
   provider: GitProvider;
   onProviderChange: (provider: GitProvider) => void;
 }) {
-  const { t } = useTranslation('home');
+  const { t } = useTranslation(['home', 'common']);
   const { picker } = props;
   const repositories = useSelector(picker, selectRepositories);
   const loading = useSelector(picker, selectLoading);
@@ -50,7 +35,7 @@ export function RepositoryPicker(props: {
   const canLoadMore = useSelector(picker, selectCanLoadMore);
   const failure = useSelector(picker, selectFailure);
   const picked = useSelector(picker, selectPicked);
-  const providerName = (provider: GitProvider) => t(`repository.providers.${provider}`);
+  const providerName = (provider: GitProvider) => t(`common:gitProviders.${provider}`);
 
   if (picked)
     return (

@@ -88,6 +88,5 @@ export const repositoryButton = style({
   cursor: 'pointer',
   selectors: { '&:hover, &:focus-visible': { background: vars.color.surfaceHover } },
 });
-export const providerIcon = style({ width: '16px', height: '16px', flexShrink: 0, fill: vars.color.textMuted });
 export const branchField = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm });
 export const muted = style({ color: vars.color.textMuted });

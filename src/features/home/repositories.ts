@@ -1,11 +1,8 @@
 import { dataOf } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
+import type { GitProvider } from '../../api/git-providers.ts';
 import { apiClient } from '../../app/services.ts';
-import type { components } from '../../../openapi/schema.d.ts';
 import type { RepositoryPage } from '../../../machines/repository-picker.ts';
-
-export type GitProvider = components['schemas']['GitProvider'];
-export const GIT_PROVIDERS: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];
 
 /** The page number of a Link header's rel="next" URL, as the server writes it. */
 export function nextPageOf(link: string | null): number | null {

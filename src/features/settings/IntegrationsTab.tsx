@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GIT_PROVIDERS, type GitProvider } from '../../api/git-providers.ts';
 import { queryKeys } from '../../api/queries.ts';
 import { useSettings } from '../../app/hooks.ts';
 import { requests } from '../../app/services.ts';
 import { Button, Spinner, TextField } from '../../ui/index.ts';
 import { ErrorAlert } from './ConfirmActionDialog.tsx';
-import { GIT_PROVIDERS, gitRequests, settingsQueryKeys, type GitProvider } from './requests.ts';
+import { gitRequests, settingsQueryKeys } from './requests.ts';
 import * as styles from './settings.css.ts';
 
 /** Whose account a saved token is on its provider, or why the provider refuses it. */
@@ -25,9 +26,9 @@ function AccountStatus({ provider }: { provider: GitProvider }) {
 
 /** One provider: its token (written, never shown) and host, saved or removed. */
 function ProviderCard({ provider, connected }: { provider: GitProvider; connected: boolean }) {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation(['settings', 'common']);
   const queryClient = useQueryClient();
-  const name = t(`integrations.providers.${provider}`);
+  const name = t(`common:gitProviders.${provider}`);
   const [token, setToken] = useState('');
   const [host, setHost] = useState('');
   const save = useMutation({

@@ -1,5 +1,6 @@
 import type { components } from '../../../openapi/schema.d.ts';
 import { dataOf } from '../../api/client.ts';
+import type { GitProvider } from '../../api/git-providers.ts';
 import { apiClient } from '../../app/services.ts';
 
 // The settings screens' own calls (openapi/atelier.yaml); the settings themselves are read and
@@ -14,9 +15,6 @@ export type CreatedApiKey = components['schemas']['CreatedApiKey'];
 const secretPath = (name: string) => ({ params: { path: { name } } });
 
 export type ModelConnectionTest = components['schemas']['ModelConnectionTest'];
-
-export type GitProvider = components['schemas']['GitProvider'];
-export const GIT_PROVIDERS: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];
 
 export const settingsQueryKeys = {
   /** The account a saved token belongs to on its provider. */

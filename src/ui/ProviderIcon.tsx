@@ -1,0 +1,19 @@
+import type { components } from '../../openapi/schema.d.ts';
+import * as styles from './provider-icon.css.ts';
+
+type GitProvider = components['schemas']['GitProvider'];
+
+const PROVIDER_MARK: Record<GitProvider, string> = {
+  github: 'M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20z',
+  gitlab: 'M12 21L3 12l3-9 3 7h6l3-7 3 9z',
+  bitbucket: 'M3 4h18l-3 16H6z',
+};
+
+/** A git host's mark beside a repository; `label` (the host's name) is the image's accessible name. */
+export function ProviderIcon({ provider, label }: { provider: GitProvider; label: string }) {
+  return (
+    <svg className={styles.icon} viewBox="0 0 24 24" role="img" aria-label={label}>
+      <path d={PROVIDER_MARK[provider]} />
+    </svg>
+  );
+}
