@@ -16,8 +16,8 @@ export function notProvidedPromise<TOutput, TInput = void>(name: string) {
   return fromPromise<TOutput, TInput>(() => Promise.reject(missing(name)));
 }
 
-export function notProvidedCallback<TSentBack extends EventObject>(name: string) {
-  return fromCallback<EventObject, void, TSentBack>(() => {
+export function notProvidedCallback<TSentBack extends EventObject, TInput = void>(name: string) {
+  return fromCallback<EventObject, TInput, TSentBack>(() => {
     throw missing(name);
   });
 }

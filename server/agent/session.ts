@@ -111,6 +111,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       runtime: host.runtime,
       runtimeHosts: host.runtimeHosts,
       mcpTools: mcp.tools.map((tool) => tool.name),
+      repository: host.settings.repository,
     });
     modelTools = tools.forModel();
     fixedTokens = estimateTokens(system) + estimateTokens(tools.specs());

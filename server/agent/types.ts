@@ -33,7 +33,18 @@ export interface AgentSettings {
   conversationInstructions: string | null;
   /** Names and descriptions of the user's secrets (the values are in the runtime's environment). */
   customSecretsDescriptions: Record<string, string>;
-  repository: { name: string; directory: string } | null;
+  repository: {
+    name: string;
+    directory: string;
+    /** Its host's API, for pull requests, when the user has a token for it (in `tokenVariable`). */
+    gitHost: GitHostFacts | null;
+  } | null;
+}
+
+export interface GitHostFacts {
+  provider: 'github' | 'gitlab' | 'bitbucket';
+  apiUrl: string;
+  tokenVariable: string;
 }
 
 export interface AgentHost {

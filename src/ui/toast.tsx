@@ -15,7 +15,11 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-function show(kind: 'error' | 'success' | 'warning', message: string, options?: Pick<ExternalToast, 'duration'>) {
+function show(
+  kind: 'error' | 'success' | 'warning' | 'info',
+  message: string,
+  options?: Pick<ExternalToast, 'duration'>,
+) {
   if (!wanted) {
     wanted = true;
     for (const listener of listeners) listener();
@@ -28,6 +32,7 @@ export const toast = {
   error: (message: string, options?: Pick<ExternalToast, 'duration'>) => show('error', message, options),
   success: (message: string, options?: Pick<ExternalToast, 'duration'>) => show('success', message, options),
   warning: (message: string, options?: Pick<ExternalToast, 'duration'>) => show('warning', message, options),
+  info: (message: string, options?: Pick<ExternalToast, 'duration'>) => show('info', message, options),
 };
 
 /** Where toasts show: sonner's Toaster, mounted once the first toast is asked for. */

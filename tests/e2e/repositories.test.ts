@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
-import { FakeLlm } from '../support/fake-llm/index.ts';
+import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { startGitHubApiServer } from '../support/git-host-apis.ts';
 import { GitHttpServer } from '../support/git-http-server.ts';
 import { mailedLink } from '../support/mail.ts';
@@ -75,9 +76,10 @@ async function activeAccountWithGitHub(server: RunningServer) {
 
 describe.skipIf(browserMissing())('repositories on the home page in Chromium', () => {
   // The sandbox reaches the host's loopback only on the ports named here.
+  const llm = new FakeLlm('fake-model');
   const suite = browserSuite({
     mode: 'saas',
-    llm: new FakeLlm('fake-model'),
+    llm,
     env: () => ({ SANDBOX_HOST_PORTS: new URL(github.url).port }),
   });
 
@@ -135,4 +137,99 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     expect(await card.getByRole('img', { name: 'GitHub' }).count()).toBe(1);
     await page.close();
   }, 120_000);
+
+  it('launches a microagent from an agent message: the new conversation pushes a branch and opens a pull request, and the task completes with its link', async () => {
+    const { server, browser } = suite;
+    const token = await activeAccountWithGitHub(server);
+    const api = (url: string, body?: unknown) =>
+      fetch(`${server.url}${url}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    llm.enqueue(
+      reply.text('Running the tests', { when: withoutTools }),
+      reply.text('Run `npm test`: the tests live in test/ and need Node 20.', { when: withTools }),
+    );
+    const created = await api('/api/conversations', {
+      repository: 'octo/widgets',
+      git_provider: 'github',
+      selected_branch: 'main',
+      initial_user_msg: 'How do I run the tests?',
+    });
+    expect(created.status).toBe(200);
+    const { conversation_id: parent } = (await created.json()) as { conversation_id: string };
+
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/terms`);
+    await page.evaluate((value) => localStorage.setItem('atelier_token', value), token);
+    await page.goto(`${server.url}/experiment/conversations/${parent}`);
+    const chat = page.getByRole('log', { name: 'Messages' });
+    await chat.getByText('the tests live in test/').waitFor();
+    await chat.getByRole('button', { name: 'Remember in a microagent' }).last().click();
+
+    const dialog = page.getByRole('dialog', { name: 'Launch a microagent' });
+    const query = dialog.getByRole('textbox', { name: 'What should the microagent know?' });
+    // The query starts as the server's remember-prompt for that event.
+    await expect.poll(() => query.inputValue()).toContain('the tests live in test/');
+    const launch = dialog.getByRole('button', { name: 'Launch' });
+    expect(await launch.isDisabled()).toBe(true);
+    await dialog.getByRole('textbox', { name: 'Microagent file' }).fill('.openhands/microagents/testing.md');
+    const triggers = dialog.getByRole('textbox', { name: 'Triggers' });
+    await triggers.pressSequentially('tests npm ');
+    const chips = dialog.getByRole('list', { name: 'Triggers' }).getByRole('listitem');
+    await expect.poll(() => chips.allInnerTexts()).toEqual(['tests', 'npm']);
+    await triggers.press('Backspace');
+    await expect.poll(() => chips.allInnerTexts()).toEqual(['tests']);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // The launched conversation's agent: a branch with the file, pushed, then the pull request through the API.
+    const branch = 'add-testing-microagent';
+    const pr = `${github.url}/octo/widgets/pull/1`;
+    llm.enqueue(
+      reply.text('Testing microagent', { when: withoutTools }),
+      reply.toolCall(
+        'execute_bash',
+        {
+          command: [
+            `git checkout -q -b ${branch}`,
+            'mkdir -p .openhands/microagents',
+            "printf -- '---\\ntriggers:\\n- tests\\n---\\nRun npm test (Node 20).\\n' > .openhands/microagents/testing.md",
+            'git add -A',
+            "git commit -qm 'Add the testing microagent'",
+            `git push -q origin ${branch}`,
+            `curl -sS -X POST -H "Authorization: Bearer $GITHUB_TOKEN" ${github.url}/api/v3/repos/octo/widgets/pulls -d '{"title": "Add the testing microagent", "head": "${branch}", "base": "main"}'`,
+          ].join(' && '),
+          security_risk: 'MEDIUM',
+        },
+        { when: withTools },
+      ),
+      reply.toolCall('finish', { message: `Opened ${pr}.`, task_completed: 'true' }, { when: withTools }),
+    );
+    await launch.click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Creating the microagent in a new conversation…').waitFor();
+    await chat.getByRole('status').getByText('Microagent: being created…').waitFor();
+
+    await page.getByText(`The microagent is created: ${pr}`).waitFor({ timeout: 60_000 });
+    const status = chat.getByRole('status').filter({ hasText: 'Microagent: created' });
+    expect(await status.getByRole('link', { name: 'View pull request' }).getAttribute('href')).toBe(pr);
+    expect(github.pullRequests).toEqual([
+      { number: 1, repository: 'octo/widgets', title: 'Add the testing microagent', head: branch, base: 'main' },
+    ]);
+    // The branch reached the host with the file, and the launched conversation carries the flag's trigger.
+    const pushed = execFileSync(
+      'git',
+      ['--git-dir', path.join(remotes, 'octo/widgets.git'), 'show', `${branch}:.openhands/microagents/testing.md`],
+      { encoding: 'utf8' },
+    );
+    expect(pushed).toContain('Run npm test (Node 20).');
+    const list = (await (await api('/api/conversations')).json()) as {
+      results: { conversation_id: string; trigger: string; selected_repository: string }[];
+    };
+    expect(list.results.filter((c) => c.trigger === 'microagent_management')).toEqual([
+      expect.objectContaining({ selected_repository: 'octo/widgets' }),
+    ]);
+    await page.close();
+  }, 180_000);
 });

@@ -31,11 +31,14 @@ export function serializeEvent(event: EventObject): string {
 export function pathsThroughEveryEdge<TMachine extends AnyStateMachine>(
   machine: TMachine,
   options: {
-    events: AnyEventObject[];
+    /** The events to try; a function when they depend on the state (e.g. the ids the machine holds). */
+    events: AnyEventObject[] | ((snapshot: AnyMachineSnapshot) => AnyEventObject[]);
     input?: unknown;
     summarize?: (snapshot: AnyMachineSnapshot) => unknown;
   },
 ): StatePath<AnyMachineSnapshot, EventObject>[] {
+  const eventsOf = (snapshot: AnyMachineSnapshot) =>
+    typeof options.events === 'function' ? options.events(snapshot) : options.events;
   const summarize =
     options.summarize ?? ((snapshot: AnyMachineSnapshot) => ({ value: snapshot.value, context: snapshot.context }));
   const key = (snapshot: AnyMachineSnapshot) =>
@@ -43,7 +46,7 @@ export function pathsThroughEveryEdge<TMachine extends AnyStateMachine>(
   const logic = machine as AnyStateMachine;
   return getShortestPaths(logic, {
     // Only events that the state takes a transition on.
-    events: (snapshot) => options.events.filter((event) => snapshot.can(event)),
+    events: (snapshot) => eventsOf(snapshot).filter((event) => snapshot.can(event)),
     input: options.input,
     serializeEvent,
     serializeState: (snapshot, event, previous) =>
@@ -156,7 +159,8 @@ export async function runPath(
 ): Promise<AnyMachineSnapshot> {
   const { fakes, coverage } = options;
   const settle = new Map<string, { resolve: (output: unknown) => void; reject: (error: unknown) => void }>();
-  const sendBacks = new Map<string, (event: EventObject) => void>();
+  // Every running instance of a callback actor (a machine may spawn several of one src); any of them can send.
+  const sendBacks = new Map<string, Set<(event: EventObject) => void>>();
   let effects: string[] = [];
   let effectParams: unknown[] = [];
   let started: { src: string; input: unknown }[] = [];
@@ -173,8 +177,9 @@ export async function runPath(
   }
   for (const src of Object.keys(fakes.callbacks)) {
     actors[src] = fromCallback(({ sendBack }) => {
-      sendBacks.set(src, sendBack);
-      return () => sendBacks.delete(src);
+      const running = sendBacks.get(src) ?? new Set();
+      sendBacks.set(src, running.add(sendBack));
+      return () => running.delete(sendBack);
     });
   }
   const actions = Object.fromEntries(
@@ -225,7 +230,7 @@ export async function runPath(
       else pending.reject((event as { error?: unknown }).error);
     } else if (callbackEventSources.has(event.type)) {
       const src = callbackEventSources.get(event.type) ?? '';
-      const sendBack = sendBacks.get(src);
+      const [sendBack] = sendBacks.get(src) ?? [];
       if (!sendBack) throw new Error(`${event.type}: the actor "${src}" is not running`);
       sendBack(event);
     } else {

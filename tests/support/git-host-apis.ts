@@ -31,6 +31,13 @@ export interface FakeHostOptions {
   gitBackend?: (request: http.IncomingMessage, response: http.ServerResponse) => void;
 }
 
+/** What a request sent beside its URL: a JSON body (undefined when it is not JSON) and where it was sent. */
+interface Posted {
+  method: string;
+  body: unknown;
+  origin: string;
+}
+
 interface Answer {
   status: number;
   body: unknown;
@@ -60,21 +67,34 @@ const filesIn = (repo: FakeRepository, directory: string) =>
     (p) => p.startsWith(`${directory}/`) && !p.slice(directory.length + 1).includes('/'),
   );
 
+function jsonOrUndefined(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 async function serve(
   options: FakeHostOptions,
   authorized: (authorization: string | undefined) => 'ok' | 'limited' | 'refused',
   refusal: { limited: Answer; refused: Answer },
-  route: (url: URL, find: (fullName: string) => FakeRepository | undefined) => Answer,
+  route: (url: URL, find: (fullName: string) => FakeRepository | undefined, request: Posted) => Answer,
 ) {
   const requests: { path: string; authorization: string | undefined }[] = [];
   const find = (fullName: string) =>
     options.repositories.find((r) => r.full_name.toLowerCase() === fullName.toLowerCase());
-  const server = http.createServer((request, response) => {
+  const server = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
     if (options.gitBackend && /\.git(\/|$)/.test(url.pathname)) return options.gitBackend(request, response);
     requests.push({ path: `${url.pathname}${url.search}`, authorization: request.headers.authorization });
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = jsonOrUndefined(Buffer.concat(chunks).toString());
     const access = authorized(request.headers.authorization);
-    const answer = access === 'ok' ? route(url, find) : refusal[access];
+    const posted = { method: request.method ?? 'GET', body, origin: `http://${request.headers.host}` };
+    const answer = access === 'ok' ? route(url, find, posted) : refusal[access];
     response.writeHead(answer.status, {
       'content-type': answer.text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
       ...answer.headers,
@@ -94,6 +114,41 @@ const bearer = (options: FakeHostOptions) => (authorization: string | undefined)
 
 export function startGitHubApiServer(options: FakeHostOptions) {
   const user = options.user ?? DEFAULT_USER;
+  const pullRequests: { number: number; repository: string; title: string; head: string; base: string }[] = [];
+  // POST /repos/{owner}/{repo}/pulls: title, head and base required (422 'Validation Failed' as GitHub answers).
+  const openPullRequest = (repo: FakeRepository | undefined, request: Posted): Answer => {
+    if (!repo) return notFound;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const missing = ['title', 'head', 'base'].filter((field) => typeof body[field] !== 'string' || body[field] === '');
+    if (missing.length > 0)
+      return {
+        status: 422,
+        body: {
+          message: 'Validation Failed',
+          errors: missing.map((field) => ({ resource: 'PullRequest', field, code: 'missing_field' })),
+        },
+      };
+    const number = pullRequests.length + 1;
+    const pull = {
+      number,
+      repository: repo.full_name,
+      title: String(body.title),
+      head: String(body.head),
+      base: String(body.base),
+    };
+    pullRequests.push(pull);
+    return {
+      status: 201,
+      body: {
+        number,
+        state: 'open',
+        title: pull.title,
+        html_url: `${request.origin}/${repo.full_name}/pull/${number}`,
+        head: { ref: pull.head },
+        base: { ref: pull.base },
+      },
+    };
+  };
   const json = (repo: FakeRepository) => ({
     id: repo.id,
     name: repo.full_name.split('/')[1],
@@ -127,8 +182,10 @@ export function startGitHubApiServer(options: FakeHostOptions) {
       },
       refused: { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } },
     },
-    (url, find) => {
+    (url, find, request) => {
       const path = url.pathname.replace(/^\/api\/v3/, '');
+      const pulls = /^\/repos\/([^/]+\/[^/]+)\/pulls$/.exec(path);
+      if (pulls && request.method === 'POST') return openPullRequest(find(pulls[1] ?? ''), request);
       if (path === '/user')
         return { status: 200, body: { company: null, ...user, avatar_url: `https://avatars.example/${user.id}` } };
       if (path === '/user/repos') {
@@ -205,7 +262,7 @@ export function startGitHubApiServer(options: FakeHostOptions) {
         ? { status: 200, body: inside.map((p) => ({ type: 'file', name: p.split('/').at(-1), path: p })) }
         : notFound;
     },
-  );
+  ).then((server) => ({ ...server, pullRequests }));
 }
 
 export function startGitLabApiServer(options: FakeHostOptions) {

@@ -1,4 +1,5 @@
 import type { RuntimeSession } from '../../runtime/types.ts';
+import type { GitHostFacts } from '../types.ts';
 
 export interface SystemPromptFacts {
   runtime: Pick<RuntimeSession, 'workspaceDir' | 'ports' | 'sandboxed'>;
@@ -6,6 +7,33 @@ export interface SystemPromptFacts {
   runtimeHosts: readonly string[];
   /** Names of the MCP tools, to tell them apart from the built-in ones. */
   mcpTools: readonly string[];
+  /** The checked-out repository and its host's API, when the user has a token for it. */
+  repository?: { name: string; gitHost: GitHostFacts | null } | null;
+}
+
+/** How to open a pull (merge) request through each host's REST API, with the token from the environment. */
+function pullRequestHowTo(name: string, host: GitHostFacts): string {
+  const token = `$${host.tokenVariable}`;
+  switch (host.provider) {
+    case 'github':
+      return `* To open a pull request: \`curl -sS -X POST -H "Authorization: Bearer ${token}" -H "Accept: application/vnd.github+json" ${host.apiUrl}/repos/${name}/pulls -d '{"title": "…", "head": "<your branch>", "base": "<target branch>", "body": "…"}'\`. Its html_url is the pull request's link.`;
+    case 'gitlab':
+      return `* To open a merge request: \`curl -sS -X POST -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" ${host.apiUrl}/projects/${encodeURIComponent(name)}/merge_requests -d '{"title": "…", "source_branch": "<your branch>", "target_branch": "<target branch>", "description": "…"}'\`. Its web_url is the merge request's link.`;
+    case 'bitbucket':
+      return `* To open a pull request: \`curl -sS -X POST -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" ${host.apiUrl}/repositories/${name}/pullrequests -d '{"title": "…", "source": {"branch": {"name": "<your branch>"}}, "destination": {"branch": {"name": "<target branch>"}}, "description": "…"}'\`. Its links.html.href is the pull request's link.`;
+  }
+}
+
+function gitHostSection(repository: SystemPromptFacts['repository']): string {
+  if (!repository?.gitHost) return '';
+  return `
+
+<GIT_HOST>
+* The workspace is a checkout of ${repository.name}; \`git push origin <branch>\` works as it is (the credentials come from $${repository.gitHost.tokenVariable}, never print it).
+* Push to a new branch, never to main, master or deploy, unless the user asks for it.
+${pullRequestHowTo(repository.name, repository.gitHost)}
+* End with the link, so the user can open it.
+</GIT_HOST>`;
 }
 
 /**
@@ -22,7 +50,7 @@ export function systemPrompt(facts: SystemPromptFacts): string {
 * The workspace is ${facts.runtime.workspaceDir}, a git repository. Work inside it; relative paths are relative to it.
 * ${facts.runtime.sandboxed ? 'Commands run in a sandbox: only the workspace and your home directory are writable.' : 'Commands run directly on the host: be careful with anything outside the workspace.'}
 * To show the user an app, serve it on port ${port1} (reachable by the user at ${hostFor(0)}) or port ${port2} (at ${hostFor(1)}). Bind to 0.0.0.0, and run servers in the background, for example \`npm run dev -- --host 0.0.0.0 --port ${port1} > server.log 2>&1 &\`. The ports are also in the environment as APP_PORT_1 and APP_PORT_2.
-</WORKSPACE>
+</WORKSPACE>${gitHostSection(facts.repository)}
 
 <TOOLS>
 * execute_bash runs shell commands in one persistent bash session. A command that has not finished when its timeout passes keeps running: poll it with an empty command, answer prompts with is_input=true, or interrupt it with C-c (is_input=true). Prefer non-interactive flags (-y, --yes, CI=1).

@@ -78,7 +78,7 @@ describe('the model context', () => {
       settings: {
         conversationInstructions: 'Answer in French.',
         customSecretsDescriptions: { GITHUB_TOKEN: 'a GitHub token' },
-        repository: { name: 'acme/shop', directory: '.' },
+        repository: { name: 'acme/shop', directory: '.', gitHost: null },
       },
       script: (llm) =>
         llm.enqueue(

@@ -1,4 +1,5 @@
-import type { AgentSettings } from '../../agent/types.ts';
+import type { AgentSettings, GitHostFacts } from '../../agent/types.ts';
+import { gitApiUrl } from '../../shared/git-api.ts';
 import type { RepositorySource } from '../../runtime/types.ts';
 import type { SecretsService } from '../secrets/index.ts';
 import type { GitProvider, SettingsService } from '../settings/index.ts';
@@ -51,6 +52,17 @@ function repositorySource(
   };
 }
 
+/** The API of the repository's host, when the user's token for it is in the runtime's environment. */
+function gitHostFacts(
+  row: ConversationRow,
+  tokens: readonly { provider: GitProvider; host: string | null }[],
+): GitHostFacts | null {
+  const provider = (row.gitProvider ?? 'github') as GitProvider;
+  const token = tokens.find((t) => t.provider === provider);
+  if (!token) return null;
+  return { provider, apiUrl: gitApiUrl(provider, token.host), tokenVariable: TOKEN_VARIABLES[provider] };
+}
+
 /**
  * What a start of the conversation runs with: the agent's settings, and the runtime's
  * environment — the user's secrets, git identity and the tokens of the providers asked for.
@@ -88,7 +100,9 @@ export async function prepareStart(
       conversationInstructions: row.instructions,
       customSecretsDescriptions: await deps.secrets.descriptions(row.userId),
       // The workspace itself is the checkout (the manager clears this when the checkout fails).
-      repository: row.selectedRepository ? { name: row.selectedRepository, directory: '.' } : null,
+      repository: row.selectedRepository
+        ? { name: row.selectedRepository, directory: '.', gitHost: gitHostFacts(row, tokens) }
+        : null,
     },
   };
 }

@@ -1,6 +1,7 @@
 import { encodePath, restClient } from './rest.ts';
 import { pageOf } from './link-header.ts';
 import type { GitHost, Repository, RepositorySort } from './types.ts';
+import { gitApiUrl } from '../../shared/git-api.ts';
 
 // Bitbucket Cloud's REST API (2.0). A token is an access token (sent as a bearer token) or
 // `username:app-password` (sent as basic authentication), as Bitbucket accepts both.
@@ -30,15 +31,8 @@ const ORDER: Record<RepositorySort, string> = {
   full_name: 'full_name',
 };
 
-export function bitbucketApiUrl(host: string | null): string {
-  const origin = host
-    ? (host.includes('://') ? host : `https://${host}`).replace(/\/+$/, '')
-    : 'https://api.bitbucket.org';
-  return `${origin}/2.0`;
-}
-
 export function bitbucketHost(token: string, host: string | null, fetchImpl: typeof fetch = fetch): GitHost {
-  const base = bitbucketApiUrl(host);
+  const base = gitApiUrl('bitbucket', host);
   const authorization = token.includes(':') ? `Basic ${Buffer.from(token).toString('base64')}` : `Bearer ${token}`;
 
   const { call, json, orWhenMissing } = restClient(

@@ -1,6 +1,7 @@
 import { encodePath, GitHostError, restClient } from './rest.ts';
 import { nextLink, pageOf } from './link-header.ts';
 import type { Branch, GitHost, Repository } from './types.ts';
+import { gitApiUrl } from '../../shared/git-api.ts';
 
 // GitHub's REST API (v3): github.com through api.github.com, GitHub Enterprise Server through
 // https://<host>/api/v3 (the host saved with the token).
@@ -24,15 +25,8 @@ const repository = (repo: GitHubRepository): Repository => ({
   main_branch: repo.default_branch ?? null,
 });
 
-/** The API's base URL for a token saved with `host` (none: github.com). */
-export function gitHubApiUrl(host: string | null): string {
-  if (!host) return 'https://api.github.com';
-  const origin = (host.includes('://') ? host : `https://${host}`).replace(/\/+$/, '');
-  return `${origin}/api/v3`;
-}
-
 export function gitHubHost(token: string, host: string | null, fetchImpl: typeof fetch = fetch): GitHost {
-  const base = gitHubApiUrl(host);
+  const base = gitApiUrl('github', host);
 
   const { call, json, orWhenMissing } = restClient(
     'github',

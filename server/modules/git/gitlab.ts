@@ -1,6 +1,7 @@
 import { restClient } from './rest.ts';
 import { nextLink, pageOf } from './link-header.ts';
 import type { GitHost, Repository, RepositorySort } from './types.ts';
+import { gitApiUrl } from '../../shared/git-api.ts';
 
 // GitLab's REST API (v4): gitlab.com, or a self-managed instance at the host saved with the token.
 
@@ -30,16 +31,11 @@ const ORDER: Record<RepositorySort, string> = {
   full_name: 'order_by=path&sort=asc',
 };
 
-export function gitLabApiUrl(host: string | null): string {
-  const origin = host ? (host.includes('://') ? host : `https://${host}`).replace(/\/+$/, '') : 'https://gitlab.com';
-  return `${origin}/api/v4`;
-}
-
 /** A project's id in a path: its full path, URL-encoded as one segment. */
 const project = (fullName: string) => encodeURIComponent(fullName);
 
 export function gitLabHost(token: string, host: string | null, fetchImpl: typeof fetch = fetch): GitHost {
-  const base = gitLabApiUrl(host);
+  const base = gitApiUrl('gitlab', host);
 
   const { call, json, orWhenMissing } = restClient(
     'gitlab',

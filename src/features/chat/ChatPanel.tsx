@@ -1,13 +1,16 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useState, type DragEvent } from 'react';
+import { useCallback, useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectAwaitingConfirmation, selectSuggestionsShown, selectTyping } from '../../../machines/agent.ts';
 import { selectPending } from '../../../machines/chat-input.ts';
+import { selectCanLaunchFrom, selectTasks } from '../../../machines/microagent-launch.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { Button, toast } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
+import { LaunchMicroagentDialog } from './LaunchMicroagentDialog.tsx';
 import { MessageBox } from './MessageBox.tsx';
+import { useMicroagentLaunch } from './microagent-launch.ts';
 import { MessageList } from './MessageList.tsx';
 import { downloadTrajectory } from './requests.ts';
 import { hasGitTarget, suggestionPrompt, type SuggestionKind } from '../../rules/git-suggestions.ts';
@@ -61,6 +64,14 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
   const typing = useSelector(agent, selectTyping);
   const feedbackEnabled = useClientConfig()?.APP_MODE === 'saas';
   const [dragging, setDragging] = useState(false);
+  const launch = useMicroagentLaunch(conversation);
+  const canRemember = useSelector(launch, selectCanLaunchFrom);
+  const launchTasks = useSelector(launch, selectTasks);
+  const remember = useCallback((eventId: number) => launch.send({ type: 'OPEN', eventId }), [launch]);
+  const memory = useMemo(
+    () => (canRemember ? { onRemember: remember, tasks: launchTasks } : null),
+    [canRemember, remember, launchTasks],
+  );
 
   const confirm = useCallback(() => agent.send({ type: 'CONFIRM' }), [agent]);
   const reject = useCallback(() => agent.send({ type: 'REJECT' }), [agent]);
@@ -101,7 +112,9 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
         onConfirm={confirm}
         onReject={reject}
         feedbackEnabled={feedbackEnabled}
+        memory={memory}
       />
+      <LaunchMicroagentDialog launch={launch} />
       {typing && (
         <p className={styles.typing} role="status">
           {t('agent.typing')}

@@ -16,6 +16,7 @@ import {
   truncateText,
   type ResultStatus,
 } from '../../rules/event-display.ts';
+import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { Event } from '../../../openapi/types.ts';
 
 export interface EventRowProps {
@@ -24,6 +25,8 @@ export interface EventRowProps {
   confirmation: { onConfirm: () => void; onReject: () => void } | null;
   /** Star ratings (saas only) on agent messages among the last events. */
   feedback: { stream: ConversationStream } | null;
+  /** 'Remember in a microagent' on agent rows, and the row's launch task if there is one. */
+  memory: { onRemember: (eventId: number) => void; task: LaunchTask | null } | null;
 }
 
 function Images({ urls }: { urls: readonly string[] | null | undefined }) {
@@ -316,7 +319,21 @@ const isRatableRow = (row: ChatRow) =>
   (row.kind === 'message' || (row.kind === 'action' && row.event.action === 'finish'));
 
 /** One row of the chat; memoised, so it renders again only when its own row, buttons or feedback change. */
-export const EventRow = memo(function EventRow({ row, confirmation, feedback }: EventRowProps) {
+function LaunchTaskStatus({ task }: { task: LaunchTask }) {
+  const { t } = useTranslation('chat');
+  return (
+    <p className={styles.launchTask} role="status">
+      {t(`microagentLaunch.task.${task.status}`)}
+      {task.prUrl ? (
+        <a href={task.prUrl} target="_blank" rel="noreferrer">
+          {t('microagentLaunch.task.pullRequest')}
+        </a>
+      ) : null}
+    </p>
+  );
+}
+
+export const EventRow = memo(function EventRow({ row, confirmation, feedback, memory }: EventRowProps) {
   const { t } = useTranslation('chat');
   return (
     <div>
@@ -334,6 +351,14 @@ export const EventRow = memo(function EventRow({ row, confirmation, feedback }: 
       {feedback && row.kind !== 'pending' && isRatableRow(row) && (
         <FeedbackStars stream={feedback.stream} eventId={row.id} />
       )}
+      {memory && row.kind !== 'pending' && isRatableRow(row) ? (
+        <div className={styles.rowActions}>
+          <Button size="sm" tone="ghost" onClick={() => memory.onRemember(row.id)}>
+            {t('microagentLaunch.remember')}
+          </Button>
+        </div>
+      ) : null}
+      {memory?.task ? <LaunchTaskStatus task={memory.task} /> : null}
     </div>
   );
 });

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PendingMessage } from '../../../machines/chat-input.ts';
+import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
 import { Button } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
@@ -24,6 +25,8 @@ export interface MessageListProps {
   onConfirm: () => void;
   onReject: () => void;
   feedbackEnabled: boolean;
+  /** Launching a microagent from agent rows, with each row's launch task; null when the conversation cannot. */
+  memory: { onRemember: (eventId: number) => void; tasks: readonly LaunchTask[] } | null;
 }
 
 // A guess on the tall side: rows guessed too short are rendered, measured and dropped again in
@@ -54,6 +57,7 @@ export function MessageList({
   onConfirm,
   onReject,
   feedbackEnabled,
+  memory,
 }: MessageListProps) {
   const { t } = useTranslation('chat');
   const [selectRows] = useState(createRowsSelector);
@@ -67,6 +71,14 @@ export function MessageList({
   const confirmRowId = awaitingConfirmation ? lastAgentRowId(rows) : null;
   const confirmation = useMemo(() => ({ onConfirm, onReject }), [onConfirm, onReject]);
   const feedback = useMemo(() => (feedbackEnabled ? { stream } : null), [feedbackEnabled, stream]);
+  // One object per row that keeps its identity while nothing of it changes (the rows are memoised).
+  const memoryOf = useMemo(() => {
+    if (!memory) return null;
+    const { onRemember } = memory;
+    const plain = { onRemember, task: null };
+    const withTask = new Map(memory.tasks.map((task) => [task.eventId, { onRemember, task }]));
+    return (eventId: number) => withTask.get(eventId) ?? plain;
+  }, [memory]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
@@ -168,6 +180,7 @@ export function MessageList({
               row,
               confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null,
               feedback,
+              memory: row.kind === 'pending' ? null : (memoryOf?.(row.id) ?? null),
             };
             return (
               <div

@@ -207,3 +207,27 @@ export const star = style({
   selectors: { '&:disabled': { cursor: 'default' } },
 });
 export const starFilled = style({ color: '#f5a524' });
+
+export const launchForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
+export const queryBox = style([textarea, { minHeight: '120px', maxHeight: '240px', resize: 'vertical' }]);
+export const triggerList = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: vars.space.xs,
+  margin: 0,
+  padding: 0,
+  listStyle: 'none',
+});
+export const trigger = style({
+  padding: `0 ${vars.space.sm}`,
+  borderRadius: vars.radius.full,
+  background: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+  fontSize: vars.fontSize.sm,
+});
+export const launchTask = style({
+  display: 'flex',
+  gap: vars.space.sm,
+  fontSize: vars.fontSize.sm,
+  marginTop: vars.space.xs,
+});

@@ -2,3 +2,4 @@ export { SidebarLayout } from './SidebarLayout.tsx';
 export { useConversationChanges } from './changes.ts';
 export { conversationRequests, layoutRequests } from './requests.ts';
 export { answerOnce, prefetchConversation, takePrefetched, type Prefetched } from './prefetch.ts';
+export { openConversationStream } from './stream.ts';

@@ -9,11 +9,17 @@ import { fromPromise } from 'xstate';
 import type { ConnectionNotice } from '../../../machines/connection.ts';
 import { conversationMachine, selectCanConnect, type ConversationFailure } from '../../../machines/conversation.ts';
 import { layoutMachine } from '../../../machines/layout.ts';
-import { showErrorToast, tokenStore } from '../../app/services.ts';
-import { createConversationStream, type LiveConversationStream } from '../../realtime/conversation-stream.ts';
+import { showErrorToast } from '../../app/services.ts';
+import type { LiveConversationStream } from '../../realtime/conversation-stream.ts';
 import type { ScreenModel } from './screen-model.ts';
 import { liveConversation, streamedRuntimeStatus, streamedTitle } from './title.ts';
-import { answerOnce, conversationRequests, layoutRequests, type Prefetched } from '../conversations/index.ts';
+import {
+  answerOnce,
+  conversationRequests,
+  layoutRequests,
+  openConversationStream,
+  type Prefetched,
+} from '../conversations/index.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
 /**
@@ -54,10 +60,6 @@ export function useConversationActor(conversationId: string, prefetched?: Prefet
 
 export type ConversationActor = ReturnType<typeof useConversationActor>;
 
-function socketUrl(): string {
-  return `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/socket`;
-}
-
 /**
  * The conversation's event stream for as long as the workspace shows it: connected while the
  * conversation can be (RUNNING or with a runtime status), its status reported to the
@@ -84,14 +86,8 @@ export function useConversationStream(
   useEffect(() => {
     const describe = (notice: ConnectionNotice) =>
       notice.kind === 'server' ? notice.text : latest.current.t(`connection.${notice.message}`);
-    const created = createConversationStream({
+    const created = openConversationStream({
       conversationId,
-      socketUrl: socketUrl(),
-      credentials: (): Record<string, string> => {
-        const token = tokenStore.read();
-        return token === null ? {} : { auth_token: token };
-      },
-      fetchEvents: (query) => conversationRequests.events(conversationId, query),
       ...(firstPage.current && { newestPage: firstPage.current }),
       tempMessage: firstTempMessage.current,
       clearTempMessage: () => {
