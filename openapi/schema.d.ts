@@ -4608,7 +4608,10 @@ export interface operations {
     };
     listRepositoryMicroagents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The git provider to ask; the user's first connected provider when absent. */
+                selected_provider?: components["parameters"]["SelectedProvider"];
+            };
             header?: never;
             path: {
                 owner: components["parameters"]["RepoOwner"];
@@ -4637,6 +4640,8 @@ export interface operations {
     getRepositoryMicroagentContent: {
         parameters: {
             query: {
+                /** @description The git provider to ask; the user's first connected provider when absent. */
+                selected_provider?: components["parameters"]["SelectedProvider"];
                 file_path: string;
             };
             header?: never;

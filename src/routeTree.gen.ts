@@ -20,6 +20,7 @@ import { Route as UsageAgreementRouteImport } from './routes/usage-agreement'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as SidebarClaimCreditRouteImport } from './routes/_sidebar/claim-credit'
 import { Route as SidebarDashboardRouteImport } from './routes/_sidebar/dashboard'
+import { Route as SidebarMicroagentManagementRouteImport } from './routes/_sidebar/microagent-management'
 import { Route as SidebarProfileRouteImport } from './routes/_sidebar/profile'
 import { Route as SidebarSettingsRouteImport } from './routes/_sidebar/settings'
 import { Route as AffiliateIndexRouteImport } from './routes/affiliate.index'
@@ -90,6 +91,12 @@ const SidebarDashboardRoute = SidebarDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => SidebarRoute,
 } as any)
+const SidebarMicroagentManagementRoute =
+  SidebarMicroagentManagementRouteImport.update({
+    id: '/microagent-management',
+    path: '/microagent-management',
+    getParentRoute: () => SidebarRoute,
+  } as any)
 const SidebarProfileRoute = SidebarProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
@@ -180,6 +187,7 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute
   '/claim-credit': typeof SidebarClaimCreditRoute
   '/dashboard': typeof SidebarDashboardRoute
+  '/microagent-management': typeof SidebarMicroagentManagementRoute
   '/profile': typeof SidebarProfileRoute
   '/settings': typeof SidebarSettingsRouteWithChildren
   '/affiliate/dashboard': typeof AffiliateDashboardRoute
@@ -206,6 +214,7 @@ export interface FileRoutesByTo {
   '/verify-email': typeof VerifyEmailRoute
   '/claim-credit': typeof SidebarClaimCreditRoute
   '/dashboard': typeof SidebarDashboardRoute
+  '/microagent-management': typeof SidebarMicroagentManagementRoute
   '/profile': typeof SidebarProfileRoute
   '/affiliate/dashboard': typeof AffiliateDashboardRoute
   '/affiliate': typeof AffiliateIndexRoute
@@ -234,6 +243,7 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute
   '/_sidebar/claim-credit': typeof SidebarClaimCreditRoute
   '/_sidebar/dashboard': typeof SidebarDashboardRoute
+  '/_sidebar/microagent-management': typeof SidebarMicroagentManagementRoute
   '/_sidebar/profile': typeof SidebarProfileRoute
   '/_sidebar/settings': typeof SidebarSettingsRouteWithChildren
   '/affiliate/dashboard': typeof AffiliateDashboardRoute
@@ -263,6 +273,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/claim-credit'
     | '/dashboard'
+    | '/microagent-management'
     | '/profile'
     | '/settings'
     | '/affiliate/dashboard'
@@ -289,6 +300,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/claim-credit'
     | '/dashboard'
+    | '/microagent-management'
     | '/profile'
     | '/affiliate/dashboard'
     | '/affiliate'
@@ -316,6 +328,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/_sidebar/claim-credit'
     | '/_sidebar/dashboard'
+    | '/_sidebar/microagent-management'
     | '/_sidebar/profile'
     | '/_sidebar/settings'
     | '/affiliate/dashboard'
@@ -422,6 +435,13 @@ declare module '@tanstack/react-router' {
       path: '/dashboard'
       fullPath: '/dashboard'
       preLoaderRoute: typeof SidebarDashboardRouteImport
+      parentRoute: typeof SidebarRoute
+    }
+    '/_sidebar/microagent-management': {
+      id: '/_sidebar/microagent-management'
+      path: '/microagent-management'
+      fullPath: '/microagent-management'
+      preLoaderRoute: typeof SidebarMicroagentManagementRouteImport
       parentRoute: typeof SidebarRoute
     }
     '/_sidebar/profile': {
@@ -563,6 +583,7 @@ const SidebarSettingsRouteWithChildren = SidebarSettingsRoute._addFileChildren(
 interface SidebarRouteChildren {
   SidebarClaimCreditRoute: typeof SidebarClaimCreditRoute
   SidebarDashboardRoute: typeof SidebarDashboardRoute
+  SidebarMicroagentManagementRoute: typeof SidebarMicroagentManagementRoute
   SidebarProfileRoute: typeof SidebarProfileRoute
   SidebarSettingsRoute: typeof SidebarSettingsRouteWithChildren
   SidebarConversationsConversationIdRoute: typeof SidebarConversationsConversationIdRoute
@@ -572,6 +593,7 @@ interface SidebarRouteChildren {
 const SidebarRouteChildren: SidebarRouteChildren = {
   SidebarClaimCreditRoute: SidebarClaimCreditRoute,
   SidebarDashboardRoute: SidebarDashboardRoute,
+  SidebarMicroagentManagementRoute: SidebarMicroagentManagementRoute,
   SidebarProfileRoute: SidebarProfileRoute,
   SidebarSettingsRoute: SidebarSettingsRouteWithChildren,
   SidebarConversationsConversationIdRoute:

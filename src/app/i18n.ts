@@ -19,6 +19,7 @@ export const NAMESPACES = [
   'billing',
   'landing',
   'affiliate',
+  'microagents',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 /** Texts of pages few visits open: their routes load them (pageTexts), the first render does not wait for them. */
@@ -28,6 +29,7 @@ export const PAGE_NAMESPACES = [
   'billing',
   'landing',
   'affiliate',
+  'microagents',
 ] as const satisfies readonly Namespace[];
 export const FIRST_LOAD_NAMESPACES = NAMESPACES.filter(
   (namespace) => !(PAGE_NAMESPACES as readonly string[]).includes(namespace),

@@ -7,6 +7,7 @@ import type conversations from '../../locales/en/conversations.json';
 import type landing from '../../locales/en/landing.json';
 import type home from '../../locales/en/home.json';
 import type legal from '../../locales/en/legal.json';
+import type microagents from '../../locales/en/microagents.json';
 import type onboarding from '../../locales/en/onboarding.json';
 import type settings from '../../locales/en/settings.json';
 import type tabs from '../../locales/en/tabs.json';
@@ -30,6 +31,7 @@ declare module 'i18next' {
       billing: typeof billing;
       landing: typeof landing;
       affiliate: typeof affiliate;
+      microagents: typeof microagents;
     };
   }
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
+import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { startGitHubApiServer } from '../support/git-host-apis.ts';
@@ -37,6 +37,10 @@ beforeAll(async () => {
         id: 1,
         full_name: 'octo/widgets',
         pushed_at: '2026-11-20T00:00:00Z',
+        files: {
+          '.openhands/microagents/repo.md': 'Use pnpm, never npm install.\n',
+          '.openhands/microagents/testing.md': '---\ntriggers:\n- tests\n- ci\n---\nRun the tests with pnpm test.\n',
+        },
         branches: [
           { name: 'main', sha: '1'.repeat(40) },
           { name: 'feature', sha: '2'.repeat(40) },
@@ -51,6 +55,14 @@ afterAll(async () => {
   await github?.close();
   fs.rmSync(remotes, { recursive: true, force: true });
 });
+
+/** A tab signed in with `token` (kept where the application reads it), on a page outside the application. */
+async function signedInPage(browser: Browser, server: RunningServer, token: string) {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}/terms`);
+  await page.evaluate((value) => localStorage.setItem('atelier_token', value), token);
+  return page;
+}
 
 async function activeAccountWithGitHub(server: RunningServer) {
   const post = (url: string, body: unknown, token?: string) =>
@@ -86,9 +98,7 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
   it('lists the user’s repositories page by page, searches as they type, and launches a conversation on the picked branch with the clone in its workspace', async () => {
     const { server, browser } = suite;
     const token = await activeAccountWithGitHub(server);
-    const page = await openPage(browser);
-    await page.goto(`${server.url}/terms`);
-    await page.evaluate((value) => localStorage.setItem('atelier_token', value), token);
+    const page = await signedInPage(browser, server, token);
     await page.goto(`${server.url}/dashboard`);
 
     const section = page.getByRole('region', { name: 'Repository' });
@@ -160,9 +170,7 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     expect(created.status).toBe(200);
     const { conversation_id: parent } = (await created.json()) as { conversation_id: string };
 
-    const page = await openPage(browser);
-    await page.goto(`${server.url}/terms`);
-    await page.evaluate((value) => localStorage.setItem('atelier_token', value), token);
+    const page = await signedInPage(browser, server, token);
     await page.goto(`${server.url}/experiment/conversations/${parent}`);
     const chat = page.getByRole('log', { name: 'Messages' });
     await chat.getByText('the tests live in test/').waitFor();
@@ -232,4 +240,58 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     ]);
     await page.close();
   }, 180_000);
+
+  it('manages microagents: the side navigation opens the page, a repository unfolds its microagents and each its content; Refresh asks again', async () => {
+    const { server, browser } = suite;
+    const token = await activeAccountWithGitHub(server);
+    const page = await signedInPage(browser, server, token);
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('navigation').getByRole('link', { name: 'Microagents' }).click();
+    await page.waitForURL('**/microagent-management');
+    await page.getByRole('heading', { name: 'Microagent management' }).waitFor();
+
+    const list = page.getByRole('list', { name: 'Repositories' });
+    await list.getByText('octo/widgets').click();
+    const repository = list.getByRole('listitem').filter({ hasText: 'octo/widgets' });
+    const testing = repository.getByRole('group').filter({ hasText: /^testing/ });
+    await testing.waitFor();
+    expect(await repository.innerText()).toMatch(/repo\s*Repository/);
+    expect(await testing.innerText()).toMatch(/testing\s*Knowledge/);
+    await testing.getByText('testing').click();
+    await testing.getByText('Triggers: tests, ci').waitFor();
+    await testing.getByText('Run the tests with pnpm test.').waitFor();
+    // 32 repositories, in pages of 30; one without any microagent.
+    expect(await list.getByRole('listitem').count()).toBe(30);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await list.getByText('octo/old-00').click();
+    await list
+      .getByRole('listitem')
+      .filter({ hasText: 'octo/old-00' })
+      .getByText('No microagents in this repository.')
+      .waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    const asked = () => github.requests.filter((r) => r.path.includes('/contents/.openhands/microagents')).length;
+    const before = asked();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(asked).toBeGreaterThan(before);
+    await page.close();
+  }, 120_000);
+});
+
+describe.skipIf(browserMissing())('microagent management hidden by the operator’s flag', () => {
+  const suite = browserSuite({ mode: 'saas', env: () => ({ FEATURE_HIDE_MICROAGENT_MANAGEMENT: 'true' }) });
+
+  it('is neither linked nor reachable', async () => {
+    const { server, browser } = suite;
+    const token = await activeAccountWithGitHub(server);
+    const page = await signedInPage(browser, server, token);
+    await page.goto(`${server.url}/dashboard`);
+    const navigation = page.getByRole('navigation');
+    await navigation.getByRole('link', { name: 'Settings' }).waitFor();
+    expect(await navigation.getByRole('link', { name: 'Microagents' }).count()).toBe(0);
+    await page.goto(`${server.url}/microagent-management`);
+    await page.waitForURL(/\/dashboard$/);
+    await page.close();
+  }, 60_000);
 });

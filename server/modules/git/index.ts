@@ -38,8 +38,8 @@ export function createGitService(settings: Pick<SettingsService, 'providerTokens
     hostFor,
 
     /** A repository's microagents, without their content. */
-    async microagents(userId: string, fullName: string) {
-      const host = await hostFor(userId);
+    async microagents(userId: string, fullName: string, provider?: GitProvider) {
+      const host = await hostFor(userId, provider);
       const files = (await host.listDirectory(fullName, MICROAGENT_DIR)).filter(
         (f) => f.name.toLowerCase().endsWith('.md') && f.name.toLowerCase() !== 'readme.md',
       );
@@ -51,8 +51,8 @@ export function createGitService(settings: Pick<SettingsService, 'providerTokens
       );
     },
 
-    async microagentContent(userId: string, fullName: string, path: string) {
-      const host = await hostFor(userId);
+    async microagentContent(userId: string, fullName: string, path: string, provider?: GitProvider) {
+      const host = await hostFor(userId, provider);
       const parsed = parseMicroagent(path.split('/').at(-1) ?? path, await host.readFile(fullName, path));
       return { content: parsed.content, path, triggers: parsed.triggers, git_provider: host.provider };
     },
@@ -102,8 +102,13 @@ export function gitHandlers(git: GitService): Handlers {
       }
     },
     listRepositoryMicroagents: async (ctx) =>
-      git.microagents(requireUser(ctx).id, `${ctx.params.owner}/${ctx.params.repo}`),
+      git.microagents(requireUser(ctx).id, `${ctx.params.owner}/${ctx.params.repo}`, ctx.query.selected_provider),
     getRepositoryMicroagentContent: async (ctx) =>
-      git.microagentContent(requireUser(ctx).id, `${ctx.params.owner}/${ctx.params.repo}`, ctx.query.file_path),
+      git.microagentContent(
+        requireUser(ctx).id,
+        `${ctx.params.owner}/${ctx.params.repo}`,
+        ctx.query.file_path,
+        ctx.query.selected_provider,
+      ),
   };
 }

@@ -6,6 +6,7 @@ import { errorText } from '../../api/errors.ts';
 import { Button, ConfirmDialog, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './dialogs.css.ts';
 import { useConversationChanges } from './changes.ts';
+import { MicroagentContent, MicroagentEntry } from './MicroagentEntry.tsx';
 import { microagentsQuery, trajectoryQuery } from './queries.ts';
 import { budgetUse, contextUse, latestMetricsOf, systemMessageOf, toolParameters } from './rules.ts';
 import type { Conversation } from '../../../openapi/types.ts';
@@ -193,17 +194,9 @@ function MicroagentsDialog({ conversation, onClose }: DialogProps) {
     if (microagents.isError) return <p role="alert">{errorText(microagents.error) || t('microagents.loadFailed')}</p>;
     if (microagents.data.length === 0) return <p>{t('microagents.none')}</p>;
     return microagents.data.map((microagent) => (
-      <details key={microagent.name} className={styles.item}>
-        <summary className={styles.itemName}>
-          {microagent.name} <span className={styles.badge}>{t(`microagents.type.${microagent.type}`)}</span>
-        </summary>
-        {microagent.triggers.length > 0 ? (
-          <p>
-            {t('microagents.triggers')}: {microagent.triggers.join(', ')}
-          </p>
-        ) : null}
-        <pre className={styles.pre}>{microagent.content}</pre>
-      </details>
+      <MicroagentEntry key={microagent.name} {...microagent}>
+        <MicroagentContent text={microagent.content} />
+      </MicroagentEntry>
     ));
   };
   return (

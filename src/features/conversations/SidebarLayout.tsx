@@ -2,7 +2,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
-import { useEmailUnverified } from '../../app/hooks.ts';
+import { useClientConfig, useEmailUnverified } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { readSidebarCollapsed, keepSidebarCollapsed } from '../../app/local-data.ts';
 import { Button, useNarrowScreen } from '../../ui/index.ts';
@@ -20,6 +20,7 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
   // Spec §6: while the email is unverified the navigation is disabled (Settings stays, for its User tab).
   const locked = useEmailUnverified();
+  const showMicroagents = useClientConfig()?.FEATURE_FLAGS.HIDE_MICROAGENT_MANAGEMENT === false;
   const lockedHint = locked ? { title: t('sidebar.navigationLocked') } : {};
   const narrow = useNarrowScreen();
   const [collapsedWide, setCollapsed] = useState(readSidebarCollapsed);
@@ -118,6 +119,21 @@ export function SidebarLayout({ children }: { children: ReactNode }) {
                 {collapsed ? null : <span>{t('sidebar.settings')}</span>}
               </Link>
             </Button>
+          ) : null}
+          {signedIn && showMicroagents ? (
+            locked ? (
+              <Button tone="ghost" disabled {...label(t('sidebar.microagents'))} {...lockedHint}>
+                <span aria-hidden="true">✦</span>
+                {collapsed ? null : <span>{t('sidebar.microagents')}</span>}
+              </Button>
+            ) : (
+              <Button asChild tone="ghost" {...label(t('sidebar.microagents'))}>
+                <Link to="/microagent-management">
+                  <span aria-hidden="true">✦</span>
+                  {collapsed ? null : <span>{t('sidebar.microagents')}</span>}
+                </Link>
+              </Button>
+            )
           ) : null}
           {signedIn ? (
             <Button

@@ -3,3 +3,4 @@ export { useConversationChanges } from './changes.ts';
 export { conversationRequests, layoutRequests } from './requests.ts';
 export { answerOnce, prefetchConversation, takePrefetched, type Prefetched } from './prefetch.ts';
 export { openConversationStream } from './stream.ts';
+export { MicroagentContent, MicroagentEntry } from './MicroagentEntry.tsx';

@@ -1,1 +1,2 @@
 export { DashboardPage } from './DashboardPage.tsx';
+export { repositoryRequests } from './repositories.ts';

@@ -1,17 +1,7 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
 
-export const page = style({
-  flex: 1,
-  width: '100%',
-  maxWidth: '880px',
-  margin: '0 auto',
-  padding: vars.space.xl,
-  display: 'flex',
-  flexDirection: 'column',
-  gap: vars.space.lg,
-});
-export const heading = style({ fontSize: vars.fontSize.xl, fontWeight: 700, margin: 0 });
+export { heading, page } from '../../ui/page.css.ts';
 export const tabs = style({
   display: 'flex',
   flexWrap: 'wrap',

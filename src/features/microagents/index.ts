@@ -1,0 +1,1 @@
+export { MicroagentManagementPage } from './MicroagentManagementPage.tsx';
