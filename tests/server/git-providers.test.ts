@@ -152,6 +152,27 @@ describe('git calls through the GitHub API', () => {
     expect((await get('/api/user/repository/octo/other/microagents')).body).toEqual([]);
   });
 
+  it('reads a repository’s microagents on the provider asked for, not the first connected one', async () => {
+    const dee = await connected('dee-git@acme.example');
+    const saved = await call(t.app, 'POST', '/api/settings', {
+      token: dee.token,
+      body: { provider_tokens: { gitlab: { token: TOKEN, host: gitlab.url } } },
+    });
+    expect(saved.status).toBe(200);
+    const get = (url: string) => call(t.app, 'GET', url, { token: dee.token });
+    const asked = (host: { requests: { path: string }[] }) =>
+      host.requests.filter((r) => r.path.includes('microagents')).length;
+    const [onGitHub, onGitLab] = [asked(github), asked(gitlab)];
+    const listed = await get('/api/user/repository/octo/atelier-app/microagents?selected_provider=gitlab');
+    expect(listed.status).toBe(200);
+    const content = await get(
+      '/api/user/repository/octo/atelier-app/microagents/content?file_path=.openhands/microagents/repo.md&selected_provider=gitlab',
+    );
+    expect(content.body).toMatchObject({ git_provider: 'gitlab', content: 'This repository is a web app.' });
+    expect(asked(github)).toBe(onGitHub);
+    expect(asked(gitlab)).toBeGreaterThan(onGitLab);
+  });
+
   it('names the provider when it refuses: a rejected token, a rate limit, a repository it does not have', async () => {
     const cy = await connected('cy-git@acme.example', 'ghp_revoked');
     const rejected = await call(t.app, 'GET', '/api/user/info', { token: cy.token });
