@@ -245,5 +245,4 @@ export const selectLoadingPrompt = (s: MicroagentLaunchSnapshot) => s.matches({ 
 export const selectLaunching = (s: MicroagentLaunchSnapshot) => s.matches({ open: 'launching' });
 export const selectCanLaunch = (s: MicroagentLaunchSnapshot) =>
   s.matches({ open: 'editing' }) && s.can({ type: 'LAUNCH' });
-export const selectCanLaunchFrom = (s: MicroagentLaunchSnapshot) => s.context.source !== null;
 export const selectTasks = (s: MicroagentLaunchSnapshot) => s.context.tasks;

@@ -241,6 +241,58 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     await page.close();
   }, 180_000);
 
+  it('pushes from File → Push to repository host: the agent commits and pushes the conversation’s branch to the host', async () => {
+    const { server, browser } = suite;
+    const token = await activeAccountWithGitHub(server);
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ repository: 'octo/widgets', git_provider: 'github', selected_branch: 'feature' }),
+    });
+    const { conversation_id: id } = (await created.json()) as { conversation_id: string };
+    const page = await signedInPage(browser, server, token);
+    await page.goto(`${server.url}/experiment/conversations/${id}`);
+    // Ready once the runtime has checked the repository out.
+    const record = async () =>
+      (await (
+        await fetch(`${server.url}/api/conversations/${id}`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { runtime_status: string };
+    await expect.poll(async () => (await record()).runtime_status, { timeout: 60_000 }).toBe('STATUS$READY');
+
+    llm.enqueue(
+      reply.text('Pushing', { when: withoutTools }),
+      reply.toolCall(
+        'execute_bash',
+        {
+          command:
+            "printf 'pushed from the workspace\\n' >> feature.txt && git commit -qam 'Extend the feature' && git push -q origin feature",
+          security_risk: 'MEDIUM',
+        },
+        { when: withTools },
+      ),
+      reply.toolCall('finish', { message: 'Pushed to feature.', task_completed: 'true' }, { when: withTools }),
+    );
+    await page
+      .getByRole('navigation', { name: 'Workspace menu' })
+      .getByRole('button', { name: 'File', exact: true })
+      .click();
+    await page.getByRole('menuitem', { name: 'Push to repository host', exact: true }).click();
+    await page.getByText('The push request was sent to the agent.').waitFor();
+    // The agent got the spec's prompt, naming the branch.
+    await page
+      .getByRole('log', { name: 'Messages' })
+      .getByText('Please push the changes to the branch feature of octo/widgets.')
+      .waitFor();
+    await page.getByRole('log', { name: 'Messages' }).getByText('Pushed to feature.').waitFor({ timeout: 60_000 });
+    const pushed = execFileSync(
+      'git',
+      ['--git-dir', path.join(remotes, 'octo/widgets.git'), 'show', 'feature:feature.txt'],
+      { encoding: 'utf8' },
+    );
+    expect(pushed).toBe('new feature\npushed from the workspace\n');
+    await page.close();
+  }, 120_000);
+
   it('manages microagents: the side navigation opens the page, a repository unfolds its microagents and each its content; Refresh asks again', async () => {
     const { server, browser } = suite;
     const token = await activeAccountWithGitHub(server);

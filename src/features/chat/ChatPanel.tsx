@@ -1,16 +1,14 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useMemo, useState, type DragEvent } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectAwaitingConfirmation, selectSuggestionsShown, selectTyping } from '../../../machines/agent.ts';
 import { selectPending } from '../../../machines/chat-input.ts';
-import { selectCanLaunchFrom, selectTasks } from '../../../machines/microagent-launch.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { Button, toast } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
-import { LaunchMicroagentDialog } from './LaunchMicroagentDialog.tsx';
 import { MessageBox } from './MessageBox.tsx';
-import { useMicroagentLaunch } from './microagent-launch.ts';
+import { useMicroagentLaunch } from './use-microagent-launch.ts';
 import { MessageList } from './MessageList.tsx';
 import { downloadTrajectory } from './requests.ts';
 import { hasGitTarget, suggestionPrompt, type SuggestionKind } from '../../rules/git-suggestions.ts';
@@ -19,6 +17,11 @@ import { useChatActors, type ChatActors } from './use-chat-actors.ts';
 import { useBalanceRefresh } from './use-balance-refresh.ts';
 import { useFinishSound } from './use-finish-sound.ts';
 import type { Conversation } from '../../../openapi/types.ts';
+
+// The modal loads with the launch machine, on the first 'Remember in a microagent'.
+const LaunchMicroagentDialog = lazy(() =>
+  import('./LaunchMicroagentDialog.tsx').then((module) => ({ default: module.LaunchMicroagentDialog })),
+);
 
 export interface ChatPanelProps {
   stream: ConversationStream;
@@ -64,13 +67,10 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
   const typing = useSelector(agent, selectTyping);
   const feedbackEnabled = useClientConfig()?.APP_MODE === 'saas';
   const [dragging, setDragging] = useState(false);
-  const launch = useMicroagentLaunch(conversation);
-  const canRemember = useSelector(launch, selectCanLaunchFrom);
-  const launchTasks = useSelector(launch, selectTasks);
-  const remember = useCallback((eventId: number) => launch.send({ type: 'OPEN', eventId }), [launch]);
+  const { launch, remember, tasks: launchTasks } = useMicroagentLaunch(conversation);
   const memory = useMemo(
-    () => (canRemember ? { onRemember: remember, tasks: launchTasks } : null),
-    [canRemember, remember, launchTasks],
+    () => (remember ? { onRemember: remember, tasks: launchTasks } : null),
+    [remember, launchTasks],
   );
 
   const confirm = useCallback(() => agent.send({ type: 'CONFIRM' }), [agent]);
@@ -114,7 +114,11 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
         feedbackEnabled={feedbackEnabled}
         memory={memory}
       />
-      <LaunchMicroagentDialog launch={launch} />
+      {launch ? (
+        <Suspense fallback={null}>
+          <LaunchMicroagentDialog launch={launch} />
+        </Suspense>
+      ) : null}
       {typing && (
         <p className={styles.typing} role="status">
           {t('agent.typing')}

@@ -1,9 +1,8 @@
-import { memo, type ReactNode } from 'react';
+import { lazy, memo, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/index.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
 import * as styles from './chat.css.ts';
-import { FeedbackStars } from './FeedbackStars.tsx';
 import { Markdown } from './Markdown.tsx';
 import { ModelSetupButton } from './ModelSetupButton.tsx';
 import type { ConversationStream } from '../../realtime/types.ts';
@@ -18,6 +17,9 @@ import {
 } from '../../rules/event-display.ts';
 import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { Event } from '../../../openapi/types.ts';
+
+// The star ratings (hosted service, the last agent messages) load after the chat itself.
+const FeedbackStars = lazy(() => import('./FeedbackStars.tsx').then((module) => ({ default: module.FeedbackStars })));
 
 export interface EventRowProps {
   row: ChatRow;
@@ -349,7 +351,9 @@ export const EventRow = memo(function EventRow({ row, confirmation, feedback, me
         </div>
       )}
       {feedback && row.kind !== 'pending' && isRatableRow(row) && (
-        <FeedbackStars stream={feedback.stream} eventId={row.id} />
+        <Suspense fallback={null}>
+          <FeedbackStars stream={feedback.stream} eventId={row.id} />
+        </Suspense>
       )}
       {memory && row.kind !== 'pending' && isRatableRow(row) ? (
         <div className={styles.rowActions}>

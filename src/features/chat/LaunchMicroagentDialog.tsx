@@ -15,7 +15,7 @@ import type { MicroagentLaunchActor } from './microagent-launch.ts';
 
 /** The launch-microagent modal (spec §2, §5): what to remember, where, and the trigger words. */
 export function LaunchMicroagentDialog({ launch }: { launch: MicroagentLaunchActor }) {
-  const { t } = useTranslation('chat');
+  const { t } = useTranslation('microagents');
   const open = useSelector(launch, selectOpen);
   const form = useSelector(launch, selectForm);
   const loadingPrompt = useSelector(launch, selectLoadingPrompt);
@@ -30,9 +30,9 @@ export function LaunchMicroagentDialog({ launch }: { launch: MicroagentLaunchAct
       onOpenChange={(next) => {
         if (!next) launch.send({ type: 'CANCEL' });
       }}
-      title={t('microagentLaunch.title')}
-      description={t('microagentLaunch.description', { repository: source.repository, branch: source.branch })}
-      closeLabel={t('microagentLaunch.close')}
+      title={t('launch.title')}
+      description={t('launch.description', { repository: source.repository, branch: source.branch })}
+      closeLabel={t('launch.close')}
       closeOnOutsideClick={false}
     >
       <form
@@ -42,10 +42,10 @@ export function LaunchMicroagentDialog({ launch }: { launch: MicroagentLaunchAct
           launch.send({ type: 'LAUNCH' });
         }}
       >
-        {loadingPrompt ? <Spinner label={t('microagentLaunch.loadingPrompt')} /> : null}
+        {loadingPrompt ? <Spinner label={t('launch.loadingPrompt')} /> : null}
         <div className={field.field}>
           <label className={field.label} htmlFor={queryId}>
-            {t('microagentLaunch.query')}
+            {t('launch.query')}
           </label>
           <textarea
             id={queryId}
@@ -57,16 +57,16 @@ export function LaunchMicroagentDialog({ launch }: { launch: MicroagentLaunchAct
           />
         </div>
         <TextField
-          label={t('microagentLaunch.target')}
-          hint={t('microagentLaunch.targetHint')}
+          label={t('launch.target')}
+          hint={t('launch.targetHint')}
           value={form.target}
           required
           disabled={launching}
           onChange={(event) => launch.send({ type: 'TARGET_CHANGED', value: event.target.value })}
         />
         <TextField
-          label={t('microagentLaunch.triggers')}
-          hint={t('microagentLaunch.triggersHint')}
+          label={t('launch.triggers')}
+          hint={t('launch.triggersHint')}
           value={form.triggerDraft}
           disabled={launching}
           onChange={(event) => launch.send({ type: 'TRIGGER_INPUT', value: event.target.value })}
@@ -76,7 +76,7 @@ export function LaunchMicroagentDialog({ launch }: { launch: MicroagentLaunchAct
           }}
         />
         {form.triggers.length > 0 ? (
-          <ul className={styles.triggerList} aria-label={t('microagentLaunch.triggers')}>
+          <ul className={styles.triggerList} aria-label={t('launch.triggers')}>
             {form.triggers.map((trigger) => (
               <li key={trigger} className={styles.trigger}>
                 {trigger}
@@ -84,13 +84,13 @@ export function LaunchMicroagentDialog({ launch }: { launch: MicroagentLaunchAct
             ))}
           </ul>
         ) : null}
-        {!canLaunch && !launching ? <p className={field.hint}>{t('microagentLaunch.required')}</p> : null}
+        {!canLaunch && !launching ? <p className={field.hint}>{t('launch.required')}</p> : null}
         <div className={styles.rowActions}>
           <Button type="submit" disabled={!canLaunch}>
-            {launching ? t('microagentLaunch.launching') : t('microagentLaunch.launch')}
+            {launching ? t('launch.launching') : t('launch.launch')}
           </Button>
           <Button type="button" tone="secondary" disabled={launching} onClick={() => launch.send({ type: 'CANCEL' })}>
-            {t('microagentLaunch.cancel')}
+            {t('launch.cancel')}
           </Button>
         </div>
       </form>

@@ -1,6 +1,5 @@
-import { useActorRef } from '@xstate/react';
 import i18next from 'i18next';
-import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
 import {
   microagentLaunchMachine,
   type LaunchNotice,
@@ -14,51 +13,41 @@ import { apiClient } from '../../app/services.ts';
 import { childOutcome } from '../../rules/launch-outcome.ts';
 import { toast } from '../../ui/index.ts';
 import { conversationRequests, openConversationStream } from '../conversations/index.ts';
-import type { Conversation } from '../../../openapi/types.ts';
 
 /** Spec §8: the microagent toasts show for 5 s. */
 export const MICROAGENT_TOAST_MS = 5000;
 
-/** The conversation as a launch needs it: null unless it has a repository, a branch and a git provider. */
-export function launchSource(conversation: Conversation): LaunchSource | null {
-  const { selected_repository: repository, selected_branch: branch, git_provider: provider } = conversation;
-  if (!repository || !branch || !provider) return null;
-  return { conversationId: conversation.conversation_id, repository, branch, provider };
-}
-
 /** The conversation that writes the microagent: the query as its first message, the file and triggers as its instructions. */
 export function launchRequestBody(request: LaunchRequest) {
   const { source, target, triggers } = request;
-  const t = i18next.getFixedT(null, 'chat');
+  const t = i18next.getFixedT(null, 'microagents');
   return {
     repository: source.repository,
     git_provider: source.provider,
     selected_branch: source.branch,
     initial_user_msg: request.query,
     conversation_instructions: [
-      t('microagentLaunch.instructions.file', { target, repository: source.repository, branch: source.branch }),
+      t('launch.instructions.file', { target, repository: source.repository, branch: source.branch }),
       triggers.length > 0
-        ? t('microagentLaunch.instructions.triggers', { triggers: triggers.join(', ') })
-        : t('microagentLaunch.instructions.noTriggers'),
-      t('microagentLaunch.instructions.pullRequest'),
+        ? t('launch.instructions.triggers', { triggers: triggers.join(', ') })
+        : t('launch.instructions.noTriggers'),
+      t('launch.instructions.pullRequest'),
     ].join('\n'),
     create_microagent: true,
   };
 }
 
 function announce(notice: LaunchNotice) {
-  const t = i18next.getFixedT(null, 'chat');
+  const t = i18next.getFixedT(null, 'microagents');
   const duration = MICROAGENT_TOAST_MS;
-  if (notice.kind === 'creating') toast.info(t('microagentLaunch.toast.creating'), { duration });
+  if (notice.kind === 'creating') toast.info(t('launch.toast.creating'), { duration });
   else if (notice.kind === 'completed')
     toast.success(
-      notice.prUrl
-        ? t('microagentLaunch.toast.completedWithPr', { url: notice.prUrl })
-        : t('microagentLaunch.toast.completed'),
+      notice.prUrl ? t('launch.toast.completedWithPr', { url: notice.prUrl }) : t('launch.toast.completed'),
       { duration },
     );
   else
-    toast.error((notice.failure !== null && errorText(notice.failure)) || t('microagentLaunch.toast.error'), {
+    toast.error((notice.failure !== null && errorText(notice.failure)) || t('launch.toast.error'), {
       duration,
     });
 }
@@ -101,9 +90,12 @@ const watchChild = fromCallback<
   };
 });
 
-/** The launch-microagent modal's machine for the open conversation, bound to the API. */
-export function useMicroagentLaunch(conversation: Conversation) {
-  return useActorRef(
+/**
+ * The launch-microagent modal's machine for the open conversation, bound to the API and started;
+ * this module loads on the first 'Remember in a microagent' (use-microagent-launch.ts).
+ */
+export function startMicroagentLaunch(source: LaunchSource) {
+  return createActor(
     microagentLaunchMachine.provide({
       actors: {
         rememberPrompt: fromPromise(async ({ input }) => {
@@ -122,8 +114,8 @@ export function useMicroagentLaunch(conversation: Conversation) {
       },
       actions: { announce: (_, notice) => announce(notice) },
     }),
-    { input: { source: launchSource(conversation) } },
-  );
+    { input: { source } },
+  ).start();
 }
 
-export type MicroagentLaunchActor = ReturnType<typeof useMicroagentLaunch>;
+export type MicroagentLaunchActor = ReturnType<typeof startMicroagentLaunch>;
