@@ -1,5 +1,5 @@
 import { assign, setup, spawnChild, stopChild, type SnapshotFrom } from 'xstate';
-import type { components } from '../openapi/schema.d.ts';
+import type { GitProvider } from '../openapi/types.ts';
 import { notProvidedAction, notProvidedCallback, notProvidedPromise } from './not-provided.ts';
 
 // Launching a microagent from a chat event (spec §2 launch-microagent modal, §4 microagent launch
@@ -10,8 +10,6 @@ import { notProvidedAction, notProvidedCallback, notProvidedPromise } from './no
 // is then 'creating' until the child conversation's agent finishes or its finish names a
 // pull-request link ('completed'), or it fails ('error'): each step is announced (a toast for 5 s),
 // and the child's subscription is dropped when the task ends.
-
-export type GitProvider = components['schemas']['GitProvider'];
 
 /** The current conversation, as a launch needs it; null when it has no repository, branch or provider. */
 export interface LaunchSource {

@@ -5,3 +5,4 @@ import type { components } from './schema.d.ts';
 export type Event = components['schemas']['Event'];
 export type ClientAction = components['schemas']['ClientAction'];
 export type Conversation = components['schemas']['Conversation'];
+export type GitProvider = components['schemas']['GitProvider'];

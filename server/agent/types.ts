@@ -5,7 +5,7 @@
  */
 import type { components } from '../../openapi/schema.d.ts';
 import type { RuntimeSession } from '../runtime/types.ts';
-import type { ClientAction, Event } from '../../openapi/types.ts';
+import type { ClientAction, Event, GitProvider } from '../../openapi/types.ts';
 
 /** An event before the store gives it its id and timestamp. */
 export type NewEvent = Omit<Event, 'id' | 'timestamp'>;
@@ -42,7 +42,7 @@ export interface AgentSettings {
 }
 
 export interface GitHostFacts {
-  provider: 'github' | 'gitlab' | 'bitbucket';
+  provider: GitProvider;
   apiUrl: string;
   tokenVariable: string;
 }

@@ -1,5 +1,5 @@
-import type { components } from '../../openapi/schema.d.ts';
+import type { GitProvider } from '../../openapi/types.ts';
 
-export type GitProvider = components['schemas']['GitProvider'];
+export type { GitProvider };
 /** The git hosts a token can be saved for, in the order the screens list them. */
 export const GIT_PROVIDERS: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];

@@ -1,7 +1,5 @@
-import type { components } from '../../openapi/schema.d.ts';
 import * as styles from './provider-icon.css.ts';
-
-type GitProvider = components['schemas']['GitProvider'];
+import type { GitProvider } from '../../openapi/types.ts';
 
 const PROVIDER_MARK: Record<GitProvider, string> = {
   github: 'M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20z',

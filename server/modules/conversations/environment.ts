@@ -1,5 +1,5 @@
 import type { AgentSettings, GitHostFacts } from '../../agent/types.ts';
-import { gitApiUrl } from '../../shared/git-api.ts';
+import { gitApiUrl, hostOrigin } from '../../shared/git-api.ts';
 import type { RepositorySource } from '../../runtime/types.ts';
 import type { SecretsService } from '../secrets/index.ts';
 import type { GitProvider, SettingsService } from '../settings/index.ts';
@@ -25,27 +25,31 @@ const TOKEN_USERS: Record<GitProvider, string> = {
   bitbucket: 'x-token-auth',
 };
 
+/** Where the repository lives: its provider and the user's token (with its host) there, if any. */
+interface RepositoryHost {
+  provider: GitProvider;
+  token: { host: string | null } | null;
+}
+
+function repositoryHost(
+  row: ConversationRow,
+  tokens: readonly { provider: GitProvider; host: string | null }[],
+): RepositoryHost {
+  // A conversation created without a provider names a GitHub repository, as the spec's home page does.
+  const provider = (row.gitProvider ?? 'github') as GitProvider;
+  return { provider, token: tokens.find((t) => t.provider === provider) ?? null };
+}
+
 /**
  * Where the conversation's repository is cloned from: the provider's host, or the host saved
  * with the token (self-hosted; a full URL such as http://git.internal or file:///srv/git is
  * taken as it is). With a token, git asks a helper that reads it from the environment.
  */
-function repositorySource(
-  row: ConversationRow,
-  tokens: readonly { provider: GitProvider; host: string | null }[],
-): RepositorySource | null {
-  if (!row.selectedRepository) return null;
-  // A conversation created without a provider names a GitHub repository, as the spec's home page does.
-  const provider = (row.gitProvider ?? 'github') as GitProvider;
-  const token = tokens.find((t) => t.provider === provider);
-  const host = token?.host
-    ? token.host.includes('://')
-      ? token.host
-      : `https://${token.host}`
-    : DEFAULT_HOSTS[provider];
+function repositorySource(name: string, branch: string | null, { provider, token }: RepositoryHost): RepositorySource {
+  const host = token?.host ? hostOrigin(token.host) : DEFAULT_HOSTS[provider];
   return {
-    url: `${host.replace(/\/+$/, '')}/${row.selectedRepository}.git`,
-    branch: row.selectedBranch,
+    url: `${host}/${name}.git`,
+    branch,
     credentialHelper: token
       ? `!f() { test "$1" = get && echo username=${TOKEN_USERS[provider]} && echo "password=$${TOKEN_VARIABLES[provider]}"; }; f`
       : null,
@@ -53,12 +57,7 @@ function repositorySource(
 }
 
 /** The API of the repository's host, when the user's token for it is in the runtime's environment. */
-function gitHostFacts(
-  row: ConversationRow,
-  tokens: readonly { provider: GitProvider; host: string | null }[],
-): GitHostFacts | null {
-  const provider = (row.gitProvider ?? 'github') as GitProvider;
-  const token = tokens.find((t) => t.provider === provider);
+function gitHostFacts({ provider, token }: RepositoryHost): GitHostFacts | null {
   if (!token) return null;
   return { provider, apiUrl: gitApiUrl(provider, token.host), tokenVariable: TOKEN_VARIABLES[provider] };
 }
@@ -85,9 +84,10 @@ export async function prepareStart(
     GIT_COMMITTER_NAME: preferences.gitUser.name,
     GIT_COMMITTER_EMAIL: preferences.gitUser.email,
   };
+  const host = repositoryHost(row, tokens);
   return {
     env,
-    repository: repositorySource(row, tokens),
+    repository: row.selectedRepository ? repositorySource(row.selectedRepository, row.selectedBranch, host) : null,
     settings: {
       llm: preferences.llm,
       agent: preferences.agent,
@@ -101,7 +101,7 @@ export async function prepareStart(
       customSecretsDescriptions: await deps.secrets.descriptions(row.userId),
       // The workspace itself is the checkout (the manager clears this when the checkout fails).
       repository: row.selectedRepository
-        ? { name: row.selectedRepository, directory: '.', gitHost: gitHostFacts(row, tokens) }
+        ? { name: row.selectedRepository, directory: '.', gitHost: gitHostFacts(host) }
         : null,
     },
   };

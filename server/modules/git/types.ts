@@ -1,6 +1,7 @@
 import type { components } from '../../../openapi/schema.d.ts';
+import type { GitProvider } from '../../../openapi/types.ts';
 
-export type GitProvider = components['schemas']['GitProvider'];
+export type { GitProvider };
 export type GitUser = components['schemas']['GitUser'];
 export type Repository = components['schemas']['Repository'];
 export type Branch = components['schemas']['Branch'];

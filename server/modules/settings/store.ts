@@ -2,9 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { providerTokens, userSettings } from '../../db/schema.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import type { GitProvider } from '../../../openapi/types.ts';
 
 export type SettingsRow = typeof userSettings.$inferSelect;
-export type GitProvider = 'github' | 'gitlab' | 'bitbucket';
+export type { GitProvider };
 export const GIT_PROVIDERS: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];
 
 /** Settings rows and provider tokens; key columns hold SecretBox ciphertext only. */

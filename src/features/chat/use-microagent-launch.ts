@@ -22,21 +22,11 @@ export function launchSource(
 export function useMicroagentLaunch(conversation: Conversation) {
   const [launch, setLaunch] = useState<MicroagentLaunchActor | null>(null);
   const loading = useRef(false);
-  const {
-    conversation_id: id,
-    selected_repository: repository,
-    selected_branch: branch,
-    git_provider: provider,
-  } = conversation;
+  // One object while the conversation's repository, branch and provider stay (remember keeps its identity).
+  const { conversation_id, selected_repository, selected_branch, git_provider } = conversation;
   const source = useMemo(
-    () =>
-      launchSource({
-        conversation_id: id,
-        selected_repository: repository,
-        selected_branch: branch,
-        git_provider: provider,
-      }),
-    [id, repository, branch, provider],
+    () => launchSource({ conversation_id, selected_repository, selected_branch, git_provider }),
+    [conversation_id, selected_repository, selected_branch, git_provider],
   );
   useEffect(
     () => () => {

@@ -84,7 +84,7 @@ function RepositoryItem({ provider, repository }: { provider: GitProvider; repos
 function Repositories({ provider }: { provider: GitProvider }) {
   const { t } = useTranslation('microagents');
   const pages = useInfiniteQuery({
-    queryKey: [...microagentQueryKeys.all, provider, 'repositories'],
+    queryKey: microagentQueryKeys.repositories(provider),
     queryFn: ({ pageParam }) => repositoryRequests(provider).page(pageParam),
     initialPageParam: 1,
     getNextPageParam: (last) => last.nextPage ?? undefined,

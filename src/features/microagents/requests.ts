@@ -11,6 +11,8 @@ const ownerAndRepo = (repository: string) => {
 
 export const microagentQueryKeys = {
   all: ['user', 'microagents'] as const,
+  /** The page's repository list (a full name always has a slash: no repository's key is this). */
+  repositories: (provider: GitProvider) => ['user', 'microagents', provider, 'repositories'] as const,
   list: (provider: GitProvider, repository: string) => ['user', 'microagents', provider, repository] as const,
   content: (provider: GitProvider, repository: string, path: string) =>
     ['user', 'microagents', provider, repository, path] as const,
