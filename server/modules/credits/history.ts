@@ -87,11 +87,12 @@ export async function listConversationGroups(db: Db, userId: string, pageNumber:
     .from(creditLedger)
     .where(spent);
   const groups = await db
-    .select({ conversationId: creditLedger.conversationId, latest: max(creditLedger.createdAt) })
+    .select({ conversationId: creditLedger.conversationId })
     .from(creditLedger)
     .where(spent)
     .groupBy(creditLedger.conversationId)
-    .orderBy(desc(max(creditLedger.createdAt)), desc(creditLedger.conversationId))
+    // The conversation charged last first; entries of one millisecond are told apart by the ledger's order.
+    .orderBy(desc(max(creditLedger.createdAt)), desc(max(creditLedger.id)))
     .limit(perPage)
     .offset((pageNumber - 1) * perPage);
   const ids = groups.flatMap((group) => (group.conversationId ? [group.conversationId] : []));
