@@ -173,7 +173,8 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     const page = await signedInPage(browser, server, token);
     await page.goto(`${server.url}/experiment/conversations/${parent}`);
     const chat = page.getByRole('log', { name: 'Messages' });
-    await chat.getByText('the tests live in test/').waitFor();
+    // The runtime starts and clones first: as slow as the first test's clone under a loaded CI.
+    await chat.getByText('the tests live in test/').waitFor({ timeout: 60_000 });
     await chat.getByRole('button', { name: 'Remember in a microagent' }).last().click();
 
     const dialog = page.getByRole('dialog', { name: 'Launch a microagent' });
