@@ -12,10 +12,13 @@ import { isServerRejection, messageNotice, serverNotice, type Notice } from './n
 //   sessionStorage, see `storeToken`) and loads the user; a failed load clears the token.
 //   Logging out asks the server to end the session, then always forgets everything local and
 //   reloads the page at /dashboard.
-// dialog: which form the auth dialog shows, if any; sign-in and sign-up are saas only.
+// dialog: which form the auth dialog shows, if any; sign-in and sign-up are saas only. The sign-in
+//   form also leaves for a git host's authorization page; the return is /oauth/$identity/callback,
+//   which hands the token over with SIGNED_IN.
 
 export type User = components['schemas']['User'];
 export type ClientConfig = components['schemas']['ClientConfig'];
+export type SignInProvider = components['schemas']['SignInProvider'];
 export type AppMode = ClientConfig['APP_MODE'];
 
 export type LoginMessage = 'loginFailed' | 'loginFailedCheckCredentials' | 'loginError';
@@ -50,6 +53,8 @@ export type SessionEvent =
   | { type: 'USER_LOADED'; user: User }
   | { type: 'USER_FAILED'; unauthorized: boolean }
   | { type: 'LOG_OUT' }
+  /** Sign in through a git host: its authorization page replaces this one. */
+  | { type: 'SIGN_IN_WITH'; provider: SignInProvider }
   | { type: 'OPEN_SIGN_IN' }
   | { type: 'OPEN_SIGN_UP' }
   | { type: 'CLOSE_DIALOG' };
@@ -70,6 +75,8 @@ export const sessionMachine = setup({
     /** Clears tokens, stored preferences, saved layouts and the account's cached queries. */
     forgetSession: notProvidedAction('forgetSession'),
     reloadAtDashboard: notProvidedAction('reloadAtDashboard'),
+    /** Keeps a fresh `state` for the return and opens the provider's authorization page. */
+    goToIdentityProvider: notProvidedAction<SignInProvider>('goToIdentityProvider'),
     showDashboard: notProvidedAction('showDashboard'),
     announceUserLoadFailure: notProvidedAction('announceUserLoadFailure'),
     rememberMode: assign((_, config: ClientConfig) => ({ mode: config.APP_MODE })),
@@ -214,7 +221,11 @@ export const sessionMachine = setup({
         },
         signIn: {
           entry: 'forgetLoginFailure',
-          on: { OPEN_SIGN_UP: { target: 'signUp' }, CLOSE_DIALOG: { target: 'closed' } },
+          on: {
+            OPEN_SIGN_UP: { target: 'signUp' },
+            CLOSE_DIALOG: { target: 'closed' },
+            SIGN_IN_WITH: { actions: { type: 'goToIdentityProvider', params: ({ event }) => event.provider } },
+          },
         },
         signUp: {
           on: { OPEN_SIGN_IN: { target: 'signIn' }, CLOSE_DIALOG: { target: 'closed' } },

@@ -443,8 +443,13 @@ export interface paths {
         put?: never;
         /**
          * Return from an external sign-in
-         * @description Exchanges the authorization `code` of an external identity provider (for example a
-         *     git host) for a session. 501 when that provider is not configured on this server.
+         * @description Exchanges the authorization `code` of an external identity provider (a git host whose
+         *     OAuth app the operator configured) for a session. The provider's account is linked to the
+         *     Atelier account once: on later sign-ins by the link, on the first by the provider's
+         *     verified email (an existing account of that email, else a new one); an account is never
+         *     found through an unverified email (400). The provider's token is saved as the user's git
+         *     token for that provider. 404 for an unknown identity, 501 when that provider is not
+         *     configured on this server, 400 when the provider refuses the code.
          */
         post: operations["identityCallback"];
         delete?: never;
@@ -1916,6 +1921,17 @@ export interface components {
              *     In oss mode, with none and no saved settings, the AI settings modal opens.
              */
             OPERATOR_MODEL: string | null;
+            /**
+             * @description The git hosts whose OAuth app the operator configured (saas mode only): the sign-in
+             *     dialog offers them. The browser adds its own `state` to `authorize_url`, keeps it for
+             *     the return to `/oauth/{identity}/callback`, then posts the code to identityCallback.
+             */
+            SIGN_IN_PROVIDERS: components["schemas"]["SignInProvider"][];
+        };
+        SignInProvider: {
+            identity: components["schemas"]["GitProvider"];
+            /** @description The provider's authorization page with this server's client id, scopes and return address. */
+            authorize_url: string;
         };
         StringList: string[];
         AffiliateClickRequest: {
@@ -2096,6 +2112,8 @@ export interface components {
         IdentityCallbackRequest: {
             code: string;
             state?: string;
+            /** @description The referral code this browser kept; a new account keeps it as registration does. */
+            affiliate_code?: string | null;
         };
         Country: {
             id: number;
@@ -3684,8 +3702,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
         };
     };
     recordAffiliateClick: {

@@ -11,6 +11,14 @@ const url = (name: string) =>
     .string()
     .refine((v) => URL.canParse(v), { message: `${name} must be an absolute URL such as http://localhost:3000` });
 
+/** A git host's OAuth app for sign-in: its client id and secret, and its host when not the cloud one. */
+const oauthApp = <P extends 'GITHUB' | 'GITLAB' | 'BITBUCKET'>(prefix: P) =>
+  ({
+    [`${prefix}_OAUTH_CLIENT_ID`]: z.string().optional(),
+    [`${prefix}_OAUTH_CLIENT_SECRET`]: z.string().optional(),
+    [`${prefix}_OAUTH_HOST`]: url(`${prefix}_OAUTH_HOST`).optional(),
+  }) as Record<`${P}_OAUTH_${'CLIENT_ID' | 'CLIENT_SECRET' | 'HOST'}`, z.ZodOptional<z.ZodString>>;
+
 /** Every setting the server reads, with its default. Documented in README.md § Configuration. */
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -51,6 +59,9 @@ const environment = z.object({
     .optional()
     .refine((v) => !v || v.startsWith('whsec_'), { message: 'STRIPE_WEBHOOK_SECRET must start with whsec_' }),
   STRIPE_API_URL: url('STRIPE_API_URL').optional(),
+  ...oauthApp('GITHUB'),
+  ...oauthApp('GITLAB'),
+  ...oauthApp('BITBUCKET'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: flag,
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
@@ -94,6 +105,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const oauth = (prefix: 'GITHUB' | 'GITLAB' | 'BITBUCKET') => {
+    const [clientId, clientSecret] = [e[`${prefix}_OAUTH_CLIENT_ID`], e[`${prefix}_OAUTH_CLIENT_SECRET`]];
+    if (!clientId !== !clientSecret)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${prefix}_OAUTH_CLIENT_ID and ${prefix}_OAUTH_CLIENT_SECRET go together: set both or neither`,
+      );
+    return clientId && clientSecret
+      ? { clientId, clientSecret, host: e[`${prefix}_OAUTH_HOST`]?.replace(/\/+$/, '') ?? null }
+      : null;
+  };
   return {
     port: e.PORT,
     host: e.HOST,
@@ -119,6 +140,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
           apiUrl: e.STRIPE_API_URL ?? null,
         }
       : null,
+    // Sign-in through a git host (saas mode): the apps the operator registered, by provider.
+    oauthApps: { github: oauth('GITHUB'), gitlab: oauth('GITLAB'), bitbucket: oauth('BITBUCKET') },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     authRateLimit: {

@@ -35,6 +35,7 @@ import { Route as SidebarSettingsIntegrationsRouteImport } from './routes/_sideb
 import { Route as SidebarSettingsMcpRouteImport } from './routes/_sidebar/settings/mcp'
 import { Route as SidebarSettingsSecretsRouteImport } from './routes/_sidebar/settings/secrets'
 import { Route as SidebarSettingsUserRouteImport } from './routes/_sidebar/settings/user'
+import { Route as OauthIdentityCallbackRouteImport } from './routes/oauth.$identity.callback'
 import { Route as SidebarExperimentConversationsConversationIdRouteImport } from './routes/_sidebar/experiment.conversations.$conversationId'
 
 const IndexRoute = IndexRouteImport.update({
@@ -169,6 +170,11 @@ const SidebarSettingsUserRoute = SidebarSettingsUserRouteImport.update({
   path: '/user',
   getParentRoute: () => SidebarSettingsRoute,
 } as any)
+const OauthIdentityCallbackRoute = OauthIdentityCallbackRouteImport.update({
+  id: '/oauth/$identity/callback',
+  path: '/oauth/$identity/callback',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SidebarExperimentConversationsConversationIdRoute =
   SidebarExperimentConversationsConversationIdRouteImport.update({
     id: '/experiment/conversations/$conversationId',
@@ -201,6 +207,7 @@ export interface FileRoutesByFullPath {
   '/settings/mcp': typeof SidebarSettingsMcpRoute
   '/settings/secrets': typeof SidebarSettingsSecretsRoute
   '/settings/user': typeof SidebarSettingsUserRoute
+  '/oauth/$identity/callback': typeof OauthIdentityCallbackRoute
   '/settings/': typeof SidebarSettingsIndexRoute
   '/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
@@ -227,6 +234,7 @@ export interface FileRoutesByTo {
   '/settings/mcp': typeof SidebarSettingsMcpRoute
   '/settings/secrets': typeof SidebarSettingsSecretsRoute
   '/settings/user': typeof SidebarSettingsUserRoute
+  '/oauth/$identity/callback': typeof OauthIdentityCallbackRoute
   '/settings': typeof SidebarSettingsIndexRoute
   '/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
@@ -257,6 +265,7 @@ export interface FileRoutesById {
   '/_sidebar/settings/mcp': typeof SidebarSettingsMcpRoute
   '/_sidebar/settings/secrets': typeof SidebarSettingsSecretsRoute
   '/_sidebar/settings/user': typeof SidebarSettingsUserRoute
+  '/oauth/$identity/callback': typeof OauthIdentityCallbackRoute
   '/_sidebar/settings/': typeof SidebarSettingsIndexRoute
   '/_sidebar/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
 }
@@ -287,6 +296,7 @@ export interface FileRouteTypes {
     | '/settings/mcp'
     | '/settings/secrets'
     | '/settings/user'
+    | '/oauth/$identity/callback'
     | '/settings/'
     | '/experiment/conversations/$conversationId'
   fileRoutesByTo: FileRoutesByTo
@@ -313,6 +323,7 @@ export interface FileRouteTypes {
     | '/settings/mcp'
     | '/settings/secrets'
     | '/settings/user'
+    | '/oauth/$identity/callback'
     | '/settings'
     | '/experiment/conversations/$conversationId'
   id:
@@ -342,6 +353,7 @@ export interface FileRouteTypes {
     | '/_sidebar/settings/mcp'
     | '/_sidebar/settings/secrets'
     | '/_sidebar/settings/user'
+    | '/oauth/$identity/callback'
     | '/_sidebar/settings/'
     | '/_sidebar/experiment/conversations/$conversationId'
   fileRoutesById: FileRoutesById
@@ -356,6 +368,7 @@ export interface RootRouteChildren {
   TermsRoute: typeof TermsRoute
   UsageAgreementRoute: typeof UsageAgreementRoute
   VerifyEmailRoute: typeof VerifyEmailRoute
+  OauthIdentityCallbackRoute: typeof OauthIdentityCallbackRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -542,6 +555,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SidebarSettingsUserRouteImport
       parentRoute: typeof SidebarSettingsRoute
     }
+    '/oauth/$identity/callback': {
+      id: '/oauth/$identity/callback'
+      path: '/oauth/$identity/callback'
+      fullPath: '/oauth/$identity/callback'
+      preLoaderRoute: typeof OauthIdentityCallbackRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_sidebar/experiment/conversations/$conversationId': {
       id: '/_sidebar/experiment/conversations/$conversationId'
       path: '/experiment/conversations/$conversationId'
@@ -629,6 +649,7 @@ const rootRouteChildren: RootRouteChildren = {
   TermsRoute: TermsRoute,
   UsageAgreementRoute: UsageAgreementRoute,
   VerifyEmailRoute: VerifyEmailRoute,
+  OauthIdentityCallbackRoute: OauthIdentityCallbackRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

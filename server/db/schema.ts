@@ -34,6 +34,29 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
 );
 
+/**
+ * A git host's account linked to an Atelier account by sign-in through that host: found again by
+ * the host's own id for the account (which survives a change of its email or login).
+ */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    login: text('login').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.externalId] }),
+    // One account of each host per user.
+    uniqueIndex('user_identities_user_provider_key').on(t.userId, t.provider),
+    check('user_identities_provider', sql`${t.provider} in ('github', 'gitlab', 'bitbucket')`),
+  ],
+);
+
 /** Opaque bearer tokens: only their SHA-256 is stored, so a database leak does not leak sessions. */
 export const sessions = pgTable(
   'sessions',

@@ -12,6 +12,7 @@ import { authHandlers, createAuthService, hashToken, newToken } from './auth/ind
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
 import { billingHandlers } from './credits/index.ts';
 import { createGitService, gitHandlers } from './git/index.ts';
+import { createIdentityService, identityHandlers } from './identity/index.ts';
 import { createMailer } from './mail/index.ts';
 import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
 import { createOnboardingService, onboardingHandlers } from './onboarding/index.ts';
@@ -78,11 +79,13 @@ export function createModules(config: Config, database: Database, services: Modu
     saveCard: payments.saveCard,
     fingerprint: (digits) => box.fingerprint(digits),
   });
+  const identity = createIdentityService(db, config, { auth, settings });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
     ...systemHandlers(database),
     ...authHandlers(auth, config.appMode === 'saas'),
-    ...optionsHandlers(config),
+    ...identityHandlers(identity),
+    ...optionsHandlers(config, identity.signInProviders),
     ...settingsHandlers(settings),
     ...secretsHandlers(secrets),
     ...apiKeysHandlers(apiKeys, config.appMode === 'saas'),

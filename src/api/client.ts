@@ -4,6 +4,7 @@ import { ApiError } from './errors.ts';
 
 export type ApiClient = Client<paths>;
 type LoginRequest = components['schemas']['LoginRequest'];
+type IdentityCallbackRequest = components['schemas']['IdentityCallbackRequest'];
 export type RegistrationRequest = components['schemas']['RegistrationRequest'];
 export type RegistrationResult = components['schemas']['RegistrationResult'];
 export type Settings = components['schemas']['Settings'];
@@ -61,6 +62,9 @@ export function createRequests(client: ApiClient) {
       }
     },
     saveSettings: (body: SettingsUpdate) => dataOf(client.POST('/api/settings', { body })),
+    /** The return from a git host's sign-in: its code for a session. */
+    identityCallback: (identity: string, body: IdentityCallbackRequest) =>
+      dataOf(client.POST('/api/{identity}/callback', { params: { path: { identity } }, body })),
     verifyEmail: (token: string) => dataOf(client.POST('/api/auth/verify-email', { body: { token } })),
     resendEmailVerification: () => dataOf(client.POST('/api/email/verification')),
   };

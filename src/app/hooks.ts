@@ -45,6 +45,15 @@ export function useVerifyEmail() {
   });
 }
 
+/** Trades a git host's sign-in code for a session; its failure is shown on the return page. */
+export function useIdentityCallback() {
+  return useMutation({
+    mutationFn: ({ identity, body }: { identity: string; body: Parameters<typeof requests.identityCallback>[1] }) =>
+      requests.identityCallback(identity, body),
+    meta: { disableToast: true },
+  });
+}
+
 /** Whether the signed-in user's email still waits for verification (never in oss mode, whose user has none to verify). */
 export function useEmailUnverified() {
   return SessionContext.useSelector((snapshot) => selectUser(snapshot)?.email_verified === false);

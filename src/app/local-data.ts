@@ -52,3 +52,22 @@ export function forgetPreferencesAndLayouts(storage: Storage = localStorage): vo
   storage.removeItem(SAVED_LAYOUTS_KEY);
   for (const key of Object.keys(storage)) if (key.startsWith(UNSENT_MESSAGES_PREFIX)) storage.removeItem(key);
 }
+
+/** The `state` of a sign-in through a git host, kept in this tab until the host sends the user back. */
+export const OAUTH_STATE_KEY = 'atelier.oauthState';
+
+export function keepOAuthState(identity: string, storage: Storage = sessionStorage): string {
+  const state = crypto.randomUUID();
+  storage.setItem(OAUTH_STATE_KEY, JSON.stringify({ identity, state }));
+  return state;
+}
+
+/** Whether the return is the one this tab started (a forged or replayed return is not). */
+export function isOAuthStateKept(identity: string, state: string | undefined, storage: Storage = sessionStorage) {
+  return state !== undefined && storage.getItem(OAUTH_STATE_KEY) === JSON.stringify({ identity, state });
+}
+
+/** A state is good for one return. */
+export function forgetOAuthState(storage: Storage = sessionStorage) {
+  storage.removeItem(OAUTH_STATE_KEY);
+}

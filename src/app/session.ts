@@ -9,7 +9,7 @@ import { signInMachine } from '../../machines/sign-in.ts';
 import type { RegistrationRequest, RegistrationResult } from '../api/client.ts';
 import { isUnauthorized } from '../api/errors.ts';
 import { configQuery, currentUserQuery } from '../api/queries.ts';
-import { forgetPreferencesAndLayouts } from './local-data.ts';
+import { forgetPreferencesAndLayouts, keepOAuthState } from './local-data.ts';
 import { forgetAccountQueries, queryClient, requests, showErrorToast, tokenStore } from './services.ts';
 
 // The side effects of the auth machines, bound to the real API, storage, cache and router.
@@ -67,6 +67,11 @@ export function createSessionLogic(navigation: Navigation) {
       },
       // Loading /dashboard anew is both the navigation and the reload.
       reloadAtDashboard: () => window.location.assign('/dashboard'),
+      goToIdentityProvider: (_, provider) => {
+        const url = new URL(provider.authorize_url);
+        url.searchParams.set('state', keepOAuthState(provider.identity));
+        window.location.assign(url.href);
+      },
       showDashboard: () => navigation.showDashboard(),
       announceUserLoadFailure: () => showErrorToast(i18next.t('common:errors.userFetchFailed')),
     },

@@ -7,10 +7,14 @@ const PROVIDER_MARK: Record<GitProvider, string> = {
   bitbucket: 'M3 4h18l-3 16H6z',
 };
 
-/** A git host's mark beside a repository; `label` (the host's name) is the image's accessible name. */
-export function ProviderIcon({ provider, label }: { provider: GitProvider; label: string }) {
+/**
+ * A git host's mark beside a repository; `label` (the host's name) is the image's accessible name.
+ * Without one the mark is decoration (the text beside it names the host).
+ */
+export function ProviderIcon({ provider, label }: { provider: GitProvider; label?: string }) {
+  const named = label === undefined ? { 'aria-hidden': true } : { role: 'img', 'aria-label': label };
   return (
-    <svg className={styles.icon} viewBox="0 0 24 24" role="img" aria-label={label}>
+    <svg className={styles.icon} viewBox="0 0 24 24" {...named}>
       <path d={PROVIDER_MARK[provider]} />
     </svg>
   );

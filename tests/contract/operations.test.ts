@@ -27,6 +27,7 @@ beforeAll(async () => {
     token: 'ghp_contract',
     repositories: [{ id: 1, full_name: 'octo/app', files: { '.openhands/microagents/repo.md': 'A web app.' } }],
     installations: [{ id: 1, repositories: ['octo/app'] }],
+    oauth: { clientId: 'contract-app', clientSecret: 'contract-secret' },
   });
 });
 afterAll(() => gitHub?.close());
@@ -45,6 +46,10 @@ const paid = withTestApp(() => ({
   STRIPE_SECRET_KEY: 'sk_test_contract',
   STRIPE_WEBHOOK_SECRET: 'whsec_contract',
   STRIPE_API_URL: stripe.url,
+  // Sign-in through the local GitHub's OAuth app.
+  GITHUB_OAUTH_CLIENT_ID: 'contract-app',
+  GITHUB_OAUTH_CLIENT_SECRET: 'contract-secret',
+  GITHUB_OAUTH_HOST: gitHub.url,
 }));
 let buyer: { token: string } | undefined;
 let affiliateToken = '';
@@ -171,6 +176,13 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   getAuthCredits: (s) => call(t.app, 'GET', '/api/auth/credits', { token: s.token }),
   authenticate: (s) => call(t.app, 'POST', '/api/authenticate', { token: s.token }),
   getConfig: () => call(t.app, 'GET', '/api/options/config'),
+  // The code GitHub's authorize page gives for the app's return address.
+  identityCallback: async () => {
+    const config = await call(paid.app, 'GET', '/api/options/config');
+    const [offered] = config.body?.SIGN_IN_PROVIDERS as { authorize_url: string }[];
+    const code = gitHub.issueCode(new URL(offered!.authorize_url).searchParams.get('redirect_uri')!);
+    return call(paid.app, 'POST', '/api/github/callback', { body: { code } });
+  },
   logoutSession: async (s) => call(t.app, 'POST', '/api/logout', { token: (await signIn(s.email)).token }),
   logout: async (s) => call(t.app, 'POST', '/api/auth/logout', { token: (await signIn(s.email)).token }),
   listModels: () => call(t.app, 'GET', '/api/options/models'),

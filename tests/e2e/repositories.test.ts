@@ -14,6 +14,7 @@ import type { RunningServer } from '../support/server.ts';
 const PASSWORD = 'correct horse battery';
 const TOKEN = 'ghp_browser_test';
 const openPage = pagesWithoutErrors();
+const OAUTH_APP = { clientId: 'e2e-app', clientSecret: 'e2e-secret' };
 
 // A GitHub-like host on this machine: its REST API and git itself on one address.
 const remotes = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-e2e-remotes-'));
@@ -49,6 +50,7 @@ beforeAll(async () => {
       ...others,
     ],
     gitBackend: (request, response) => git.handle(request, response),
+    oauth: OAUTH_APP,
   });
 });
 afterAll(async () => {
@@ -345,6 +347,50 @@ describe.skipIf(browserMissing())('microagent management hidden by the operatorâ
     expect(await navigation.getByRole('link', { name: 'Microagents' }).count()).toBe(0);
     await page.goto(`${server.url}/microagent-management`);
     await page.waitForURL(/\/dashboard$/);
+    await page.close();
+  }, 60_000);
+});
+
+describe.skipIf(browserMissing())('sign-in through GitHub', () => {
+  const suite = browserSuite({
+    mode: 'saas',
+    env: () => ({
+      GITHUB_OAUTH_CLIENT_ID: OAUTH_APP.clientId,
+      GITHUB_OAUTH_CLIENT_SECRET: OAUTH_APP.clientSecret,
+      GITHUB_OAUTH_HOST: github.url,
+    }),
+  });
+
+  it('refuses returns this tab did not start, then signs a visitor up through GitHub with the token saved', async () => {
+    const { server, browser } = suite;
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/oauth/github/callback?code=stolen&state=forged`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'This sign-in was not started in this browser tab, so it was stopped.' })
+      .waitFor();
+    expect(github.requests.some((r) => r.path === '/login/oauth/access_token')).toBe(false);
+    await page.goto(
+      `${server.url}/oauth/github/callback?error=access_denied&error_description=The+user+has+denied+your+application+access.`,
+    );
+    await page.getByText('GitHub did not sign you in: The user has denied your application access.').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Sign In' });
+    await dialog.getByRole('button', { name: 'Continue with GitHub' }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Continue with GitHub' }).click();
+    // This GitHub asks nothing: its authorize page sends the browser straight back with a code.
+    // The new account goes through registration onboarding like a registered one.
+    await page.waitForURL('**/registration-onboarding');
+    expect(github.requests.filter((r) => r.path === '/login/oauth/access_token')).toHaveLength(1);
+    const token = await page.evaluate(() => localStorage.getItem('atelier_token'));
+    const read = (url: string) =>
+      fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
+    expect(await read('/api/auth/me/extended')).toMatchObject({ email: 'octo@example.com', email_verified: true });
+    expect(await read('/api/settings')).toMatchObject({ provider_tokens_set: { github: true } });
     await page.close();
   }, 60_000);
 });

@@ -20,6 +20,7 @@ const config = (mode: ClientConfig['APP_MODE']): ClientConfig => ({
   SUPPORT_EMAIL: 'support@atelier.test',
   BUILD_NUMBER: 'test',
   OPERATOR_MODEL: null,
+  SIGN_IN_PROVIDERS: [],
 });
 
 const user: User = {
@@ -54,6 +55,7 @@ const events: (SessionEvent | AnyEventObject)[] = [
   { type: 'LOG_OUT' },
   { type: 'xstate.done.actor.logOut' },
   { type: 'xstate.error.actor.logOut', error: new TypeError('Failed to fetch') },
+  { type: 'SIGN_IN_WITH', provider: { identity: 'github', authorize_url: 'https://github.com/login/oauth/authorize' } },
   { type: 'OPEN_SIGN_IN' },
   { type: 'OPEN_SIGN_UP' },
   { type: 'CLOSE_DIALOG' },
@@ -67,6 +69,7 @@ const fakes: FakeSideEffects = {
     'clearToken',
     'forgetSession',
     'reloadAtDashboard',
+    'goToIdentityProvider',
     'showDashboard',
     'announceUserLoadFailure',
   ],
@@ -84,6 +87,11 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
     case 'xstate.error.actor.logOut':
       expect(effects).toEqual(['forgetSession', 'reloadAtDashboard']);
       expect(after.context.user).toBeNull();
+      break;
+    case 'SIGN_IN_WITH':
+      // Only the sign-in form leaves for a provider; nothing else changes here.
+      expect(effects).toEqual(before.matches({ dialog: 'signIn' }) ? ['goToIdentityProvider'] : []);
+      expect(after.value).toEqual(before.value);
       break;
     case 'SIGNED_IN':
       if (after.matches({ account: { authenticated: 'loadingUser' } })) expect(effects).toEqual(['storeToken']);

@@ -27,6 +27,10 @@ export interface FakeHostOptions {
   repositories: FakeRepository[];
   /** Installations (GitHub), groups (GitLab) or workspaces (Bitbucket) and their repositories. */
   installations?: { id: number | string; repositories: string[] }[];
+  /** The user's email addresses and whether the host verified them; by default the user's email, verified. */
+  emails?: { email: string; primary?: boolean; verified: boolean }[];
+  /** An OAuth app it knows (sign-in through this host): its authorize page gives codes for `token`. */
+  oauth?: { clientId: string; clientSecret: string };
   /** Serves git itself (clone, push) beside the API, as a real host does: `<host>/<owner>/<repo>.git/…`. */
   gitBackend?: (request: http.IncomingMessage, response: http.ServerResponse) => void;
 }
@@ -36,6 +40,21 @@ interface Posted {
   method: string;
   body: unknown;
   origin: string;
+  /** The body as a form, when it was sent as one. */
+  form: URLSearchParams;
+  authorization: string | undefined;
+}
+
+/** Where a host's OAuth 2 authorization-code flow answers, and how it says yes and no. */
+interface OAuthFlow {
+  authorize: string;
+  token: string;
+  /** The client authenticates with Basic (Bitbucket) instead of form fields. */
+  basic: boolean;
+  /** `grant_type=authorization_code` is required (GitLab, Bitbucket; GitHub has no such field). */
+  grantType: boolean;
+  granted: (token: string) => unknown;
+  refused: (error: 'invalid_grant' | 'invalid_client') => Answer;
 }
 
 interface Answer {
@@ -47,6 +66,55 @@ interface Answer {
 }
 
 const DEFAULT_USER = { id: 7, login: 'octo', name: 'Octo Cat', email: 'octo@example.com' };
+
+const emailsOf = (options: FakeHostOptions) =>
+  options.emails ?? [
+    { email: (options.user ?? DEFAULT_USER).email ?? 'octo@example.com', primary: true, verified: true },
+  ];
+
+/**
+ * The OAuth app's two endpoints: the authorize page sends the browser back to `redirect_uri` with
+ * a one-time code (and the `state` it was given); the token endpoint trades that code, with the
+ * app's credentials and the same `redirect_uri`, for the host's `token`.
+ */
+function oauthPeer(options: FakeHostOptions, flow: OAuthFlow) {
+  const codes = new Map<string, string>();
+  let issued = 0;
+  const issueCode = (redirectUri: string) => {
+    const code = `code-${++issued}-${Math.random().toString(36).slice(2)}`;
+    codes.set(code, redirectUri);
+    return code;
+  };
+  const answer = (url: URL, request: Posted): Answer | undefined => {
+    const app = options.oauth;
+    if (!app) return undefined;
+    if (url.pathname === flow.authorize && request.method === 'GET') {
+      const redirect = url.searchParams.get('redirect_uri');
+      if (url.searchParams.get('client_id') !== app.clientId || !redirect)
+        return { status: 404, body: 'Unknown application', text: true };
+      const back = new URL(redirect);
+      back.searchParams.set('code', issueCode(redirect));
+      const state = url.searchParams.get('state');
+      if (state !== null) back.searchParams.set('state', state);
+      return { status: 302, body: '', text: true, headers: { location: back.href } };
+    }
+    if (url.pathname !== flow.token || request.method !== 'POST') return undefined;
+    const basic = /^Basic (.+)$/.exec(request.authorization ?? '')?.[1];
+    const [id, secret] = flow.basic
+      ? Buffer.from(basic ?? '', 'base64')
+          .toString()
+          .split(':')
+      : [request.form.get('client_id'), request.form.get('client_secret')];
+    if (id !== app.clientId || secret !== app.clientSecret) return flow.refused('invalid_client');
+    const code = request.form.get('code') ?? '';
+    const redirect = codes.get(code);
+    codes.delete(code);
+    if (flow.grantType && request.form.get('grant_type') !== 'authorization_code') return flow.refused('invalid_grant');
+    if (redirect === undefined || redirect !== request.form.get('redirect_uri')) return flow.refused('invalid_grant');
+    return { status: 200, body: flow.granted(options.token) };
+  };
+  return { answer, issueCode };
+}
 
 /** A page of `items` by `page` and a page-size parameter; `more` tells whether another follows. */
 function slice<T>(url: URL, items: T[], sizeParameter: string) {
@@ -81,7 +149,9 @@ async function serve(
   authorized: (authorization: string | undefined) => 'ok' | 'limited' | 'refused',
   refusal: { limited: Answer; refused: Answer },
   route: (url: URL, find: (fullName: string) => FakeRepository | undefined, request: Posted) => Answer,
+  flow: OAuthFlow,
 ) {
+  const oauth = oauthPeer(options, flow);
   const requests: { path: string; authorization: string | undefined }[] = [];
   const find = (fullName: string) =>
     options.repositories.find((r) => r.full_name.toLowerCase() === fullName.toLowerCase());
@@ -91,10 +161,19 @@ async function serve(
     requests.push({ path: `${url.pathname}${url.search}`, authorization: request.headers.authorization });
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = jsonOrUndefined(Buffer.concat(chunks).toString());
+    const text = Buffer.concat(chunks).toString();
+    const posted = {
+      method: request.method ?? 'GET',
+      body: jsonOrUndefined(text),
+      origin: `http://${request.headers.host}`,
+      form: new URLSearchParams(
+        request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ? text : '',
+      ),
+      authorization: request.headers.authorization,
+    };
+    // The OAuth endpoints authenticate the app, not a user's token.
     const access = authorized(request.headers.authorization);
-    const posted = { method: request.method ?? 'GET', body, origin: `http://${request.headers.host}` };
-    const answer = access === 'ok' ? route(url, find, posted) : refusal[access];
+    const answer = oauth.answer(url, posted) ?? (access === 'ok' ? route(url, find, posted) : refusal[access]);
     response.writeHead(answer.status, {
       'content-type': answer.text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
       ...answer.headers,
@@ -103,7 +182,13 @@ async function serve(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url,
+    requests,
+    /** A code its token endpoint takes once, as the authorize page would have given for `redirectUri`. */
+    issueCode: oauth.issueCode,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 const bearer = (options: FakeHostOptions) => (authorization: string | undefined) => {
@@ -188,6 +273,16 @@ export function startGitHubApiServer(options: FakeHostOptions) {
       if (pulls && request.method === 'POST') return openPullRequest(find(pulls[1] ?? ''), request);
       if (path === '/user')
         return { status: 200, body: { company: null, ...user, avatar_url: `https://avatars.example/${user.id}` } };
+      if (path === '/user/emails')
+        return {
+          status: 200,
+          body: emailsOf(options).map((e) => ({
+            email: e.email,
+            primary: e.primary ?? false,
+            verified: e.verified,
+            visibility: e.primary ? 'private' : null,
+          })),
+        };
       if (path === '/user/repos') {
         const sorted =
           url.searchParams.get('sort') === 'full_name'
@@ -262,6 +357,24 @@ export function startGitHubApiServer(options: FakeHostOptions) {
         ? { status: 200, body: inside.map((p) => ({ type: 'file', name: p.split('/').at(-1), path: p })) }
         : notFound;
     },
+    {
+      authorize: '/login/oauth/authorize',
+      token: '/login/oauth/access_token',
+      basic: false,
+      grantType: false,
+      granted: (token) => ({ access_token: token, token_type: 'bearer', scope: 'repo,read:user,user:email' }),
+      // GitHub answers a refused exchange with 200 and an error.
+      refused: (error) => ({
+        status: 200,
+        body:
+          error === 'invalid_client'
+            ? {
+                error: 'incorrect_client_credentials',
+                error_description: 'The client_id and/or client_secret passed are incorrect.',
+              }
+            : { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' },
+      }),
+    },
   ).then((server) => ({ ...server, pullRequests }));
 }
 
@@ -309,6 +422,8 @@ export function startGitLabApiServer(options: FakeHostOptions) {
             username: user.login,
             name: user.name,
             public_email: user.email,
+            email: emailsOf(options).find((e) => e.primary)?.email ?? user.email,
+            confirmed_at: emailsOf(options).find((e) => e.primary)?.verified ? '2026-01-05T10:00:00.000Z' : null,
             avatar_url: `https://avatars.example/${user.id}`,
           },
         };
@@ -349,6 +464,38 @@ export function startGitLabApiServer(options: FakeHostOptions) {
       const file = decodeURIComponent(projectRoute[3] ?? '');
       const text = repo.files?.[file];
       return text === undefined ? notFound('File') : { status: 200, body: text, text: true };
+    },
+    {
+      authorize: '/oauth/authorize',
+      token: '/oauth/token',
+      basic: false,
+      grantType: true,
+      granted: (token) => ({
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: 7200,
+        refresh_token: `refresh-${token}`,
+        scope: 'api read_user',
+        created_at: 1795000000,
+      }),
+      refused: (error) =>
+        error === 'invalid_client'
+          ? {
+              status: 401,
+              body: {
+                error: 'invalid_client',
+                error_description:
+                  'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+              },
+            }
+          : {
+              status: 400,
+              body: {
+                error: 'invalid_grant',
+                error_description:
+                  'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+              },
+            },
     },
   );
 }
@@ -405,6 +552,16 @@ export function startBitbucketApiServer(options: FakeHostOptions) {
             links: { avatar: { href: `https://avatars.example/${user.id}` } },
           },
         };
+      if (path === '/user/emails')
+        return paged(
+          url,
+          emailsOf(options).map((e) => ({
+            type: 'email',
+            email: e.email,
+            is_primary: e.primary ?? false,
+            is_confirmed: e.verified,
+          })),
+        );
       if (path === '/repositories') {
         const q = /name ~ "([^"]*)"/.exec(url.searchParams.get('q') ?? '')?.[1]?.toLowerCase();
         return paged(
@@ -448,6 +605,26 @@ export function startBitbucketApiServer(options: FakeHostOptions) {
             inside.map((p) => ({ type: 'commit_file', path: p })),
           )
         : error(404, 'No such file or directory');
+    },
+    {
+      authorize: '/site/oauth2/authorize',
+      token: '/site/oauth2/access_token',
+      basic: true,
+      grantType: true,
+      granted: (token) => ({
+        access_token: token,
+        scopes: 'account email repository',
+        expires_in: 7200,
+        refresh_token: `refresh-${token}`,
+        token_type: 'bearer',
+      }),
+      refused: (error) => ({
+        status: 400,
+        body:
+          error === 'invalid_client'
+            ? { error: 'invalid_client', error_description: 'Invalid client_id' }
+            : { error: 'invalid_grant', error_description: 'The specified code is not valid.' },
+      }),
     },
   );
 }

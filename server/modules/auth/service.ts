@@ -84,6 +84,14 @@ export function createAuthService(db: Db, options: AuthOptions) {
     return row;
   }
 
+  /** A new bearer token for the user: a 12-hour session, or 30 days when remembered. */
+  async function startSession(userId: string, rememberMe: boolean) {
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + (rememberMe ? TOKEN_LIFETIME_MS.rememberMe : TOKEN_LIFETIME_MS.session));
+    await db.insert(sessions).values({ id: randomUUID(), userId, tokenHash: hashToken(token), expiresAt });
+    return { access_token: token, token_type: 'bearer' as const, expires_at: expiresAt.toISOString() };
+  }
+
   async function currentUser(userId: string) {
     const [row] = await currentUserRow.execute({ userId });
     if (!row) throw new HttpError(401, 'Not authenticated');
@@ -149,12 +157,43 @@ export function createAuthService(db: Db, options: AuthOptions) {
       const user = await findByEmail(email);
       const valid = await checkPassword(user?.passwordHash, input.password);
       if (!user || !valid) throw new HttpError(401, 'Invalid email or password.');
-      const token = newToken();
-      const expiresAt = new Date(
-        Date.now() + (input.remember_me === false ? TOKEN_LIFETIME_MS.session : TOKEN_LIFETIME_MS.rememberMe),
-      );
-      await db.insert(sessions).values({ id: randomUUID(), userId: user.id, tokenHash: hashToken(token), expiresAt });
-      return { access_token: token, token_type: 'bearer' as const, expires_at: expiresAt.toISOString() };
+      return startSession(user.id, input.remember_me !== false);
+    },
+
+    startSession,
+
+    /**
+     * The account of an email address another service verified (sign-in through a git host):
+     * the existing one (its email now counts as verified), else a new account without a password
+     * that goes through onboarding like a registered one.
+     */
+    async accountForVerifiedEmail(input: { email: string; name: string; affiliateCode?: string | null | undefined }) {
+      const existing = await findByEmail(input.email);
+      if (existing) {
+        if (!existing.emailVerified) {
+          await db.update(users).set({ emailVerified: true, updatedAt: new Date() }).where(eq(users.id, existing.id));
+          await userChanged(existing.id);
+        }
+        return existing.id;
+      }
+      const id = randomUUID();
+      try {
+        await db.insert(users).values({
+          id,
+          fullname: input.name,
+          email: input.email,
+          isPersonal: isPersonalEmail(input.email),
+          affiliateCode: options.referralCode
+            ? await options.referralCode(input.email, input.affiliateCode?.trim())
+            : input.affiliateCode?.trim() || null,
+          emailVerified: true,
+        });
+      } catch (error) {
+        // The same address registered meanwhile: that account is the one.
+        if (isUniqueViolation(error)) return (await findByEmail(input.email))!.id;
+        throw error;
+      }
+      return id;
     },
 
     /** The user behind a bearer token (a session's or an API key), or null when it is unknown, revoked or expired. */

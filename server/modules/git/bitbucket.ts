@@ -63,6 +63,15 @@ export function bitbucketHost(token: string, host: string | null, fetchImpl: typ
       };
     },
 
+    async verifiedEmail() {
+      const body = await json<{ values: { email: string; is_primary: boolean; is_confirmed: boolean }[] }>(
+        '/user/emails',
+        'email addresses for this token',
+      );
+      const confirmed = body.values.filter((e) => e.is_confirmed);
+      return (confirmed.find((e) => e.is_primary) ?? confirmed[0])?.email ?? null;
+    },
+
     async repositories({ sort, page, perPage, installationId }) {
       // A workspace plays the part of an installation.
       const path = installationId

@@ -62,6 +62,15 @@ export function gitHubHost(token: string, host: string | null, fetchImpl: typeof
       };
     },
 
+    async verifiedEmail() {
+      // Needs the user:email scope (the sign-in app asks for it); a token without it has none to give.
+      const emails = await json<{ email: string; primary: boolean; verified: boolean }[]>(
+        '/user/emails',
+        'email addresses for this token',
+      );
+      return (emails.find((e) => e.primary && e.verified) ?? emails.find((e) => e.verified))?.email ?? null;
+    },
+
     async repositories({ sort, page, perPage, installationId }) {
       const query = `page=${page}&per_page=${perPage}`;
       if (installationId) {

@@ -71,6 +71,12 @@ export function gitLabHost(token: string, host: string | null, fetchImpl: typeof
       };
     },
 
+    async verifiedEmail() {
+      // The token's own user carries its primary email and when that was confirmed.
+      const user = await json<{ email?: string | null; confirmed_at?: string | null }>('/user', 'user for this token');
+      return user.email && user.confirmed_at ? user.email : null;
+    },
+
     async repositories({ sort, page, perPage, installationId }) {
       // A group plays the part of an installation.
       const path = installationId

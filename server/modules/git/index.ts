@@ -8,7 +8,7 @@ import { gitHubHost } from './github.ts';
 import { gitLabHost } from './gitlab.ts';
 import type { GitHost, GitProvider, RepositorySort } from './types.ts';
 
-export { GitHostError } from './rest.ts';
+export { GitHostError, hostRefusal, PROVIDER_NAMES, unreachable } from './rest.ts';
 export type { GitHost, GitProvider } from './types.ts';
 
 /** Where repositories keep their microagents (the layout the workspace reads too). */
@@ -18,6 +18,9 @@ export const NO_PROVIDER = 'No git provider is connected. Add a token in Setting
 
 type Hosts = Record<GitProvider, (token: string, host: string | null) => GitHost>;
 const HOSTS: Hosts = { github: gitHubHost, gitlab: gitLabHost, bitbucket: bitbucketHost };
+
+/** A provider's REST API as a token sees it, at the saved host (null: the cloud one). */
+export const gitHost = (provider: GitProvider, token: string, host: string | null) => HOSTS[provider](token, host);
 
 /** The user's git hosts through their saved tokens (spec §7, the /api/user/* git calls). */
 export function createGitService(settings: Pick<SettingsService, 'providerTokens'>, hosts: Hosts = HOSTS) {

@@ -20,6 +20,8 @@ export interface RepositoryFile {
 export interface GitHost {
   readonly provider: GitProvider;
   user(): Promise<GitUser>;
+  /** The account's primary email when the host verified it (else another verified one), or null. */
+  verifiedEmail(): Promise<string | null>;
   /** One page of the user's repositories, and the number of the next page when there is one. */
   repositories(query: {
     sort: RepositorySort;

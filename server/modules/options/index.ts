@@ -1,3 +1,4 @@
+import type { components } from '../../../openapi/schema.d.ts';
 import type { Config } from '../../config.ts';
 import type { Handlers } from '../../shared/operations.ts';
 import { configuredModelId } from '../settings/index.ts';
@@ -10,7 +11,10 @@ import { knownModels } from './models.ts';
 const AGENTS = ['CodeActAgent'];
 const SECURITY_ANALYZERS = ['llm'];
 
-export function optionsHandlers(config: Config): Handlers {
+export function optionsHandlers(
+  config: Config,
+  signInProviders: () => components['schemas']['SignInProvider'][],
+): Handlers {
   return {
     getConfig: async () => ({
       APP_MODE: config.appMode,
@@ -21,6 +25,7 @@ export function optionsHandlers(config: Config): Handlers {
       SUPPORT_EMAIL: config.supportEmail,
       BUILD_NUMBER: config.buildNumber,
       OPERATOR_MODEL: configuredModelId(config.llm),
+      SIGN_IN_PROVIDERS: signInProviders(),
     }),
     listModels: async () => knownModels(config),
     listAgents: async () => AGENTS,

@@ -50,6 +50,15 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
     unsetProviderTokens: (userId: string) => store.removeToken(userId),
 
     /**
+     * A provider token obtained for the user (sign-in through that provider), replacing the saved
+     * one; the settings' row is made when there is none, so the settings show the token.
+     */
+    async saveProviderToken(userId: string, provider: GitProvider, token: string, host: string | null) {
+      if (!(await store.find(userId))) await store.save(userId, {});
+      await store.setToken(userId, provider, token, host);
+    },
+
+    /**
      * What an agent session of this user runs with. saas: the operator's LLM_* model, always.
      * oss: the user's model (LLM_* as the default); the operator's base URL and key go with
      * the operator's model only, never to a model the user picked elsewhere. Null `llm` when

@@ -1,20 +1,21 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { selectIsSigningIn, selectLoginFailure } from '../../../machines/session.ts';
-import { useSignInForm } from '../../app/hooks.ts';
+import { useClientConfig, useSignInForm } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
-import { Button, Checkbox, TextField } from '../../ui/index.ts';
+import { Button, Checkbox, ProviderIcon, TextField } from '../../ui/index.ts';
 import * as styles from './auth.css.ts';
 import { useNoticeText } from './notice-text.ts';
 
 export function SignInForm() {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation(['auth', 'common']);
   const noticeText = useNoticeText();
   const session = SessionContext.useActorRef();
   const form = useSignInForm();
   const { email, password, rememberMe, errors } = useSelector(form, (snapshot) => snapshot.context);
   const signingIn = SessionContext.useSelector(selectIsSigningIn);
   const failure = SessionContext.useSelector(selectLoginFailure);
+  const providers = useClientConfig()?.SIGN_IN_PROVIDERS ?? [];
 
   return (
     <form
@@ -61,6 +62,25 @@ export function SignInForm() {
           {t('signIn.cancel')}
         </Button>
       </div>
+      {providers.length > 0 ? (
+        <div className={styles.actions}>
+          <p className={styles.divider}>{t('external.or')}</p>
+          {providers.map((provider) => {
+            const name = t(`common:gitProviders.${provider.identity}`);
+            return (
+              <Button
+                key={provider.identity}
+                tone="secondary"
+                wide
+                onClick={() => session.send({ type: 'SIGN_IN_WITH', provider })}
+              >
+                <ProviderIcon provider={provider.identity} />
+                {t('external.continueWith', { provider: name })}
+              </Button>
+            );
+          })}
+        </div>
+      ) : null}
       <p className={styles.switchMode}>
         {t('signIn.noAccount')}
         <Button tone="link" size="sm" onClick={() => session.send({ type: 'OPEN_SIGN_UP' })}>

@@ -15,6 +15,14 @@ export const failure = style({
   whiteSpace: 'pre-line',
 });
 
+/** "or" between the password form and the git hosts' sign-in. */
+export const divider = style({
+  margin: 0,
+  textAlign: 'center',
+  color: vars.color.textMuted,
+  fontSize: vars.fontSize.sm,
+});
+
 export const note = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 
 export const switchMode = style({

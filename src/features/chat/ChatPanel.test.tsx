@@ -67,6 +67,7 @@ function renderChat(stream: ConversationStream) {
     SUPPORT_EMAIL: '',
     BUILD_NUMBER: '',
     OPERATOR_MODEL: null,
+    SIGN_IN_PROVIDERS: [],
   });
   // Never saved: sound notifications are off.
   queryClient.setQueryData(queryKeys.settings, null);

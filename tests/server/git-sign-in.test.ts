@@ -1,0 +1,238 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userIdentities, users } from '../../server/db/schema.ts';
+import { findUserId } from '../../server/modules/auth/index.ts';
+import { call, withTestApp } from '../support/app.ts';
+import {
+  startBitbucketApiServer,
+  startGitHubApiServer,
+  startGitLabApiServer,
+  type FakeHostOptions,
+} from '../support/git-host-apis.ts';
+
+// Sign-in through a git host's OAuth app, against local servers that speak each host's
+// authorize page, token endpoint and user endpoints.
+
+const PUBLIC_URL = 'http://atelier.test';
+const APP = { clientId: 'atelier-client', clientSecret: 'atelier-secret' };
+const gitHubUser = { id: 9001, login: 'hopper', name: 'Grace Hopper', email: 'grace@navy.example' };
+const gitHubFixture: FakeHostOptions = {
+  token: 'gho_from_oauth',
+  user: gitHubUser,
+  emails: [
+    { email: 'grace@navy.example', primary: true, verified: true },
+    { email: 'old@navy.example', verified: false },
+  ],
+  oauth: APP,
+  repositories: [],
+};
+const gitLabUser = { id: 31, login: 'lovelace', name: 'Ada Lovelace', email: 'ada@engine.example' };
+const gitLabFixture: FakeHostOptions = {
+  token: 'glo_from_oauth',
+  user: gitLabUser,
+  emails: [{ email: 'ada@engine.example', primary: true, verified: true }],
+  oauth: APP,
+  repositories: [],
+};
+const bitbucketFixture: FakeHostOptions = {
+  token: 'bbo_from_oauth',
+  user: { id: 44, login: 'turing', name: 'Alan Turing', email: 'alan@bombe.example' },
+  emails: [
+    { email: 'alan@old.example', verified: true },
+    { email: 'alan@bombe.example', primary: true, verified: true },
+  ],
+  oauth: APP,
+  repositories: [],
+};
+
+let github: Awaited<ReturnType<typeof startGitHubApiServer>>;
+let gitlab: Awaited<ReturnType<typeof startGitLabApiServer>>;
+let bitbucket: Awaited<ReturnType<typeof startBitbucketApiServer>>;
+beforeAll(async () => {
+  [github, gitlab, bitbucket] = await Promise.all([
+    startGitHubApiServer(gitHubFixture),
+    startGitLabApiServer(gitLabFixture),
+    startBitbucketApiServer(bitbucketFixture),
+  ]);
+});
+afterAll(() => Promise.all([github?.close(), gitlab?.close(), bitbucket?.close()]));
+
+const oauthEnv = (prefix: string, host: string) => ({
+  [`${prefix}_OAUTH_CLIENT_ID`]: APP.clientId,
+  [`${prefix}_OAUTH_CLIENT_SECRET`]: APP.clientSecret,
+  [`${prefix}_OAUTH_HOST`]: host,
+});
+const t = withTestApp(() => ({
+  PUBLIC_URL,
+  ...oauthEnv('GITHUB', github.url),
+  ...oauthEnv('GITLAB', gitlab.url),
+  ...oauthEnv('BITBUCKET', bitbucket.url),
+}));
+// Only GitHub's app is configured here.
+const gitHubOnly = withTestApp(() => ({ PUBLIC_URL, ...oauthEnv('GITHUB', github.url) }));
+const oss = withTestApp(() => ({ APP_MODE: 'oss', ...oauthEnv('GITHUB', github.url) }));
+
+type Provider = 'github' | 'gitlab' | 'bitbucket';
+type SignInProvider = { identity: Provider; authorize_url: string };
+
+async function signInProviders(app = t.app) {
+  return (await call(app, 'GET', '/api/options/config')).body?.SIGN_IN_PROVIDERS as SignInProvider[];
+}
+
+/** What the browser does: opens the authorize page with its state, and follows it back with the code. */
+async function authorize(provider: Provider, app = t.app) {
+  const { authorize_url } = (await signInProviders(app)).find((p) => p.identity === provider)!;
+  const page = await fetch(`${authorize_url}&state=s-123`, { redirect: 'manual' });
+  expect(page.status).toBe(302);
+  const back = new URL(page.headers.get('location')!);
+  expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/oauth/${provider}/callback`);
+  expect(back.searchParams.get('state')).toBe('s-123');
+  return back.searchParams.get('code')!;
+}
+
+const callback = (provider: string, code: string, app = t.app) =>
+  call(app, 'POST', `/api/${provider}/callback`, { body: { code, state: 's-123' } });
+
+async function signedInAs(token: string) {
+  return (await call(t.app, 'GET', '/api/auth/me/extended', { token })).body as { id: string; email: string };
+}
+
+const settingsOf = async (token: string) =>
+  (await call(t.app, 'GET', '/api/settings', { token })).body as { provider_tokens_set: Record<Provider, boolean> };
+
+describe('sign-in through a git host', () => {
+  it('offers the configured hosts with their authorization pages, and none in oss mode', async () => {
+    const offered = await signInProviders();
+    expect(offered.map((p) => p.identity)).toEqual(['github', 'gitlab', 'bitbucket']);
+    const [gh, gl, bb] = offered.map((p) => new URL(p.authorize_url));
+    expect(`${gh!.origin}${gh!.pathname}`).toBe(`${github.url}/login/oauth/authorize`);
+    expect(Object.fromEntries(gh!.searchParams)).toEqual({
+      client_id: APP.clientId,
+      redirect_uri: `${PUBLIC_URL}/oauth/github/callback`,
+      response_type: 'code',
+      scope: 'repo read:user user:email',
+    });
+    expect(gl!.pathname).toBe('/oauth/authorize');
+    expect(gl!.searchParams.get('scope')).toBe('api read_user');
+    expect(bb!.pathname).toBe('/site/oauth2/authorize');
+    expect(bb!.searchParams.has('scope')).toBe(false);
+    expect((await signInProviders(gitHubOnly.app)).map((p) => p.identity)).toEqual(['github']);
+    expect(await signInProviders(oss.app)).toEqual([]);
+  });
+
+  it('creates an account from GitHub’s verified primary email, saves the token, and finds it again by the link', async () => {
+    const first = await callback('github', await authorize('github'));
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ token_type: 'bearer', access_token: expect.any(String) });
+    const token = first.body?.access_token as string;
+    const me = await call(t.app, 'GET', '/api/auth/me/extended', { token });
+    expect(me.body).toMatchObject({
+      email: 'grace@navy.example',
+      fullname: 'Grace Hopper',
+      email_verified: true,
+      // A new account goes through registration onboarding like a registered one.
+      is_active: false,
+    });
+    // The token was sent to the host's token endpoint with the app's credentials, and is saved for the git calls.
+    expect((await settingsOf(token)).provider_tokens_set).toEqual({ github: true, gitlab: false, bitbucket: false });
+    const [account] = await t.db.select().from(users).where(eq(users.email, 'grace@navy.example'));
+    expect(account?.passwordHash).toBeNull();
+
+    // GitHub's email changes; the link (GitHub's own id for the account) still finds the account.
+    gitHubFixture.emails = [{ email: 'grace@retired.example', primary: true, verified: true }];
+    const again = await callback('github', await authorize('github'));
+    expect(again.status).toBe(200);
+    expect((await signedInAs(again.body?.access_token as string)).id).toBe(account?.id);
+    expect(await findUserId(t.db, 'grace@retired.example')).toBeNull();
+    gitHubFixture.emails = [{ email: 'grace@navy.example', primary: true, verified: true }];
+  });
+
+  it('links an existing account of the same verified email, which keeps its password', async () => {
+    await call(t.app, 'POST', '/api/auth/register', {
+      body: { name: 'Ada', email: 'ADA@engine.example', password: 'long enough' },
+    });
+    const signedIn = await callback('gitlab', await authorize('gitlab'));
+    expect(signedIn.status).toBe(200);
+    const me = await signedInAs(signedIn.body?.access_token as string);
+    expect(me.id).toBe(await findUserId(t.db, 'ada@engine.example'));
+    // GitLab verified the address: the account's own verification is no longer needed.
+    expect(
+      (await call(t.app, 'GET', '/api/auth/me/extended', { token: signedIn.body?.access_token as string })).body,
+    ).toMatchObject({ email_verified: true });
+    const [identity] = await t.db.select().from(userIdentities).where(eq(userIdentities.userId, me.id));
+    expect(identity).toMatchObject({ provider: 'gitlab', externalId: '31', login: 'lovelace' });
+    const password = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: 'ada@engine.example', password: 'long enough' },
+    });
+    expect(password.status).toBe(200);
+  });
+
+  it('signs in through Bitbucket with its primary confirmed email, the app authenticated with Basic', async () => {
+    const signedIn = await callback('bitbucket', await authorize('bitbucket'));
+    expect(signedIn.status).toBe(200);
+    expect((await signedInAs(signedIn.body?.access_token as string)).email).toBe('alan@bombe.example');
+    expect(bitbucket.requests.find((r) => r.path === '/site/oauth2/access_token')?.authorization).toBe(
+      `Basic ${Buffer.from(`${APP.clientId}:${APP.clientSecret}`).toString('base64')}`,
+    );
+  });
+
+  it('never finds or makes an account through an unverified email', async () => {
+    // Another GitLab account, claiming Ada's address without having confirmed it.
+    Object.assign(gitLabUser, { id: 32, login: 'babbage', name: 'Charles Babbage' });
+    gitLabFixture.emails = [{ email: 'ada@engine.example', primary: true, verified: false }];
+    try {
+      const refused = await callback('gitlab', await authorize('gitlab'));
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        detail: 'GitLab has no verified email address for babbage. Verify one with GitLab, or sign up with your email.',
+      });
+      expect(await t.db.select().from(userIdentities).where(eq(userIdentities.externalId, '32'))).toEqual([]);
+    } finally {
+      Object.assign(gitLabUser, { id: 31, login: 'lovelace', name: 'Ada Lovelace' });
+      gitLabFixture.emails = [{ email: 'ada@engine.example', primary: true, verified: true }];
+    }
+  });
+
+  it('refuses a used or unknown code and wrong app credentials with the host’s reason, and saves nothing', async () => {
+    const code = await authorize('github');
+    expect((await callback('github', code)).status).toBe(200);
+    const reused = await callback('github', code);
+    expect(reused.status).toBe(400);
+    expect(reused.body).toEqual({
+      detail:
+        'GitHub refused the sign-in (The code passed is incorrect or expired.). Start again from the sign-in dialog.',
+    });
+    const gitLabRefusal = await callback('gitlab', 'not-a-code');
+    expect(gitLabRefusal.status).toBe(400);
+    expect(gitLabRefusal.body?.detail).toMatch(
+      /^GitLab refused the sign-in \(The provided authorization grant is invalid/,
+    );
+  });
+
+  it('answers 404 for an unknown identity and 501 for a host without an app here', async () => {
+    const unknown = await callback('gitea', 'x');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ detail: 'There is no sign-in through "gitea".' });
+    const unconfigured = await callback('gitlab', 'x', gitHubOnly.app);
+    expect(unconfigured.status).toBe(501);
+    expect(unconfigured.body).toEqual({ detail: 'Sign-in through GitLab is not set up on this server.' });
+    expect((await callback('github', 'x', oss.app)).status).toBe(501);
+  });
+
+  it('refuses to link a second account of the same host to one Atelier account', async () => {
+    // Another GitHub account whose verified email is Grace's: her account is linked to her own already.
+    gitHubUser.id = 9002;
+    gitHubUser.login = 'impostor';
+    try {
+      const refused = await callback('github', await authorize('github'));
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({
+        detail:
+          'The Atelier account of grace@navy.example is linked to another GitHub account. Sign in with that one, or with your email and password.',
+      });
+    } finally {
+      gitHubUser.id = 9001;
+      gitHubUser.login = 'hopper';
+    }
+  });
+});
