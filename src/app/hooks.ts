@@ -1,14 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRouter } from '@tanstack/react-router';
-import { useActorRef } from '@xstate/react';
 import i18next from 'i18next';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { selectUser } from '../../machines/session.ts';
 import { configQuery, queryKeys, settingsQuery } from '../api/queries.ts';
 import { isSupportedLanguage } from './i18n.ts';
-import { storedAffiliateCode } from './local-data.ts';
 import { requests } from './services.ts';
-import { createRegistrationLogic, createSignInLogic, SessionContext } from './session.ts';
+import { SessionContext } from './session.ts';
 
 /** The configuration the server gives the client (mode, feature flags, support email...). */
 export function useClientConfig() {
@@ -57,21 +54,4 @@ export function useIdentityCallback() {
 /** Whether the signed-in user's email still waits for verification (never in oss mode, whose user has none to verify). */
 export function useEmailUnverified() {
   return SessionContext.useSelector((snapshot) => selectUser(snapshot)?.email_verified === false);
-}
-
-/** A Sign In form actor for the lifetime of the calling component. */
-export function useSignInForm() {
-  const session = SessionContext.useActorRef();
-  const [logic] = useState(() => createSignInLogic(session));
-  return useActorRef(logic);
-}
-
-/** A Sign Up form actor for the lifetime of the calling component, with the stored referral code. */
-export function useRegistrationForm() {
-  const session = SessionContext.useActorRef();
-  const router = useRouter();
-  const [logic] = useState(() =>
-    createRegistrationLogic(session, { showDashboard: () => void router.navigate({ to: '/dashboard' }) }),
-  );
-  return useActorRef(logic, { input: { affiliateCode: storedAffiliateCode() } });
 }

@@ -30,6 +30,7 @@ export const PAGE_NAMESPACES = [
   'landing',
   'affiliate',
   'microagents',
+  'settings',
 ] as const satisfies readonly Namespace[];
 export const FIRST_LOAD_NAMESPACES = NAMESPACES.filter(
   (namespace) => !(PAGE_NAMESPACES as readonly string[]).includes(namespace),

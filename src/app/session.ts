@@ -3,10 +3,7 @@ import { createActorContext } from '@xstate/react';
 import i18next from 'i18next';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { Credentials, ObtainedToken } from '../../machines/credentials.ts';
-import { registrationMachine } from '../../machines/registration.ts';
 import { sessionMachine, type SessionEvent, type User } from '../../machines/session.ts';
-import { signInMachine } from '../../machines/sign-in.ts';
-import type { RegistrationRequest, RegistrationResult } from '../api/client.ts';
 import { isUnauthorized } from '../api/errors.ts';
 import { configQuery, currentUserQuery } from '../api/queries.ts';
 import { forgetPreferencesAndLayouts, keepOAuthState } from './local-data.ts';
@@ -18,11 +15,12 @@ import { forgetAccountQueries, queryClient, requests, showErrorToast, tokenStore
 export const SessionContext = createActorContext(sessionMachine);
 export type SessionActor = ReturnType<typeof SessionContext.useActorRef>;
 
-interface Navigation {
+export interface Navigation {
   showDashboard(): void;
 }
 
-const logIn = fromPromise<ObtainedToken, Credentials>(async ({ input }) => {
+/** Signs in with credentials through the API: the session's, and the registration's after it registered. */
+export const logIn = fromPromise<ObtainedToken, Credentials>(async ({ input }) => {
   const result = await requests.logIn({ email: input.email, password: input.password, remember_me: input.rememberMe });
   return { token: result.access_token, rememberMe: input.rememberMe };
 });
@@ -80,26 +78,4 @@ export function createSessionLogic(navigation: Navigation) {
 
 export function sessionInput() {
   return { startedWithToken: tokenStore.read() !== null };
-}
-
-/** The Sign In form, handing valid credentials to the session. */
-export function createSignInLogic(session: SessionActor) {
-  return signInMachine.provide({
-    actions: { submitCredentials: (_, credentials) => session.send({ type: 'LOG_IN', credentials }) },
-  });
-}
-
-/** The Sign Up form: registers through the API, then hands the token to the session. */
-export function createRegistrationLogic(session: SessionActor, navigation: Navigation) {
-  return registrationMachine.provide({
-    actors: {
-      register: fromPromise<RegistrationResult, RegistrationRequest>(({ input }) => requests.register(input)),
-      logIn,
-    },
-    actions: {
-      signIn: (_, obtained) => session.send({ type: 'SIGNED_IN', obtained }),
-      closeDialog: () => session.send({ type: 'CLOSE_DIALOG' }),
-      showDashboard: () => navigation.showDashboard(),
-    },
-  });
 }

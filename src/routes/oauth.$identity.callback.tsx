@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ExternalSignInPage, type ExternalSignInReturn } from '../features/auth/index.ts';
+import { ExternalSignInPage, type ExternalSignInReturn } from '../features/auth/pages.ts';
 
 const PARAMETERS = ['code', 'state', 'error', 'error_description'] as const;
 

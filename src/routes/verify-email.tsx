@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { VerifyEmailPage } from '../features/auth/index.ts';
+import { VerifyEmailPage } from '../features/auth/pages.ts';
 
 /** Where the mailed verification link opens: /verify-email?token=… */
 export const Route = createFileRoute('/verify-email')({

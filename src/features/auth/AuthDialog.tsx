@@ -1,9 +1,12 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectAuthDialog } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Dialog } from '../../ui/index.ts';
-import { SignInForm } from './SignInForm.tsx';
-import { SignUpForm } from './SignUpForm.tsx';
+
+// The forms and their machines load when the dialog first opens, not with every page.
+const SignInForm = lazy(() => import('./SignInForm.tsx').then((m) => ({ default: m.SignInForm })));
+const SignUpForm = lazy(() => import('./SignUpForm.tsx').then((m) => ({ default: m.SignUpForm })));
 
 /** The sign-in / sign-up dialog; the session decides whether it is open and which form it shows. */
 export function AuthDialog() {
@@ -21,8 +24,10 @@ export function AuthDialog() {
       description={t(`${copy}.description`)}
       closeLabel={t('common:dialog.close')}
     >
-      {dialog === 'signIn' ? <SignInForm /> : null}
-      {dialog === 'signUp' ? <SignUpForm /> : null}
+      <Suspense fallback={null}>
+        {dialog === 'signIn' ? <SignInForm /> : null}
+        {dialog === 'signUp' ? <SignUpForm /> : null}
+      </Suspense>
     </Dialog>
   );
 }

@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { selectIsSigningIn, selectLoginFailure } from '../../../machines/session.ts';
-import { useClientConfig, useSignInForm } from '../../app/hooks.ts';
+import { useSignInForm } from '../../app/auth-forms.ts';
+import { useClientConfig } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, Checkbox, ProviderIcon, TextField } from '../../ui/index.ts';
 import * as styles from './auth.css.ts';

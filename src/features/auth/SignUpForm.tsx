@@ -6,7 +6,7 @@ import {
   selectIsEditing,
   selectSignInFailed,
 } from '../../../machines/registration.ts';
-import { useRegistrationForm } from '../../app/hooks.ts';
+import { useRegistrationForm } from '../../app/auth-forms.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, TextField } from '../../ui/index.ts';
 import * as styles from './auth.css.ts';

@@ -16,7 +16,7 @@ const AiSettingsModal = lazy(() =>
  * with the new model. (On the hosted service the operator configures the model.)
  */
 export function ModelSetupButton() {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation('common');
   const ossMode = useClientConfig()?.APP_MODE === 'oss';
   const { conversationId } = useParams({ strict: false });
   const [open, setOpen] = useState(false);
@@ -24,7 +24,7 @@ export function ModelSetupButton() {
   return (
     <>
       <Button size="sm" onClick={() => setOpen(true)}>
-        {t('modal.open')}
+        {t('aiSettings.open')}
       </Button>
       {open ? (
         <Suspense fallback={null}>

@@ -24,7 +24,7 @@ const QUICK_STARTS = ['scratch', 'existing'] as const;
  * a prompt the user can adjust before sending; anonymous visitors get the sign-in dialog.
  */
 export function DashboardPage() {
-  const { t } = useTranslation(['common', 'home', 'settings']);
+  const { t } = useTranslation(['common', 'home']);
   const navigate = useNavigate();
   const session = SessionContext.useActorRef();
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
@@ -121,7 +121,7 @@ export function DashboardPage() {
       </div>
       {ossMode ? (
         <Button tone="link" onClick={() => setModal('open')}>
-          {t('settings:modal.open')}
+          {t('aiSettings.open')}
         </Button>
       ) : null}
       {modalOpen ? (
