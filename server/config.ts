@@ -62,6 +62,10 @@ const environment = z.object({
   ...oauthApp('GITHUB'),
   ...oauthApp('GITLAB'),
   ...oauthApp('BITBUCKET'),
+  DIGITALOCEAN_TOKEN: z.string().optional(),
+  DIGITALOCEAN_API_URL: url('DIGITALOCEAN_API_URL').optional(),
+  DIGITALOCEAN_REGION: z.string().min(1).default('nyc3'),
+  DIGITALOCEAN_IMAGE: z.string().min(1).default('ubuntu-24-04-x64'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: flag,
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
@@ -142,6 +146,15 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       : null,
     // Sign-in through a git host (saas mode): the apps the operator registered, by provider.
     oauthApps: { github: oauth('GITHUB'), gitlab: oauth('GITLAB'), bitbucket: oauth('BITBUCKET') },
+    // Where the DevOps agent deploys: DigitalOcean with the operator's token, else this machine.
+    digitalOcean: e.DIGITALOCEAN_TOKEN
+      ? {
+          token: e.DIGITALOCEAN_TOKEN,
+          apiUrl: e.DIGITALOCEAN_API_URL ?? 'https://api.digitalocean.com',
+          region: e.DIGITALOCEAN_REGION,
+          image: e.DIGITALOCEAN_IMAGE,
+        }
+      : null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     authRateLimit: {

@@ -562,3 +562,43 @@ export const trajectoryFeedback = pgTable(
     check('trajectory_feedback_permissions', sql`${t.permissions} in ('public', 'private')`),
   ],
 );
+
+/**
+ * Infrastructure the DevOps agent deployed for a conversation. Its cost accrues per second from
+ * `createdAt` at `hourlyCostMicros`; each whole hour is charged to the user's credits once
+ * (`chargedHours` counts them; the ledger's idempotency keys make a repeat harmless), the rest at
+ * deletion. Deleted rows stay: the billing history and the total cost read them.
+ */
+export const deployments = pgTable(
+  'deployments',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** No foreign key: the deployment and its cost outlive a deleted conversation. */
+    conversationId: text('conversation_id').notNull(),
+    provider: text('provider').notNull(),
+    /** The provider's own id for it (a droplet id; the local provider's process key). */
+    externalId: text('external_id').notNull(),
+    dropletName: text('droplet_name').notNull(),
+    ip: text('ip'),
+    /** Where the deployed app answers. */
+    url: text('url'),
+    sizeSlug: text('size_slug').notNull(),
+    region: text('region').notNull(),
+    hourlyCostMicros: bigint('hourly_cost_micros', { mode: 'bigint' }).notNull(),
+    chargedHours: integer('charged_hours').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('deployments_conversation_idx').on(t.userId, t.conversationId),
+    // One live deployment of a name per conversation (the delete call names it).
+    uniqueIndex('deployments_live_name_key')
+      .on(t.conversationId, t.dropletName)
+      .where(sql`${t.deletedAt} is null`),
+    check('deployments_provider', sql`${t.provider} in ('local', 'digitalocean')`),
+    check('deployments_cost', sql`${t.hourlyCostMicros} >= 0 and ${t.chargedHours} >= 0`),
+  ],
+);

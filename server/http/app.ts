@@ -116,7 +116,17 @@ export async function buildApp({
   // PGlite is embedded, so nothing else can be running its conversations.
   await manager.recover(database.kind === 'pglite');
   // preClose: before the test harness's or main.ts's own onClose closes the database they need.
+  // Deployments are charged hour by hour; every node may run this, the ledger's keys charge once.
+  await modules.deployments.restore(app.log);
+  const charging = setInterval(
+    () =>
+      void modules.deployments
+        .chargeDue()
+        .catch((error: unknown) => app.log.error({ err: error }, 'charging deployments failed')),
+    60_000,
+  ).unref();
   app.addHook('preClose', async () => {
+    clearInterval(charging);
     await manager.shutdown();
     await bus.close();
   });

@@ -11,6 +11,13 @@ import { apiKeysHandlers, createApiKeysService } from './api-keys/index.ts';
 import { authHandlers, createAuthService, hashToken, newToken } from './auth/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
 import { billingHandlers } from './credits/index.ts';
+import {
+  createDeploymentsService,
+  deploymentsHandlers,
+  digitalOceanProvider,
+  localProvider,
+} from './deployments/index.ts';
+import { freePort } from '../runtime/ports.ts';
 import { createGitService, gitHandlers } from './git/index.ts';
 import { createIdentityService, identityHandlers } from './identity/index.ts';
 import { createMailer } from './mail/index.ts';
@@ -79,6 +86,14 @@ export function createModules(config: Config, database: Database, services: Modu
     saveCard: payments.saveCard,
     fingerprint: (digits) => box.fingerprint(digits),
   });
+  const deployments = createDeploymentsService({
+    db,
+    provider: config.digitalOcean
+      ? digitalOceanProvider(config.digitalOcean)
+      : localProvider(services.runtime.apps, freePort),
+    ownsConversation: async (userId, conversationId) =>
+      Boolean(await conversations.service.find({ id: userId }, conversationId)),
+  });
   const identity = createIdentityService(db, config, { auth, settings });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
@@ -97,8 +112,9 @@ export function createModules(config: Config, database: Database, services: Modu
     ...billingHandlers(db),
     ...paymentsHandlers(payments),
     ...affiliateHandlers(affiliates),
+    ...deploymentsHandlers(deployments),
   };
-  return { auth, affiliates, conversations, handlers };
+  return { auth, affiliates, conversations, deployments, handlers };
 }
 
 export type Modules = ReturnType<typeof createModules>;

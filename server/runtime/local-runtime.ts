@@ -3,6 +3,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BrowserTab, SharedBrowser } from './browser.ts';
+import { AppHost } from './hosted-app.ts';
 import { Git } from './git.ts';
 import { assertConversationId } from './paths.ts';
 import { PortPool } from './ports.ts';
@@ -59,6 +60,8 @@ export class LocalRuntime implements Runtime {
   private pythonCheck: Promise<string | null> | null = null;
   private networkCheck: Promise<NetworkTools | null> | null = null;
   private readonly logger: Pick<Logger, 'warn'>;
+  /** Local deployments: each app in `<rootDir>/.apps/<key>`, hidden from conversations like the workspaces. */
+  readonly apps: AppHost;
 
   constructor(options: LocalRuntimeOptions) {
     mkdirSync(options.rootDir, { recursive: true });
@@ -84,6 +87,12 @@ export class LocalRuntime implements Runtime {
     this.ports = new PortPool(options.portRange ?? [40000, 49999]);
     this.python = options.python ?? '/usr/bin/python3';
     this.hostPorts = options.hostPorts ?? [];
+    this.apps = new AppHost(path.join(this.rootDir, '.apps'), async () => ({
+      sandbox: this.sandbox,
+      networkTools: this.sandboxed ? await this.networkTools() : null,
+      startNetwork: (tools, port, controlDir) =>
+        IsolatedNetwork.start(tools, { public: [port], loopback: [], toHost: [] }, controlDir),
+    }));
   }
 
   get(conversationId: string): RuntimeSession | undefined {
@@ -114,6 +123,7 @@ export class LocalRuntime implements Runtime {
   async stopAll(): Promise<void> {
     await Promise.allSettled([...this.starting.values()]);
     await Promise.allSettled([...this.sessions.values()].map((session) => session.stop()));
+    await this.apps.stopAll();
     await this.browser.close();
   }
 

@@ -1,3 +1,5 @@
+import type { HostedApp, HostedAppSpec } from './hosted-app.ts';
+
 /**
  * The runtime boundary (ARCHITECTURE.md §7, §8): everything the agent and the
  * per-conversation API calls need from a conversation's workspace. The local runtime
@@ -135,7 +137,15 @@ export interface RuntimeSession {
   stop(): Promise<void>;
 }
 
+/** Apps run apart from any conversation (local deployments); see hosted-app.ts. */
+export interface AppHosting {
+  host(spec: HostedAppSpec): Promise<HostedApp>;
+  restart(key: string): Promise<HostedApp>;
+  remove(key: string): Promise<void>;
+}
+
 export interface Runtime {
+  readonly apps: AppHosting;
   /** Starts (or returns the running) session of a conversation; creates the workspace (a git repository) on first start. */
   start(conversationId: string, options?: { env?: Record<string, string> }): Promise<RuntimeSession>;
   get(conversationId: string): RuntimeSession | undefined;

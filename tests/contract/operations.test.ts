@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailVerifications } from '../../server/db/schema.ts';
 import { setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
@@ -8,6 +9,7 @@ import { call, withTestApp } from '../support/app.ts';
 import { signUp, waitRunning } from '../support/conversations.ts';
 import { newestMailTo, verificationToken } from '../support/mail.ts';
 import { startGitHubApiServer } from '../support/git-host-apis.ts';
+import { startDigitalOceanApi } from '../support/digitalocean-api.ts';
 import { startStripeServer } from '../support/stripe-server.ts';
 import { sample } from './sample.ts';
 
@@ -20,6 +22,12 @@ beforeAll(async () => {
   stripe = await startStripeServer({ secretKey: 'sk_test_contract', webhookSecret: 'whsec_contract' });
 });
 afterAll(() => stripe?.close());
+// Deployments of the paid app go to a local DigitalOcean.
+let digitalOcean: Awaited<ReturnType<typeof startDigitalOceanApi>>;
+beforeAll(async () => {
+  digitalOcean = await startDigitalOceanApi({ token: 'dop_contract' });
+});
+afterAll(() => digitalOcean?.close());
 // The git calls of a user whose GitHub token is for a local GitHub-like server.
 let gitHub: Awaited<ReturnType<typeof startGitHubApiServer>>;
 beforeAll(async () => {
@@ -50,8 +58,10 @@ const paid = withTestApp(() => ({
   GITHUB_OAUTH_CLIENT_ID: 'contract-app',
   GITHUB_OAUTH_CLIENT_SECRET: 'contract-secret',
   GITHUB_OAUTH_HOST: gitHub.url,
+  DIGITALOCEAN_TOKEN: 'dop_contract',
+  DIGITALOCEAN_API_URL: digitalOcean.url,
 }));
-let buyer: { token: string } | undefined;
+let buyer: { token: string; id: string } | undefined;
 let affiliateToken = '';
 let affiliateLinkId = '';
 const paidBuyer = async () => (buyer ??= await signUp(paid.app, paid.db, 'buyer@acme.example'));
@@ -314,6 +324,23 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
     call(t.app, 'GET', `/api/auth/transactions/category/${conversation?.conversation_id ?? 'none'}?category=llm`, {
       token: s.token,
     }),
+  listDeployments: (s) =>
+    call(t.app, 'GET', `/api/deployments/${conversation?.conversation_id ?? 'none'}`, { token: s.token }),
+  // A droplet on the local DigitalOcean, made as the DevOps agent makes one, then deleted through the API.
+  deleteDeployment: async () => {
+    const buyer = await paidBuyer();
+    const created = await call(paid.app, 'POST', '/api/conversations', { token: buyer.token, body: {} });
+    const id = created.body?.conversation_id as string;
+    await call(paid.app, 'POST', `/api/conversations/${id}/stop`, { token: buyer.token });
+    await paid.app.modules.deployments.deploy(buyer.id, {
+      conversationId: id,
+      name: 'contract-1',
+      size: 's-1vcpu-1gb',
+      region: null,
+      app: { archive: gzipSync(Buffer.from('app')), start: 'node server.js', port: 8080 },
+    });
+    return call(paid.app, 'DELETE', `/api/deployments/${id}/contract-1`, { token: buyer.token });
+  },
   stopConversation: (s) => call(t.app, 'POST', on('/stop'), { token: s.token }),
   deleteConversation: (s) => call(t.app, 'DELETE', on(''), { token: s.token }),
 };

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
-import { browserSuite } from '../support/browser-suite.ts';
+import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { mailedLink } from '../support/mail.ts';
 import { startGitHubApiServer, startGitLabApiServer } from '../support/git-host-apis.ts';
 import { startEchoHttpServer } from '../support/mcp-echo-http.ts';
@@ -10,12 +10,7 @@ import type { RunningServer } from '../support/server.ts';
 const TOKEN_KEY = 'atelier_token';
 const PASSWORD = 'correct horse battery';
 
-let pageErrors: string[] = [];
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
+const openPage = pagesWithoutErrors();
 
 const api = (server: RunningServer, path: string, init: { method?: string; token?: string; body?: unknown } = {}) =>
   fetch(`${server.url}${path}`, {
@@ -44,8 +39,7 @@ async function activeAccount(server: RunningServer, name: string, options: { ver
 }
 
 async function signedInPage(browser: Browser, server: RunningServer, token: string, path: string) {
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const page = await openPage(browser);
   await page.goto(`${server.url}/terms`);
   await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [TOKEN_KEY, token]);
   await page.goto(`${server.url}${path}`);
@@ -105,8 +99,7 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
     await page.getByRole('button', { name: 'Send a new verification link' }).waitFor();
 
     // The link works signed out, in any browser.
-    const elsewhere = await browser.newPage();
-    elsewhere.on('pageerror', (error) => pageErrors.push(error.message));
+    const elsewhere = await openPage(browser);
     await elsewhere.goto(`${server.url}${await mailedLink(server, email)}`);
     await elsewhere.getByText(`Your email address ${email} is verified. You can start conversations now.`).waitFor();
     expect(await seriousAccessibilityViolations(elsewhere)).toEqual([]);
@@ -118,8 +111,7 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
     await page.goto(`${server.url}/settings/user`);
     await page.getByText('Verified', { exact: true }).waitFor();
 
-    const broken = await browser.newPage();
-    broken.on('pageerror', (error) => pageErrors.push(error.message));
+    const broken = await openPage(browser);
     await broken.goto(`${server.url}/verify-email?token=${'A'.repeat(43)}`);
     await broken
       .getByText('This verification link is invalid or has expired. Ask for a new one in Settings → User.')
@@ -282,8 +274,7 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
 
   it('asks an anonymous visitor to sign in', async () => {
     const { server, browser } = suite;
-    const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const page = await openPage(browser);
     await page.goto(`${server.url}/terms`);
     await page.evaluate((key) => localStorage.removeItem(key), TOKEN_KEY);
     await page.goto(`${server.url}/settings/secrets`);
@@ -299,8 +290,7 @@ describe.skipIf(browserMissing())('the settings screens of a self-hosted install
 
   it('shows the self-hosted tabs and sends the hosted-only tabs back to /settings', async () => {
     const { server, browser } = suite;
-    const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const page = await openPage(browser);
     await page.goto(`${server.url}/settings/api-keys`);
     await page.waitForURL((url) => url.pathname === '/settings');
     await page.getByRole('heading', { name: 'Language model' }).waitFor();
@@ -315,8 +305,7 @@ describe.skipIf(browserMissing())('the settings screens of a self-hosted install
   });
   it('edits the MCP servers as JSON: refuses a broken configuration, stages a valid one, saves it, and shows which servers answer with their tools', async () => {
     const { server, browser } = suite;
-    const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const page = await openPage(browser);
     await page.goto(`${server.url}/settings/mcp`);
     await page.getByText('No MCP servers configured.').waitFor();
     const save = page.getByRole('button', { name: 'Save' });

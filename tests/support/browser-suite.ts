@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { launchBrowser, type Browser } from './browser.ts';
 import type { FakeLlm } from './fake-llm/index.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -38,14 +39,30 @@ export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm; env
  */
 export function pagesWithoutErrors() {
   let errors: string[] = [];
+  const open = new Set<Page>();
+  // A failed test prints what its pages showed: a wait that ran out says what was there instead.
+  beforeEach((context) => context.onTestFailed(() => reportPages(open)));
   afterEach(() => {
     const seen = errors;
     errors = [];
+    open.clear();
     expect(seen).toEqual([]);
   });
   return async function openPage(browser: Browser) {
     const page = await browser.newPage();
+    open.add(page);
     page.on('pageerror', (error) => errors.push(error.message));
     return page;
   };
+}
+
+async function reportPages(pages: Iterable<Page>) {
+  for (const page of pages) {
+    if (page.isClosed()) continue;
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 5_000 })
+      .catch((error: unknown) => `(unreadable: ${String(error)})`);
+    console.error(`── the page at ${page.url()} showed:\n${text.slice(0, 4_000)}`);
+  }
 }

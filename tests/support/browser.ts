@@ -47,6 +47,9 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  // Two CPUs run the server, its sandboxes and Chromium: a wait may take longer than Playwright's
+  // 30 s under that load; each test's own time limit still bounds the whole.
+  context.setDefaultTimeout(60_000);
   return {
     context,
     newPage: () => context.newPage(),

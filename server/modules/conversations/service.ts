@@ -57,7 +57,7 @@ export function createConversationService(deps: ServiceDeps) {
   return {
     owned,
     view,
-    find: (user: AuthUser, id: string) => conversations.findOwned(user.id, id),
+    find: (user: Pick<AuthUser, 'id'>, id: string) => conversations.findOwned(user.id, id),
 
     async create(user: AuthUser, body: CreateRequest) {
       if (body.user_id && body.user_id !== user.id) throw new HttpError(403, 'user_id must be your own id');
