@@ -2694,7 +2694,13 @@ export interface components {
         Deployment: {
             id: string;
             droplet_name: string;
+            /** @description The droplet's public IPv4; null on this machine. */
             droplet_ip: string | null;
+            /**
+             * @description Where the deployed app answers. A deployment on the server's own machine says
+             *     localhost; the browser puts the page's host in its place, as for served apps.
+             */
+            url: string | null;
             size_slug: string;
             hourly_cost_usd: number;
             region: string;

@@ -20,6 +20,7 @@ export const NAMESPACES = [
   'landing',
   'affiliate',
   'microagents',
+  'deployments',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 /** Texts of pages few visits open: their routes load them (pageTexts), the first render does not wait for them. */
@@ -31,6 +32,7 @@ export const PAGE_NAMESPACES = [
   'affiliate',
   'microagents',
   'settings',
+  'deployments',
 ] as const satisfies readonly Namespace[];
 export const FIRST_LOAD_NAMESPACES = NAMESPACES.filter(
   (namespace) => !(PAGE_NAMESPACES as readonly string[]).includes(namespace),

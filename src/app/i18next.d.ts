@@ -4,6 +4,7 @@ import type billing from '../../locales/en/billing.json';
 import type chat from '../../locales/en/chat.json';
 import type common from '../../locales/en/common.json';
 import type conversations from '../../locales/en/conversations.json';
+import type deployments from '../../locales/en/deployments.json';
 import type landing from '../../locales/en/landing.json';
 import type home from '../../locales/en/home.json';
 import type legal from '../../locales/en/legal.json';
@@ -32,6 +33,7 @@ declare module 'i18next' {
       landing: typeof landing;
       affiliate: typeof affiliate;
       microagents: typeof microagents;
+      deployments: typeof deployments;
     };
   }
 }

@@ -203,14 +203,20 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await page.keyboard.press('Escape');
     await shortcuts.waitFor({ state: 'detached' });
 
-    // File: no git provider here, so no push; deployments wait for the DevOps agent.
+    // File: no git provider here, so no push; Deployments lists none yet.
     await openMenu(page, 'File');
     const push = page.getByRole('menuitem', { name: 'Push to repository host' });
     expect(await push.getAttribute('aria-disabled')).toBe('true');
     await page.getByText('Connect a git provider and select a repository first.').waitFor();
-    expect(await page.getByRole('menuitem', { name: 'Deployments' }).getAttribute('aria-disabled')).toBe('true');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('menuitem', { name: 'Deployments' }).click();
+    const deployments = page.getByRole('dialog', { name: 'Infrastructure Deployments' });
+    await deployments.getByText('No deployments yet').waitFor();
+    await deployments.getByText('Deploy your first application using the DevOps Agent').waitFor();
+    await deployments.getByText('Total cost: $0.00').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
+    await deployments.waitFor({ state: 'detached' });
 
     // Window → App, by keyboard: staging and production are disabled with the reason, development opens the web app.
     await openMenu(page, 'Window');

@@ -109,6 +109,7 @@ describe('deployments on DigitalOcean', () => {
           id: row.id,
           droplet_name: 'web-1',
           droplet_ip: '127.0.0.1',
+          url: 'http://127.0.0.1:8080',
           size_slug: 's-1vcpu-1gb',
           hourly_cost_usd: 0.00893,
           region: 'nyc3',

@@ -29,6 +29,7 @@ export function deploymentView(row: DeploymentRow, now: Date) {
     id: row.id,
     droplet_name: row.dropletName,
     droplet_ip: row.ip,
+    url: row.url,
     size_slug: row.sizeSlug,
     hourly_cost_usd: microsToDollars(row.hourlyCostMicros),
     region: row.region,

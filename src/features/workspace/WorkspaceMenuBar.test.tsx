@@ -89,7 +89,7 @@ describe('workspace menu bar', () => {
     expect(item(/^Push to repository host/).textContent).toContain(
       'Connect a git provider and select a repository first.',
     );
-    expect(isDisabled(item(/^Deployments/))).toBe(true);
+    expect(isDisabled(item(/^Deployments/))).toBe(false);
     fireEvent.click(item(/^Push to repository host/));
     expect(sent).toEqual([]);
     cleanup();

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationChange } from '../../../machines/conversation-change.ts';
 import { selectCanRestart, selectCanStart, selectCanStop } from '../../../machines/conversation.ts';
@@ -22,6 +22,11 @@ import {
 import { FeaturesDialog } from './FeaturesDialog.tsx';
 import type { ScreenModel } from './screen-model.ts';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
+
+// The deployments dialog, its calls and its texts load when File → Deployments is first chosen.
+const DeploymentsDialog = lazy(() =>
+  import('../deployments/index.ts').then((feature) => ({ default: feature.DeploymentsDialog })),
+);
 import {
   actionForShortcut,
   shortcutLabel,
@@ -190,6 +195,7 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
     moveTab: (step) => screen.moveTab(step),
     cycleTab: (step) => screen.cycleTab(step),
     showShortcuts: () => setShortcutsOpen(true),
+    openDeployments: () => setDeploymentsOpen(true),
     start: () => conversation.send({ type: 'START' }),
     stop: () => change({ kind: 'stop', conversationId: record.conversation_id }),
     restart: () => conversation.send({ type: 'RESTART' }),
@@ -233,6 +239,7 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
 
   const [featuresOpen, setFeaturesOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [deploymentsOpen, setDeploymentsOpen] = useState(false);
   // New Feature: the chat's message box takes focus once the dialog (and its focus trap) is gone.
   const focusChatNext = useRef(false);
   const messageBoxLabel = t('chat:actions.messageLabel');
@@ -284,6 +291,11 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
       </Button>
       <FeaturesDialog open={featuresOpen} onOpenChange={setFeaturesOpen} onNewFeature={newFeature} />
       <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
+      {deploymentsOpen ? (
+        <Suspense fallback={null}>
+          <DeploymentsDialog conversationId={record.conversation_id} onClose={() => setDeploymentsOpen(false)} />
+        </Suspense>
+      ) : null}
     </nav>
   );
 }

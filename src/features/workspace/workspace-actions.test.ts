@@ -36,7 +36,7 @@ describe('workspace actions', () => {
     const neverEnabled = WORKSPACE_ACTIONS.filter(
       (action) => !action.enabled(facts({ canStart: true, canPush: true })),
     );
-    expect(neverEnabled.map((action) => action.id)).toEqual(['deployments', 'app-staging', 'app-production']);
+    expect(neverEnabled.map((action) => action.id)).toEqual(['app-staging', 'app-production']);
     for (const action of neverEnabled) expect(action.disabledNote).toBeTruthy();
   });
 

@@ -29,6 +29,8 @@ export interface WorkspaceCommands {
   moveTab(step: 1 | -1): void;
   cycleTab(step: 1 | -1): void;
   showShortcuts(): void;
+  /** The Infrastructure Deployments dialog. */
+  openDeployments(): void;
   start(): void;
   stop(): void;
   restart(): void;
@@ -67,15 +69,14 @@ export const WORKSPACE_ACTIONS: readonly WorkspaceAction[] = [
     enabled: (facts) => facts.canPush,
     perform: (commands) => commands.push(),
   },
-  // Deployments, staging and production are made by the DevOps agent, which does not exist yet.
   {
     id: 'deployments',
     menu: 'file',
     label: 'menu.deployments',
-    disabledNote: 'menu.deploymentsUnavailable',
-    enabled: never,
-    perform: () => {},
+    enabled: always,
+    perform: (commands) => commands.openDeployments(),
   },
+  // Staging and production are the DevOps agent's deployments, which it does not make yet.
   ...WINDOW_ITEMS.map(({ item, tab }): WorkspaceAction => ({
     id: `open-${item}`,
     menu: 'window',

@@ -1,0 +1,1 @@
+export { DeploymentsDialog } from './DeploymentsDialog.tsx';
