@@ -1,5 +1,7 @@
 // The commission tiers of public-site spec §4 and §9, derived from the month's referred revenue (dollars).
 
+import { usd } from '../../rules/usd.ts';
+
 export const TIERS = [
   { number: 1, key: 'starter', rate: 10, from: 0 },
   { number: 2, key: 'growth', rate: 15, from: 50_000 },
@@ -25,10 +27,4 @@ export function progressToNextTier(revenue: number): { fraction: number; missing
 }
 
 /** Dollars with 2 decimals, as the dashboard shows earnings. */
-export const dollars = (amount: number, language: string) =>
-  new Intl.NumberFormat(language, {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(amount);
+export const dollars = (amount: number, language: string) => usd(amount, language, 2, 2);

@@ -1,3 +1,5 @@
+import { usd } from '../../rules/usd.ts';
+
 // The Infrastructure Deployments dialog's numbers as the spec writes them (§9): costs with 2 to 4
 // decimals in dollars; runtime in minutes under an hour, hours with one decimal under a day, then
 // days and hours.
@@ -16,10 +18,4 @@ export function runtimeOf(hoursAlive: number): Runtime {
 }
 
 /** Dollars with at least 2 and at most 4 decimals: $0.0134, $1.50. */
-export const formatCost = (dollars: number, language: string) =>
-  new Intl.NumberFormat(language, {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 4,
-  }).format(dollars);
+export const formatCost = (dollars: number, language: string) => usd(dollars, language, 2, 4);
