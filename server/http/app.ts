@@ -115,7 +115,6 @@ export async function buildApp({
   const { manager } = modules.conversations;
   // PGlite is embedded, so nothing else can be running its conversations.
   await manager.recover(database.kind === 'pglite');
-  // preClose: before the test harness's or main.ts's own onClose closes the database they need.
   // Deployments are charged hour by hour; every node may run this, the ledger's keys charge once.
   await modules.deployments.restore(app.log);
   const charging = setInterval(
@@ -125,6 +124,7 @@ export async function buildApp({
         .catch((error: unknown) => app.log.error({ err: error }, 'charging deployments failed')),
     60_000,
   ).unref();
+  // preClose: before the test harness's or main.ts's own onClose closes the database they need.
   app.addHook('preClose', async () => {
     clearInterval(charging);
     await manager.shutdown();

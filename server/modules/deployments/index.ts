@@ -1,7 +1,7 @@
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import type { DeploymentsService } from './service.ts';
 
-export { createDeploymentsService, TEARDOWN_BELOW_MICROS, type DeploymentsService } from './service.ts';
+export { createDeploymentsService, type DeploymentsService } from './service.ts';
 export { digitalOceanProvider } from './digitalocean.ts';
 export { localProvider } from './local.ts';
 export type { DeployProvider, DeployRequest } from './types.ts';

@@ -8,12 +8,7 @@ import type { DeployProvider } from './types.ts';
  * fresh machine): the app runs sandboxed on a free port of the host, free of charge. `url` says
  * localhost; the browser puts the page's own host in its place, as for served apps.
  */
-export function localProvider(
-  apps: AppHosting,
-  freePort: () => Promise<number>,
-): DeployProvider & {
-  restore(externalId: string): Promise<void>;
-} {
+export function localProvider(apps: AppHosting, freePort: () => Promise<number>): DeployProvider {
   return {
     name: 'local',
 

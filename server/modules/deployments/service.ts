@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { deployments } from '../../db/schema.ts';
+import { MINIMUM_BALANCE_MICROS } from '../../shared/credit-limits.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { chargeUsage, microsToDollars } from '../credits/index.ts';
 import { accruedMicros, aliveMs, dueCharges } from './cost.ts';
 import type { DeployProvider, DeployRequest } from './types.ts';
 
 type DeploymentRow = typeof deployments.$inferSelect;
-
-/** Below this balance (micro-dollars) the user's deployments are torn down: $0.10, as conversations stop. */
-export const TEARDOWN_BELOW_MICROS = 100_000n;
 
 export interface DeploymentsDeps {
   db: Db;
@@ -162,14 +160,14 @@ export function createDeploymentsService({
       await remove(row);
     },
 
-    /** Charges every live deployment's whole hours; tears down the deployments of users left below $0.10. */
+    /** Charges every live deployment's whole hours; tears down the deployments of users left below the chat's minimum ($0.10). */
     async chargeDue() {
       const at = now();
       const rows = await db.select().from(deployments).where(isNull(deployments.deletedAt));
       const broke = new Set<string>();
       for (const row of rows) {
         const balance = await charge(row, at);
-        if (balance !== null && balance < TEARDOWN_BELOW_MICROS) broke.add(row.userId);
+        if (balance !== null && balance < MINIMUM_BALANCE_MICROS) broke.add(row.userId);
       }
       for (const userId of broke) await tearDown(userId);
     },

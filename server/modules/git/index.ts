@@ -8,7 +8,7 @@ import { gitHubHost } from './github.ts';
 import { gitLabHost } from './gitlab.ts';
 import type { GitHost, GitProvider, RepositorySort } from './types.ts';
 
-export { GitHostError, hostRefusal, PROVIDER_NAMES, unreachable } from './rest.ts';
+export { GitHostError, PROVIDER_NAMES, unreachable } from './rest.ts';
 export type { GitHost, GitProvider } from './types.ts';
 
 /** Where repositories keep their microagents (the layout the workspace reads too). */
