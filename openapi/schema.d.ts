@@ -1782,8 +1782,11 @@ export interface paths {
         };
         /**
          * Messages of a DevOps agent session
-         * @description An unknown session answers with no messages (the client then starts the workflow
-         *     with the message 'start'). The client waits up to 600000 ms.
+         * @description The session of a conversation is its id. A conversation whose DevOps agent has not
+         *     spoken yet answers with no messages (the client then starts the workflow with the
+         *     message 'start'); another user's conversation is not found. Progress of a long step
+         *     (a deployment) appears here while `execute` is still answering. `infra_hourly_cost` is
+         *     what the conversation's live deployments cost per hour. The client waits up to 600000 ms.
          */
         get: operations["getDevopsHistory"];
         put?: never;
@@ -1805,8 +1808,15 @@ export interface paths {
         put?: never;
         /**
          * Send a message to the DevOps agent and wait for its reply
-         * @description Long-running (the client waits up to 600000 ms). `user_id`, when sent, must be the
-         *     signed-in user's id (403 otherwise). 402 when credits are exhausted (saas).
+         * @description Long-running (the client waits up to 600000 ms). The conversation's DevOps agent (its
+         *     own prompt, tools and history, on the conversation's runtime) inspects the workspace,
+         *     proposes a plan and a size with its hourly price, deploys only after the user agreed
+         *     in a later message, health-checks, reports the URL and the hourly cost, and can tear
+         *     down. `session_id` is the conversation's id. `user_id`, when sent, must be the
+         *     signed-in user's id (403 otherwise). 402 when credits are below $0.10 (saas); 409
+         *     while the session is still answering an earlier message or the conversation's runtime
+         *     is not running; 502 when the model call fails. Model calls are charged as LLM usage of
+         *     the conversation with subcategory `devops`.
          */
         post: operations["executeDevops"];
         delete?: never;
@@ -2694,6 +2704,11 @@ export interface components {
         Deployment: {
             id: string;
             droplet_name: string;
+            /**
+             * @description Which entry of the workspace's Window → App menu opens it (chosen by the DevOps agent's plan).
+             * @enum {string}
+             */
+            environment: "staging" | "production";
             /** @description The droplet's public IPv4; null on this machine. */
             droplet_ip: string | null;
             /**
@@ -5782,6 +5797,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
         };
     };
@@ -5810,8 +5826,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["Unavailable"];
         };
     };

@@ -25,3 +25,6 @@ export type {
 
 /** The factory the conversations module is given. */
 export const agentFactory: AgentFactory = (host) => createAgentSession(host);
+export { runDevopsTurn } from './devops/turn.ts';
+export type { DeployPlan, DevopsDeployment, DevopsHost, DevopsReply, DevopsSize } from './devops/types.ts';
+export { ModelCallError } from './llm/errors.ts';

@@ -587,6 +587,8 @@ export const deployments = pgTable(
     url: text('url'),
     sizeSlug: text('size_slug').notNull(),
     region: text('region').notNull(),
+    /** Which of the workspace's App menu entries opens it. */
+    environment: text('environment').notNull().default('production'),
     hourlyCostMicros: bigint('hourly_cost_micros', { mode: 'bigint' }).notNull(),
     chargedHours: integer('charged_hours').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -600,5 +602,34 @@ export const deployments = pgTable(
       .where(sql`${t.deletedAt} is null`),
     check('deployments_provider', sql`${t.provider} in ('local', 'digitalocean')`),
     check('deployments_cost', sql`${t.hourlyCostMicros} >= 0 and ${t.chargedHours} >= 0`),
+    check('deployments_environment', sql`${t.environment} in ('staging', 'production')`),
+  ],
+);
+
+/**
+ * The DevOps agent's session of a conversation: what the user and the agent said (shown in the
+ * DevOps tab) and, on each reply, the model messages of its turn (tool calls and results), from
+ * which the next turn's context is rebuilt.
+ */
+export const devopsMessages = pgTable(
+  'devops_messages',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    id: text('id').notNull().unique(),
+    /** The session is the conversation (no foreign key: like its deployments, it outlives it). */
+    conversationId: text('conversation_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sender: text('sender').notNull(),
+    text: text('text').notNull(),
+    isComplete: boolean('is_complete').notNull().default(false),
+    /** The turn's model messages (on the reply that ends it); empty on progress messages. */
+    context: jsonb('context').notNull().default([]),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('devops_messages_session_idx').on(t.conversationId, t.seq),
+    check('devops_messages_sender', sql`${t.sender} in ('user', 'agent')`),
   ],
 );

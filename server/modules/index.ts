@@ -21,6 +21,7 @@ import { freePort } from '../runtime/ports.ts';
 import { createGitService, gitHandlers } from './git/index.ts';
 import { createIdentityService, identityHandlers } from './identity/index.ts';
 import { createMailer } from './mail/index.ts';
+import { createDevopsService, createDevopsStore, devopsHandlers } from './devops/index.ts';
 import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
 import { createOnboardingService, onboardingHandlers } from './onboarding/index.ts';
 import { optionsHandlers } from './options/index.ts';
@@ -86,13 +87,26 @@ export function createModules(config: Config, database: Database, services: Modu
     saveCard: payments.saveCard,
     fingerprint: (digits) => box.fingerprint(digits),
   });
+  const ownsConversation = async (userId: string, conversationId: string) =>
+    Boolean(await conversations.service.find({ id: userId }, conversationId));
+  const devopsStore = createDevopsStore(db);
   const deployments = createDeploymentsService({
     db,
     provider: config.digitalOcean
       ? digitalOceanProvider(config.digitalOcean)
       : localProvider(services.runtime.apps, freePort),
-    ownsConversation: async (userId, conversationId) =>
-      Boolean(await conversations.service.find({ id: userId }, conversationId)),
+    ownsConversation,
+    announce: async (userId, conversationId, text) =>
+      void (await devopsStore.append({ conversationId, userId, sender: 'agent', text })),
+  });
+  const devops = createDevopsService({
+    db,
+    store: devopsStore,
+    deployments,
+    settings,
+    runtime: services.runtime,
+    charges: config.appMode === 'saas',
+    ownsConversation,
   });
   const identity = createIdentityService(db, config, { auth, settings });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
@@ -113,6 +127,7 @@ export function createModules(config: Config, database: Database, services: Modu
     ...paymentsHandlers(payments),
     ...affiliateHandlers(affiliates),
     ...deploymentsHandlers(deployments),
+    ...devopsHandlers(devops),
   };
   return { auth, affiliates, conversations, deployments, handlers };
 }

@@ -10,6 +10,7 @@ import { signUp, waitRunning } from '../support/conversations.ts';
 import { newestMailTo, verificationToken } from '../support/mail.ts';
 import { startGitHubApiServer } from '../support/git-host-apis.ts';
 import { startDigitalOceanApi } from '../support/digitalocean-api.ts';
+import { FakeLlm, reply } from '../support/fake-llm/index.ts';
 import { startStripeServer } from '../support/stripe-server.ts';
 import { sample } from './sample.ts';
 
@@ -28,6 +29,13 @@ beforeAll(async () => {
   digitalOcean = await startDigitalOceanApi({ token: 'dop_contract' });
 });
 afterAll(() => digitalOcean?.close());
+// The DevOps agent of the oss app talks to a fake model.
+const llm = new FakeLlm('fake-model');
+let llmUrl = '';
+beforeAll(async () => {
+  llmUrl = await llm.start();
+});
+afterAll(() => llm.stop());
 // The git calls of a user whose GitHub token is for a local GitHub-like server.
 let gitHub: Awaited<ReturnType<typeof startGitHubApiServer>>;
 beforeAll(async () => {
@@ -337,9 +345,29 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       name: 'contract-1',
       size: 's-1vcpu-1gb',
       region: null,
+      environment: 'staging',
       app: { archive: gzipSync(Buffer.from('app')), start: 'node server.js', port: 8080 },
     });
     return call(paid.app, 'DELETE', `/api/deployments/${id}/contract-1`, { token: buyer.token });
+  },
+  getDevopsHistory: (s) =>
+    call(t.app, 'GET', `/api/devops-agent/session/${conversation?.conversation_id ?? 'none'}/history`, {
+      token: s.token,
+    }),
+  // On a running conversation of the oss app, whose model is the fake one.
+  executeDevops: async () => {
+    await call(oss.app, 'POST', '/api/settings', {
+      body: { llm_model: 'openai/fake-model', llm_base_url: llmUrl, llm_api_key: 'fake-key' },
+    });
+    const created = await call(oss.app, 'POST', '/api/conversations', { body: {} });
+    const id = created.body?.conversation_id as string;
+    await waitRunning(oss.app, '', id);
+    llm.enqueue(reply.text('Hello! What shall I deploy?'));
+    const answered = await call(oss.app, 'POST', '/api/devops-agent/execute', {
+      body: { session_id: id, user_message: 'start' },
+    });
+    await call(oss.app, 'POST', `/api/conversations/${id}/stop`);
+    return answered;
   },
   stopConversation: (s) => call(t.app, 'POST', on('/stop'), { token: s.token }),
   deleteConversation: (s) => call(t.app, 'DELETE', on(''), { token: s.token }),

@@ -48,7 +48,7 @@ function serviceAt(apiUrl: string, announced: string[] = []) {
     provider: digitalOceanProvider({ token: TOKEN, apiUrl, region: 'nyc3', image: 'ubuntu-24-04-x64', sleep: noWait }),
     ownsConversation: async (userId, conversationId) =>
       Boolean(await t.app.modules.conversations.service.find({ id: userId }, conversationId)),
-    announce: async (conversationId, text) => void announced.push(`${conversationId}: ${text}`),
+    announce: async (_userId, conversationId, text) => void announced.push(`${conversationId}: ${text}`),
     now: () => clock,
   });
 }
@@ -65,6 +65,7 @@ const app = (conversationId: string, name = 'web-1'): DeployRequest => ({
   name,
   size: 's-1vcpu-1gb',
   region: null,
+  environment: 'production',
   app: { archive: gzipSync(Buffer.from('app files')), start: 'node server.js', port: 8080 },
 });
 
@@ -110,6 +111,7 @@ describe('deployments on DigitalOcean', () => {
           droplet_name: 'web-1',
           droplet_ip: '127.0.0.1',
           url: 'http://127.0.0.1:8080',
+          environment: 'production',
           size_slug: 's-1vcpu-1gb',
           hourly_cost_usd: 0.00893,
           region: 'nyc3',

@@ -16,7 +16,7 @@ export interface DeploymentsDeps {
   /** Whether the user owns the conversation (another user's is not found). */
   ownsConversation: (userId: string, conversationId: string) => Promise<boolean>;
   /** Tells the conversation's DevOps session something (the low-balance warning before a teardown). */
-  announce?: (conversationId: string, text: string) => Promise<void>;
+  announce?: (userId: string, conversationId: string, text: string) => Promise<void>;
   now?: () => Date;
 }
 
@@ -28,6 +28,7 @@ export function deploymentView(row: DeploymentRow, now: Date) {
     droplet_name: row.dropletName,
     droplet_ip: row.ip,
     url: row.url,
+    environment: row.environment === 'staging' ? ('staging' as const) : ('production' as const),
     size_slug: row.sizeSlug,
     hourly_cost_usd: microsToDollars(row.hourlyCostMicros),
     region: row.region,
@@ -98,6 +99,7 @@ export function createDeploymentsService({
     const rows = await live(userId);
     for (const conversationId of new Set(rows.map((r) => r.conversationId)))
       await announce?.(
+        userId,
         conversationId,
         'Your credit balance is below $0.10, so your deployments are being deleted to stop their cost. Buy credits to deploy again.',
       );
@@ -136,6 +138,7 @@ export function createDeploymentsService({
           url: made.url,
           sizeSlug: made.sizeSlug,
           region: made.region,
+          environment: request.environment,
           hourlyCostMicros: made.hourlyCostMicros,
           createdAt: now(),
         })
@@ -173,6 +176,14 @@ export function createDeploymentsService({
     },
 
     sizes: () => provider.sizes(),
+    /** Where deployments go. */
+    target: provider.name,
+
+    /** What the conversation's live deployments cost per hour together. */
+    async hourlyCostMicros(userId: string, conversationId: string) {
+      const rows = await live(userId, conversationId);
+      return rows.reduce((sum, row) => sum + row.hourlyCostMicros, 0n);
+    },
 
     /** After a restart: the provider brings back its live deployments; one that cannot come back is reported, not lost. */
     async restore(log: { error(details: object, message: string): void }) {

@@ -14,6 +14,7 @@ export interface DeployRequest {
   name: string;
   size: string;
   region: string | null;
+  environment: 'staging' | 'production';
   app: {
     /** A gzipped tar of the app's directory. */
     archive: Uint8Array;
