@@ -1,7 +1,7 @@
 import { assign, setup, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
 import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
-import { isServerRejection, messageNotice, serverNotice, type Notice } from './notice.ts';
+import { isServerRejection } from './notice.ts';
 
 // The DevOps tab (spec §4 DevOps agent, §8 DevOps errors and call mapping).
 //
@@ -19,20 +19,27 @@ export type DevopsHistory = components['schemas']['DevopsHistory'];
 /** A reply as the execute actor hands it over: with the time it arrived. */
 export type DevopsReply = DevopsResponse & { receivedAt: string };
 
-/** Why a call failed (spec §8 call mapping): the view words each. */
-export type DevopsCallFailure = 'methodNotAllowed' | 'serverError' | 'networkError';
+/**
+ * Why a call failed (spec §8 call mapping), worded by the view: 405 (the endpoint may not be
+ * configured), 5xx ('Server error: …' with the server's words or 'Internal server error'), another
+ * answer (the server's words), no answer (the network: the service may be down).
+ */
+export type DevopsCallFailure =
+  | { kind: 'methodNotAllowed' }
+  | { kind: 'serverError'; message: string | null }
+  | { kind: 'server'; text: string }
+  | { kind: 'networkError' };
 export type DevopsFailureStep = 'initialize' | 'start' | 'send';
 
 export type DevopsEntry =
   | { kind: 'message'; message: DevopsMessage }
-  | { kind: 'failure'; id: string; step: DevopsFailureStep; reason: Notice<DevopsCallFailure> };
+  | { kind: 'failure'; id: string; step: DevopsFailureStep; reason: DevopsCallFailure };
 
-/** 405: the endpoint may not be configured; 5xx: a server error (with its words); another answer: its words; none: the network. */
-export function devopsFailure(error: unknown): Notice<DevopsCallFailure> {
-  if (!isServerRejection(error)) return messageNotice('networkError');
-  if (error.status === 405) return messageNotice('methodNotAllowed');
-  if (error.status >= 500) return error.message ? serverNotice(error.message) : messageNotice('serverError');
-  return error.message ? serverNotice(error.message) : messageNotice('serverError');
+export function devopsFailure(error: unknown): DevopsCallFailure {
+  if (!isServerRejection(error)) return { kind: 'networkError' };
+  if (error.status === 405) return { kind: 'methodNotAllowed' };
+  if (error.status >= 500) return { kind: 'serverError', message: error.message || null };
+  return error.message ? { kind: 'server', text: error.message } : { kind: 'serverError', message: null };
 }
 
 export interface DevopsInput {

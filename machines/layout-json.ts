@@ -29,18 +29,9 @@ export type LayoutId = PresetName | `saved:${string}`;
 
 export const INITIAL_LAYOUT: PresetName = 'pm';
 
-/**
- * The DevOps agent does not exist yet (no server behind its tab), so the developer preset leaves
- * its tab out. Flip this when the DevOps agent lands and the preset becomes the spec's.
- */
-export const DEVOPS_AGENT_AVAILABLE = false;
-
-export interface LayoutOptions {
-  /** Whether the DevOps agent tab belongs in the developer preset. */
-  devopsAgent: boolean;
-}
-
-const tabNameKey = (component: TabComponent) => `tabs.${component === 'devops-agent' ? 'devopsAgent' : component}`;
+/** The i18n key of a tab's name (the workspace namespace). */
+export const tabNameKey = (component: TabComponent) =>
+  `tabs.${component === 'devops-agent' ? 'devopsAgent' : component}` as const;
 
 /**
  * Every tile keeps a usable size: flexlayout stops a splitter there rather than squeeze a tile
@@ -72,10 +63,7 @@ function model(children: IJsonTabSetNode[]): IJsonModel {
 }
 
 /** The spec's presets: default (chat only), pm (chat 35 | web app + browser 65), user (web app only), developer (chat + DevOps agent 30 | web app, VS Code, browser 70). */
-export function presetLayout(
-  name: PresetName,
-  options: LayoutOptions = { devopsAgent: DEVOPS_AGENT_AVAILABLE },
-): IJsonModel {
+export function presetLayout(name: PresetName): IJsonModel {
   switch (name) {
     case 'default':
       return model([tabSet('main', 50, ['chat'])]);
@@ -84,10 +72,7 @@ export function presetLayout(
     case 'user':
       return model([tabSet('main', 100, ['app'])]);
     case 'developer':
-      return model([
-        tabSet('left', 30, options.devopsAgent ? ['chat', 'devops-agent'] : ['chat']),
-        tabSet('right', 70, ['app', 'vscode', 'browser']),
-      ]);
+      return model([tabSet('left', 30, ['chat', 'devops-agent']), tabSet('right', 70, ['app', 'vscode', 'browser'])]);
   }
 }
 

@@ -1,7 +1,6 @@
 import type { IJsonModel } from 'flexlayout-react';
 import { assign, setup, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import {
-  DEVOPS_AGENT_AVAILABLE,
   INITIAL_LAYOUT,
   isPreset,
   layoutName,
@@ -46,12 +45,6 @@ export interface LayoutContext {
   /** The Save Layout dialog's field. */
   draftName: string;
   failure: LayoutFailure | null;
-  devopsAgent: boolean;
-}
-
-export interface LayoutInput {
-  /** Defaults to DEVOPS_AGENT_AVAILABLE. */
-  devopsAgent?: boolean;
 }
 
 export type LayoutEvent =
@@ -70,14 +63,14 @@ export type LayoutEvent =
   | { type: 'CANCEL' };
 
 /** The layout an id stands for: a preset, or a saved layout (undefined when unknown). */
-function layoutFor(context: Pick<LayoutContext, 'saved' | 'devopsAgent'>, id: LayoutId): IJsonModel | undefined {
-  if (isPreset(id)) return presetLayout(id, { devopsAgent: context.devopsAgent });
+function layoutFor(context: Pick<LayoutContext, 'saved'>, id: LayoutId): IJsonModel | undefined {
+  if (isPreset(id)) return presetLayout(id);
   const name = savedLayoutName(id);
   return name === null ? undefined : context.saved[name];
 }
 
 export const layoutMachine = setup({
-  types: { context: {} as LayoutContext, events: {} as LayoutEvent, input: {} as LayoutInput },
+  types: { context: {} as LayoutContext, events: {} as LayoutEvent },
   actors: {
     /** GET /api/user/layouts. */
     listLayouts: notProvidedPromise<SavedLayout[]>('listLayouts'),
@@ -99,7 +92,7 @@ export const layoutMachine = setup({
       layout: toggleMaximised(context.layout, component),
     })),
     reset: assign(({ context }) => ({
-      layout: layoutFor(context, context.selected) ?? presetLayout(INITIAL_LAYOUT, context),
+      layout: layoutFor(context, context.selected) ?? presetLayout(INITIAL_LAYOUT),
     })),
     replaceModel: assign((_, layout: IJsonModel) => ({ layout })),
     rememberSaved: assign(({ context }, layouts: SavedLayout[]) => ({
@@ -124,16 +117,12 @@ export const layoutMachine = setup({
 }).createMachine({
   id: 'layout',
   type: 'parallel',
-  context: ({ input }) => {
-    const devopsAgent = input.devopsAgent ?? DEVOPS_AGENT_AVAILABLE;
-    return {
-      selected: INITIAL_LAYOUT,
-      layout: presetLayout(INITIAL_LAYOUT, { devopsAgent }),
-      saved: {},
-      draftName: '',
-      failure: null,
-      devopsAgent,
-    };
+  context: {
+    selected: INITIAL_LAYOUT,
+    layout: presetLayout(INITIAL_LAYOUT),
+    saved: {},
+    draftName: '',
+    failure: null,
   },
   on: {
     SELECT: {

@@ -6,3 +6,4 @@ export type Event = components['schemas']['Event'];
 export type ClientAction = components['schemas']['ClientAction'];
 export type Conversation = components['schemas']['Conversation'];
 export type GitProvider = components['schemas']['GitProvider'];
+export type Deployment = components['schemas']['Deployment'];

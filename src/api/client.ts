@@ -67,6 +67,20 @@ export function createRequests(client: ApiClient) {
       dataOf(client.POST('/api/{identity}/callback', { params: { path: { identity } }, body })),
     verifyEmail: (token: string) => dataOf(client.POST('/api/auth/verify-email', { body: { token } })),
     resendEmailVerification: () => dataOf(client.POST('/api/email/verification')),
+    /** The conversation's live deployments (the deployments dialog, the App menu's staging and production). */
+    deployments: (conversationId: string, signal?: AbortSignal) =>
+      dataOf(
+        client.GET('/api/deployments/{conversation_id}', {
+          params: { path: { conversation_id: conversationId } },
+          signal,
+        }),
+      ),
+    deleteDeployment: (conversationId: string, dropletName: string) =>
+      dataOf(
+        client.DELETE('/api/deployments/{conversation_id}/{droplet_name}', {
+          params: { path: { conversation_id: conversationId, droplet_name: dropletName } },
+        }),
+      ),
   };
 }
 

@@ -52,3 +52,12 @@ export function settingsQuery(requests: Requests) {
     meta: { disableToast: true },
   });
 }
+
+/** A conversation's live deployments; their runtime and cost grow, so they are read again each minute. */
+export function deploymentsQuery(requests: Requests, conversationId: string) {
+  return queryOptions({
+    queryKey: queryKeys.conversation(conversationId, 'deployments'),
+    queryFn: ({ signal }) => requests.deployments(conversationId, signal),
+    refetchInterval: 60_000,
+  });
+}

@@ -11,4 +11,7 @@ export const LAZY_TAB_VIEWS: Omit<TabViews, 'chat'> = {
   jupyter: lazy(() => import('../features/tabs/jupyter/index.ts').then((module) => ({ default: module.JupyterTab }))),
   browser: lazy(() => import('../features/tabs/browser/index.ts').then((module) => ({ default: module.BrowserTab }))),
   changes: lazy(() => import('../features/tabs/changes/index.ts').then((module) => ({ default: module.ChangesTab }))),
+  'devops-agent': lazy(() =>
+    import('../features/tabs/devops/index.ts').then((module) => ({ default: module.DevopsTab })),
+  ),
 };

@@ -15,6 +15,7 @@ export {
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
 } from './DropdownMenu.tsx';
+export { Markdown } from './Markdown.tsx';
 export { SelectField } from './SelectField.tsx';
 export { ProviderIcon } from './ProviderIcon.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
-import { browserSuite } from '../support/browser-suite.ts';
+import { browserSuite, createOssConversation } from '../support/browser-suite.ts';
 import { waitFor } from '../support/conversations.ts';
 
 // The app on a phone (390 × 844) and a tablet (768 × 1024): nothing wraps one word per line or
@@ -36,12 +36,7 @@ describe.skipIf(browserMissing())('small screens', () => {
 
   async function openWorkspace(width: number, height: number) {
     const { server, browser } = suite;
-    const created = await fetch(`${server.url}/api/conversations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    const conversationId = await createOssConversation(server);
     const page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.setViewportSize({ width, height });

@@ -3,12 +3,12 @@ import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
 import { FakeLlm } from '../support/fake-llm/index.ts';
-import { browserSuite } from '../support/browser-suite.ts';
+import { browserSuite, createOssConversation } from '../support/browser-suite.ts';
 
 // The workspace's menus against the real server in self-hosted mode: a tab popped out into a
 // browser window of its own stays live there and returns to the layout when the window closes
 // (a framed tab included; a blocked window says so); Window → Served opens the web app tab;
-// File and the App submenu show what is not available yet; the Features dialog filters its list.
+// File and the App submenu show what needs a deployment first; the Features dialog filters its list.
 
 let pageErrors: string[] = [];
 
@@ -63,13 +63,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
 
   it('pops the terminal and the web app out into windows of their own and docks them back when the windows close', async () => {
     const { server, browser } = suite;
-    const created = await fetch(`${server.url}/api/conversations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(created.status).toBe(200);
-    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    const conversationId = await createOssConversation(server);
     await waitFor(
       async () =>
         ((await (await fetch(`${server.url}/api/conversations/${conversationId}`)).json()) as { status: string })
@@ -136,14 +130,9 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await page.close();
   }, 90_000);
 
-  it('opens the web app from Window → Served, explains what is not available yet, and filters the Features dialog', async () => {
+  it('opens the web app from Window → Served, explains what needs a deployment first, and filters the Features dialog', async () => {
     const { server, browser } = suite;
-    const created = await fetch(`${server.url}/api/conversations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    const conversationId = await createOssConversation(server);
     const page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
@@ -218,7 +207,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await page.keyboard.press('Escape');
     await deployments.waitFor({ state: 'detached' });
 
-    // Window → App, by keyboard: staging and production are disabled with the reason, development opens the web app.
+    // Window → App, by keyboard: with nothing deployed, staging and production are disabled with the reason; development opens the web app.
     await openMenu(page, 'Window');
     const app = page.getByRole('menuitem', { name: 'App', exact: true });
     await app.focus();
@@ -227,7 +216,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await staging.waitFor();
     expect(await staging.getAttribute('aria-disabled')).toBe('true');
     expect(await page.getByRole('menuitem', { name: 'Production' }).getAttribute('aria-disabled')).toBe('true');
-    await page.getByText('Deployed by the DevOps agent, which is not available yet.').first().waitFor();
+    await page.getByText('Ask the DevOps agent to deploy it.').first().waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.getByRole('menuitem', { name: 'Development' }).click();
     await tabButton(page, 'App').waitFor();

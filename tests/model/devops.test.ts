@@ -138,13 +138,13 @@ describe('DevOps tab machine, every edge of its graph', () => {
 
 describe('DevOps call mapping (spec §8)', () => {
   it('names 405, server errors with their words, other answers by their words, and no answer as the network', () => {
-    expect(devopsFailure(refusal(405, 'Method Not Allowed'))).toEqual({ kind: 'message', message: 'methodNotAllowed' });
-    expect(devopsFailure(refusal(502, 'Bad gateway'))).toEqual({ kind: 'server', text: 'Bad gateway' });
-    expect(devopsFailure(refusal(500, ''))).toEqual({ kind: 'message', message: 'serverError' });
+    expect(devopsFailure(refusal(405, 'Method Not Allowed'))).toEqual({ kind: 'methodNotAllowed' });
+    expect(devopsFailure(refusal(502, 'Bad gateway'))).toEqual({ kind: 'serverError', message: 'Bad gateway' });
+    expect(devopsFailure(refusal(500, ''))).toEqual({ kind: 'serverError', message: null });
     expect(devopsFailure(refusal(402, 'Insufficient credits'))).toEqual({
       kind: 'server',
       text: 'Insufficient credits',
     });
-    expect(devopsFailure(new TypeError('Failed to fetch'))).toEqual({ kind: 'message', message: 'networkError' });
+    expect(devopsFailure(new TypeError('Failed to fetch'))).toEqual({ kind: 'networkError' });
   });
 });

@@ -161,7 +161,6 @@ const summarizeDialog = (snapshot: AnyMachineSnapshot) => ({
 
 const coverage = new Coverage(layoutMachine);
 let pathCount = 0;
-const input = { devopsAgent: false };
 
 describe('layout machine, every edge of its graph', () => {
   for (const [name, events, summarize] of [
@@ -169,10 +168,10 @@ describe('layout machine, every edge of its graph', () => {
     ['saved layouts and the Save Layout dialog', dialogEvents, summarizeDialog],
   ] as const) {
     describe(name, () => {
-      const paths = withoutPrefixPaths(pathsThroughEveryEdge(layoutMachine, { events, input, summarize }));
+      const paths = withoutPrefixPaths(pathsThroughEveryEdge(layoutMachine, { events, summarize }));
       pathCount += paths.length;
       it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
-        const reached = await runPath(layoutMachine, path, { fakes, input, coverage, expectStep: expectSideEffects });
+        const reached = await runPath(layoutMachine, path, { fakes, coverage, expectStep: expectSideEffects });
         expect(reached.value).toEqual(path.state.value);
       });
     });
@@ -199,15 +198,11 @@ describe('layout rules', () => {
       [65, ['app', 'browser']],
     ]);
     expect(weights(presetLayout('user'))).toEqual([[100, ['app']]]);
-    expect(weights(presetLayout('developer', { devopsAgent: true }))).toEqual([
+    expect(weights(presetLayout('developer'))).toEqual([
       [30, ['chat', 'devops-agent']],
       [70, ['app', 'vscode', 'browser']],
     ]);
-    for (const preset of PRESETS) expectValidModel(presetLayout(preset, { devopsAgent: true }));
-  });
-
-  it('leaves the DevOps agent tab out of the developer preset while the agent does not exist', () => {
-    expect(openComponents(presetLayout('developer'))).toEqual(['chat', 'app', 'vscode', 'browser']);
+    for (const preset of PRESETS) expectValidModel(presetLayout(preset));
   });
 
   it('selects an open tab instead of adding it again', () => {
@@ -282,7 +277,6 @@ describe('layout rules', () => {
           listLayouts: (await import('xstate')).fromPromise(async () => savedTeam),
         },
       }),
-      { input },
     ).start();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(selectLayoutChoices(actor.getSnapshot())).toEqual(['default', 'pm', 'user', 'developer', 'saved:team']);

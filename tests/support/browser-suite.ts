@@ -66,3 +66,14 @@ async function reportPages(pages: Iterable<Page>) {
     console.error(`── the page at ${page.url()} showed:\n${text.slice(0, 4_000)}`);
   }
 }
+
+/** A new empty conversation of a self-hosted server (no sign-in); answers its id. */
+export async function createOssConversation(server: RunningServer): Promise<string> {
+  const created = await fetch(`${server.url}/api/conversations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (created.status !== 200) throw new Error(`creating a conversation answered ${created.status}`);
+  return ((await created.json()) as { conversation_id: string }).conversation_id;
+}

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/index.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
 import * as styles from './chat.css.ts';
-import { Markdown } from './Markdown.tsx';
+import { Markdown } from '../../ui/index.ts';
 import { ModelSetupButton } from './ModelSetupButton.tsx';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { agentErrorKey } from './rules/agent-errors.ts';

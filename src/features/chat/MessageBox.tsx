@@ -11,6 +11,7 @@ import {
 } from '../../../machines/chat-input.ts';
 import { selectIsUploading, selectProgress, selectUploadError } from '../../../machines/upload.ts';
 import { Button } from '../../ui/index.ts';
+import { messageTextarea } from '../../ui/message-input.css.ts';
 import * as styles from './chat.css.ts';
 import type { ChatActors } from './use-chat-actors.ts';
 
@@ -124,7 +125,7 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
           </svg>
         </Button>
         <textarea
-          className={styles.textarea}
+          className={messageTextarea}
           rows={1}
           value={text}
           aria-label={t('actions.messageLabel')}

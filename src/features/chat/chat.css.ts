@@ -1,4 +1,5 @@
-import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
+import { style, styleVariants } from '@vanilla-extract/css';
+import { messageTextarea } from '../../ui/message-input.css.ts';
 import { vars } from '../../styles/theme.css.ts';
 
 export const panel = style({
@@ -64,12 +65,6 @@ export const bubble = styleVariants({
   agent: [bubbleBase, { background: vars.color.surface }],
 });
 export const pending = style({ opacity: 0.7 });
-export const markdown = style({});
-globalStyle(`${markdown} p`, { margin: 0 });
-globalStyle(`${markdown} p + p`, { marginTop: vars.space.sm });
-globalStyle(`${markdown} pre`, { overflowX: 'auto' });
-/** A message before the markdown renderer has loaded. */
-export const plainText = style({ whiteSpace: 'pre-wrap' });
 export const images = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, marginTop: vars.space.xs });
 export const thumbnail = style({ maxWidth: '160px', maxHeight: '120px', borderRadius: vars.radius.sm });
 
@@ -156,23 +151,6 @@ export const dangerBanner = style([banner, { color: vars.color.danger, border: `
 export const progressBar = style({ flex: 1 });
 export const inputRow = style({ display: 'flex', alignItems: 'flex-end', gap: vars.space.sm });
 export const fixedButton = style({ flexShrink: 0 });
-export const textarea = style({
-  flex: '1 1 8rem',
-  minWidth: 0,
-  resize: 'none',
-  fieldSizing: 'content',
-  minHeight: '40px',
-  // 6 rows of 1.5em plus the padding.
-  maxHeight: `calc(6 * 1.5em + 2 * ${vars.space.sm})`,
-  lineHeight: 1.5,
-  padding: vars.space.sm,
-  font: 'inherit',
-  color: vars.color.text,
-  background: vars.color.background,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.md,
-  selectors: { '&:focus-visible': { outline: `2px solid ${vars.color.focusRing}`, outlineOffset: '1px' } },
-});
 export const hiddenInput = style({ display: 'none' });
 
 export const dropOverlay = style({
@@ -209,7 +187,7 @@ export const star = style({
 export const starFilled = style({ color: '#f5a524' });
 
 export const launchForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
-export const queryBox = style([textarea, { minHeight: '120px', maxHeight: '240px', resize: 'vertical' }]);
+export const queryBox = style([messageTextarea, { minHeight: '120px', maxHeight: '240px', resize: 'vertical' }]);
 export const triggerList = style({
   display: 'flex',
   flexWrap: 'wrap',

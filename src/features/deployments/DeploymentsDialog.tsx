@@ -2,28 +2,26 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
+import { deploymentsQuery } from '../../api/queries.ts';
+import { requests } from '../../app/services.ts';
+import type { Deployment } from '../../../openapi/types.ts';
 import { webAppUrl } from '../../rules/event-display.ts';
 import { Button, ConfirmDialog, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './deployments.css.ts';
 import { formatCost, runtimeOf } from './format.ts';
-import { deploymentRequests, deploymentsQueryKey, type Deployment } from './requests.ts';
 
 /** File → Deployments: the conversation's deployments with their size, runtime and cost; each can be deleted. */
 export function DeploymentsDialog({ conversationId, onClose }: { conversationId: string; onClose: () => void }) {
   const { t, i18n } = useTranslation('deployments');
   const queryClient = useQueryClient();
-  const deployments = useQuery({
-    queryKey: deploymentsQueryKey(conversationId),
-    queryFn: ({ signal }) => deploymentRequests.list(conversationId, signal),
-    // Runtime and cost grow while the dialog is open.
-    refetchInterval: 60_000,
-  });
+  const query = deploymentsQuery(requests, conversationId);
+  const deployments = useQuery(query);
   const [deleting, setDeleting] = useState<Deployment | null>(null);
   const remove = useMutation({
-    mutationFn: (name: string) => deploymentRequests.remove(conversationId, name),
+    mutationFn: (name: string) => requests.deleteDeployment(conversationId, name),
     onSuccess: async () => {
       setDeleting(null);
-      await queryClient.invalidateQueries({ queryKey: deploymentsQueryKey(conversationId) });
+      await queryClient.invalidateQueries({ queryKey: query.queryKey });
     },
     meta: { disableToast: true },
   });

@@ -31,6 +31,7 @@ import {
   singleTile,
   splitFits,
   SPLITTER_PX,
+  tabNameKey,
   withMinimumSizes,
 } from '../../../machines/layout-json.ts';
 import { followColorScheme } from '../../app/color-scheme.ts';
@@ -73,7 +74,7 @@ function TabView({ tab, views, stream, conversation, onRefresh, onStart }: TabVi
     const View = views[tab];
     return <View stream={stream} conversation={conversation} />;
   };
-  return <Suspense fallback={<Spinner label={t('page.tabLoading', { tab: t(`tabs.${tab}`) })} />}>{view()}</Suspense>;
+  return <Suspense fallback={<Spinner label={t('page.tabLoading', { tab: t(tabNameKey(tab)) })} />}>{view()}</Suspense>;
 }
 
 /** A framed tab's tile: empty, it reports where it is for the framed layer to draw the tab over it. */

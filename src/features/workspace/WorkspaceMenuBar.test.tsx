@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -11,17 +12,24 @@ import chat from '../../../locales/en/chat.json';
 import common from '../../../locales/en/common.json';
 import conversations from '../../../locales/en/conversations.json';
 import workspace from '../../../locales/en/workspace.json';
+import { queryKeys } from '../../api/queries.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { FeaturesDialog } from './FeaturesDialog.tsx';
 import { createScreenModel } from './screen-model.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
 import { WorkspaceMenuBar } from './WorkspaceMenuBar.tsx';
 import { conversationRecord } from '../../../tests/support/records.ts';
-import type { ClientAction, Conversation } from '../../../openapi/types.ts';
+import type { ClientAction, Conversation, Deployment } from '../../../openapi/types.ts';
 
 const record = conversationRecord({ title: 'Shop', runtime_status: 'STATUS$READY' });
 
-function renderMenuBar(conversation: Conversation) {
+/** The conversation's live deployments, as the deployments call answered them. */
+function renderMenuBar(conversation: Conversation, deployments: Deployment[] = []) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  queryClient.setQueryData(queryKeys.conversation(conversation.conversation_id, 'deployments'), {
+    deployments,
+    total_cost_usd: 0,
+  });
   const sent: ClientAction[] = [];
   const changes: ConversationChange[] = [];
   const snapshot = {
@@ -51,14 +59,16 @@ function renderMenuBar(conversation: Conversation) {
     { input: {} },
   ).start();
   render(
-    <WorkspaceMenuBar
-      conversation={conversationActor as unknown as ConversationActor}
-      record={conversation}
-      stream={stream}
-      layout={layout as unknown as LayoutActor}
-      screen={createScreenModel()}
-      change={(change) => changes.push(change)}
-    />,
+    <QueryClientProvider client={queryClient}>
+      <WorkspaceMenuBar
+        conversation={conversationActor as unknown as ConversationActor}
+        record={conversation}
+        stream={stream}
+        layout={layout as unknown as LayoutActor}
+        screen={createScreenModel()}
+        change={(change) => changes.push(change)}
+      />
+    </QueryClientProvider>,
   );
   return { sent, layout, changes };
 }
@@ -114,11 +124,21 @@ describe('workspace menu bar', () => {
     });
   });
 
-  it('lists the Window items in the spec order; Served and App → Development open the web app, staging and production wait for the DevOps agent', async () => {
+  it('lists the Window items in the spec order; Served and App → Development open the web app, staging and production wait for a deployment', async () => {
     const { layout } = renderMenuBar(record);
     await openMenu('Window');
     const names = screen.getAllByRole('menuitem').map((element) => element.textContent);
-    expect(names).toEqual(['Chat', 'VS Code', 'Terminal', 'Jupyter', 'Browser', 'Served', 'Changes', 'App›']);
+    expect(names).toEqual([
+      'Chat',
+      'VS Code',
+      'Terminal',
+      'Jupyter',
+      'Browser',
+      'Served',
+      'Changes',
+      'DevOps Agent',
+      'App›',
+    ]);
     // Close the web app's tab, then Served opens it again.
     act(() => layout.send({ type: 'SELECT', layout: 'default' }));
     const open = () => openComponents(layout.getSnapshot().context.layout);
@@ -132,10 +152,40 @@ describe('workspace menu bar', () => {
     await openMenu('Window');
     fireEvent.click(item('App'));
     expect(isDisabled(await screen.findByRole('menuitem', { name: /^Staging/ }))).toBe(true);
-    expect(item(/^Production/).textContent).toContain('Deployed by the DevOps agent, which is not available yet.');
+    expect(item(/^Production/).textContent).toContain('Ask the DevOps agent to deploy it.');
     expect(isDisabled(item('Development'))).toBe(false);
     fireEvent.click(item('Development'));
     expect(openComponents(again.getSnapshot().context.layout)).toContain('app');
+  });
+
+  it('opens the staging deployment from App → Staging in a new browser tab', async () => {
+    const opened: unknown[][] = [];
+    const open = window.open;
+    window.open = (...args: unknown[]) => (opened.push(args), null);
+    try {
+      renderMenuBar(record, [
+        {
+          id: 'd1',
+          droplet_name: 'shop-staging',
+          droplet_ip: null,
+          url: 'http://localhost:41234',
+          environment: 'staging',
+          size_slug: 'local',
+          hourly_cost_usd: 0,
+          region: 'local',
+          hours_alive: 0.1,
+          created_at: '2026-11-26T10:00:00Z',
+          total_cost_usd: 0,
+        },
+      ]);
+      await openMenu('Window');
+      fireEvent.click(item('App'));
+      expect(isDisabled(await screen.findByRole('menuitem', { name: /^Production/ }))).toBe(true);
+      fireEvent.click(item('Staging'));
+      expect(opened).toEqual([['http://localhost:41234', '_blank', 'noopener,noreferrer']]);
+    } finally {
+      window.open = open;
+    }
   });
 
   it('renames the conversation from its title as the sidebar does', () => {

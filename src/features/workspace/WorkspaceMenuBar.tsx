@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,7 +6,10 @@ import type { ConversationChange } from '../../../machines/conversation-change.t
 import { selectCanRestart, selectCanStart, selectCanStop } from '../../../machines/conversation.ts';
 import { selectLayoutChoices } from '../../../machines/layout.ts';
 import { savedLayoutName } from '../../../machines/layout-json.ts';
+import { deploymentsQuery } from '../../api/queries.ts';
+import { requests } from '../../app/services.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
+import { webAppUrl } from '../../rules/event-display.ts';
 import { hasGitTarget, suggestionPrompt } from '../../rules/git-suggestions.ts';
 import {
   Button,
@@ -34,6 +38,7 @@ import {
   type MenuName,
   type WorkspaceAction,
   type WorkspaceCommands,
+  type DeployedEnvironment,
   type WorkspaceFacts,
 } from './workspace-actions.ts';
 import type { ConversationActor, LayoutActor } from './use-workspace.ts';
@@ -170,11 +175,17 @@ function ActionItems({
 export function WorkspaceMenuBar({ conversation, record, stream, layout, screen, change }: MenuBarProps) {
   const { t } = useTranslation(['workspace', 'chat']);
   const choices = useSelector(layout, selectLayoutChoices);
+  const deployments = useQuery(deploymentsQuery(requests, record.conversation_id));
+  const deployedUrl = (environment: DeployedEnvironment) => {
+    const url = deployments.data?.deployments.find((d) => d.environment === environment)?.url;
+    return url ? webAppUrl(url, window.location) : null;
+  };
   const facts: WorkspaceFacts = {
     canStop: useSelector(conversation, selectCanStop),
     canStart: useSelector(conversation, selectCanStart),
     canRestart: useSelector(conversation, selectCanRestart),
     canPush: hasGitTarget(record),
+    deployed: { staging: deployedUrl('staging') !== null, production: deployedUrl('production') !== null },
   };
   const savedNames = choices.flatMap((choice) => {
     const name = savedLayoutName(choice);
@@ -196,6 +207,10 @@ export function WorkspaceMenuBar({ conversation, record, stream, layout, screen,
     cycleTab: (step) => screen.cycleTab(step),
     showShortcuts: () => setShortcutsOpen(true),
     openDeployments: () => setDeploymentsOpen(true),
+    openDeployed: (environment) => {
+      const url = deployedUrl(environment);
+      if (url) window.open(url, '_blank', 'noopener,noreferrer');
+    },
     start: () => conversation.send({ type: 'START' }),
     stop: () => change({ kind: 'stop', conversationId: record.conversation_id }),
     restart: () => conversation.send({ type: 'RESTART' }),

@@ -8,8 +8,8 @@ export interface TabProps {
   conversation: Conversation;
 }
 
-/** The tabs the workspace offers; the DevOps agent tab stays out until there is a DevOps agent. */
-export type WorkspaceTab = Exclude<TabComponent, 'devops-agent'>;
+/** The tabs the workspace offers. */
+export type WorkspaceTab = TabComponent;
 
 const WORKSPACE_TAB_IDS: readonly WorkspaceTab[] = [
   'chat',
@@ -19,13 +19,17 @@ const WORKSPACE_TAB_IDS: readonly WorkspaceTab[] = [
   'jupyter',
   'browser',
   'changes',
+  'devops-agent',
 ];
 
 /**
  * The Window menu's items in the spec's order, each with the tab it opens: 'Served' is the web
  * app tab (the spec's "app/served"). The App submenu (staging, production, development) follows.
  */
-export const WINDOW_ITEMS: readonly { item: Exclude<WorkspaceTab, 'app'> | 'served'; tab: WorkspaceTab }[] = [
+export const WINDOW_ITEMS: readonly {
+  item: Exclude<WorkspaceTab, 'app' | 'devops-agent'> | 'served' | 'devopsAgent';
+  tab: WorkspaceTab;
+}[] = [
   { item: 'chat', tab: 'chat' },
   { item: 'vscode', tab: 'vscode' },
   { item: 'terminal', tab: 'terminal' },
@@ -33,6 +37,7 @@ export const WINDOW_ITEMS: readonly { item: Exclude<WorkspaceTab, 'app'> | 'serv
   { item: 'browser', tab: 'browser' },
   { item: 'served', tab: 'app' },
   { item: 'changes', tab: 'changes' },
+  { item: 'devopsAgent', tab: 'devops-agent' },
 ];
 
 /** Tabs showing a framed page: kept in one place while their tiles move, so the page does not reload. */

@@ -13,6 +13,7 @@ const facts = (over: Partial<WorkspaceFacts> = {}): WorkspaceFacts => ({
   canStop: true,
   canRestart: true,
   canPush: false,
+  deployed: { staging: false, production: false },
   ...over,
 });
 const enabledIds = (given: WorkspaceFacts) =>
@@ -30,14 +31,18 @@ const key = (
 });
 
 describe('workspace actions', () => {
-  it('have one id each, and every disabled-for-now action says why', () => {
+  it('have one id each, and every action that waits for a deployment says why', () => {
     const ids = WORKSPACE_ACTIONS.map((action) => action.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const neverEnabled = WORKSPACE_ACTIONS.filter(
-      (action) => !action.enabled(facts({ canStart: true, canPush: true })),
-    );
-    expect(neverEnabled.map((action) => action.id)).toEqual(['app-staging', 'app-production']);
-    for (const action of neverEnabled) expect(action.disabledNote).toBeTruthy();
+    const waiting = WORKSPACE_ACTIONS.filter((action) => !action.enabled(facts({ canStart: true, canPush: true })));
+    expect(waiting.map((action) => action.id)).toEqual(['app-staging', 'app-production']);
+    for (const action of waiting) expect(action.disabledNote).toBe('menu.appNotDeployed');
+  });
+
+  it('enable App → Staging and Production when the DevOps agent deployed that environment', () => {
+    expect(enabledIds(facts({ deployed: { staging: true, production: false } }))).toContain('app-staging');
+    expect(enabledIds(facts({ deployed: { staging: true, production: false } }))).not.toContain('app-production');
+    expect(enabledIds(facts({ deployed: { staging: false, production: true } }))).toContain('app-production');
   });
 
   it('enable Start only for a stopped conversation, Stop and Restart as the conversation machine says, Push with a repository', () => {
@@ -58,6 +63,7 @@ describe('workspace actions', () => {
       'tabs.browser',
       'menu.served',
       'tabs.changes',
+      'tabs.devopsAgent',
     ]);
   });
 

@@ -13,7 +13,11 @@ export interface WorkspaceFacts {
   canRestart: boolean;
   /** The conversation has a git provider and a repository to push to. */
   canPush: boolean;
+  /** The DevOps agent's live deployment of each environment (Window → App opens it). */
+  deployed: Record<DeployedEnvironment, boolean>;
 }
+
+export type DeployedEnvironment = 'staging' | 'production';
 
 /** What the commands act on: events for the machines and the few effects the view owns. */
 export interface WorkspaceCommands {
@@ -31,6 +35,8 @@ export interface WorkspaceCommands {
   showShortcuts(): void;
   /** The Infrastructure Deployments dialog. */
   openDeployments(): void;
+  /** The deployed app of that environment, in a new browser tab. */
+  openDeployed(environment: DeployedEnvironment): void;
   start(): void;
   stop(): void;
   restart(): void;
@@ -55,7 +61,6 @@ export interface WorkspaceAction {
 }
 
 const always = () => true;
-const never = () => false;
 
 /** The Layout menu's presets (the spec's; 'default' is what Reset returns to only when chosen elsewhere). */
 const MENU_PRESETS: readonly PresetName[] = ['pm', 'developer', 'user'];
@@ -76,7 +81,6 @@ export const WORKSPACE_ACTIONS: readonly WorkspaceAction[] = [
     enabled: always,
     perform: (commands) => commands.openDeployments(),
   },
-  // Staging and production are the DevOps agent's deployments, which it does not make yet.
   ...WINDOW_ITEMS.map(({ item, tab }): WorkspaceAction => ({
     id: `open-${item}`,
     menu: 'window',
@@ -88,17 +92,17 @@ export const WORKSPACE_ACTIONS: readonly WorkspaceAction[] = [
     id: 'app-staging',
     menu: 'app',
     label: 'menu.staging',
-    disabledNote: 'menu.appDeploymentUnavailable',
-    enabled: never,
-    perform: () => {},
+    disabledNote: 'menu.appNotDeployed',
+    enabled: (facts) => facts.deployed.staging,
+    perform: (commands) => commands.openDeployed('staging'),
   },
   {
     id: 'app-production',
     menu: 'app',
     label: 'menu.production',
-    disabledNote: 'menu.appDeploymentUnavailable',
-    enabled: never,
-    perform: () => {},
+    disabledNote: 'menu.appNotDeployed',
+    enabled: (facts) => facts.deployed.production,
+    perform: (commands) => commands.openDeployed('production'),
   },
   {
     id: 'app-development',

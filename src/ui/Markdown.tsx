@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import * as styles from './chat.css.ts';
+import * as styles from './markdown.css.ts';
 
-// marked and DOMPurify are half of the chat panel's code, so they load after the first paint,
+// marked and DOMPurify are half of the chat panel's code (the DevOps tab uses them too), so they load after the first paint,
 // which shows each message's text as it is; the page's first load does not wait for them.
 type RenderMarkdown = (markdown: string) => string;
 let loaded: RenderMarkdown | null = null;

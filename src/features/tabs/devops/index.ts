@@ -1,0 +1,1 @@
+export { DevopsTab } from './DevopsTab.tsx';
