@@ -1,6 +1,6 @@
 import { assign, setup, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
-import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
+import { notProvidedAction, notProvidedCallback, notProvidedPromise } from './not-provided.ts';
 import { isServerRejection } from './notice.ts';
 
 // The DevOps tab (spec §4 DevOps agent, §8 DevOps errors and call mapping).
@@ -11,7 +11,8 @@ import { isServerRejection } from './notice.ts';
 // Attached files are uploaded first; a failed upload is a toast and sends nothing. A reply with
 // is_complete ends the session: the input is disabled and a banner shows. Failures are shown as
 // agent messages, worded by the view from the notice: 'Failed to initialize session: …' (history),
-// 'Failed to start workflow: …' ('start'), 'Error: …' (a message).
+// 'Failed to start workflow: …' ('start'), 'Error: …' (a message). While a message is answered,
+// the agent's progress lines of that turn (a deployment's steps) show as the history gets them.
 
 export type DevopsMessage = components['schemas']['DevopsMessage'];
 export type DevopsResponse = components['schemas']['DevopsResponse'];
@@ -42,6 +43,12 @@ export function devopsFailure(error: unknown): DevopsCallFailure {
   return error.message ? { kind: 'server', text: error.message } : { kind: 'serverError', message: null };
 }
 
+/** The agent's lines of the turn that answers `message`: those after the user's last row with its text. */
+export function progressOf(messages: readonly DevopsMessage[], message: string): DevopsMessage[] {
+  const asked = messages.findLastIndex((row) => row.sender === 'user' && row.text === message);
+  return asked < 0 ? [] : messages.slice(asked + 1).filter((row) => row.sender === 'agent');
+}
+
 export interface DevopsInput {
   sessionId: string;
 }
@@ -61,16 +68,22 @@ interface DevopsContext {
   outgoing: (DevopsSend & { opening: boolean }) | null;
   /** Numbers the entries this tab adds (the user's messages, failures). */
   added: number;
+  /** The agent's progress lines while a message is answered. */
+  progress: DevopsMessage[];
 }
 
+/** Sent by the watchProgress actor: the turn's progress lines so far. */
+export type DevopsProgressEvent = { type: 'PROGRESS'; messages: DevopsMessage[] };
+
 export type DevopsEvent =
-  { type: 'RUNTIME_READY' } | { type: 'SEND'; text: string; files?: readonly File[]; at: string };
+  { type: 'RUNTIME_READY' } | { type: 'SEND'; text: string; files?: readonly File[]; at: string } | DevopsProgressEvent;
 
 const localId = (context: DevopsContext) => `local-${context.added + 1}`;
 const failureOf = (step: DevopsFailureStep) => (context: DevopsContext, error: unknown) => ({
   entries: [...context.entries, { kind: 'failure' as const, id: localId(context), step, reason: devopsFailure(error) }],
   added: context.added + 1,
   outgoing: null,
+  progress: [],
 });
 
 export const devopsMachine = setup({
@@ -85,6 +98,8 @@ export const devopsMachine = setup({
     execute: notProvidedPromise<DevopsReply, { sessionId: string; message: string }>('execute'),
     /** The attached files into the conversation's workspace; answers the message that names them. */
     uploadFiles: notProvidedPromise<string, DevopsSend>('uploadFiles'),
+    /** Reads the session's history while a message is answered; sends PROGRESS (see progressOf). */
+    watchProgress: notProvidedCallback<DevopsProgressEvent, { sessionId: string; message: string }>('watchProgress'),
   },
   actions: {
     /** The 'Failed to upload files' toast. */
@@ -132,7 +147,9 @@ export const devopsMachine = setup({
       added: context.added + 1,
       infraHourlyCost: reply.infra_hourly_cost,
       outgoing: null,
+      progress: [],
     })),
+    keepProgress: assign((_, messages: DevopsMessage[]) => ({ progress: messages })),
     failInitialize: assign(({ context }, error: unknown) => failureOf('initialize')(context, error)),
     /** The reply to 'start' failed, or to the user's message. */
     failSend: assign(({ context }, error: unknown) =>
@@ -156,7 +173,14 @@ export const devopsMachine = setup({
   },
 }).createMachine({
   id: 'devops',
-  context: ({ input }) => ({ sessionId: input.sessionId, entries: [], infraHourlyCost: 0, outgoing: null, added: 0 }),
+  context: ({ input }) => ({
+    sessionId: input.sessionId,
+    entries: [],
+    infraHourlyCost: 0,
+    outgoing: null,
+    added: 0,
+    progress: [],
+  }),
   initial: 'waitingForRuntime',
   states: {
     waitingForRuntime: {
@@ -221,23 +245,31 @@ export const devopsMachine = setup({
       },
     },
     sending: {
-      invoke: {
-        id: 'execute',
-        src: 'execute',
-        input: ({ context }) => ({ sessionId: context.sessionId, message: context.outgoing?.text ?? '' }),
-        onDone: [
-          {
-            guard: { type: 'isComplete', params: ({ event }) => event.output },
-            target: 'complete',
-            actions: { type: 'keepReply', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'keepReply', params: ({ event }) => event.output } },
-        ],
-        onError: {
-          target: 'ready',
-          actions: { type: 'failSend', params: ({ event }: { event: ErrorActorEvent }) => event.error },
+      on: { PROGRESS: { actions: { type: 'keepProgress', params: ({ event }) => event.messages } } },
+      invoke: [
+        {
+          id: 'watchProgress',
+          src: 'watchProgress',
+          input: ({ context }) => ({ sessionId: context.sessionId, message: context.outgoing?.text ?? '' }),
         },
-      },
+        {
+          id: 'execute',
+          src: 'execute',
+          input: ({ context }) => ({ sessionId: context.sessionId, message: context.outgoing?.text ?? '' }),
+          onDone: [
+            {
+              guard: { type: 'isComplete', params: ({ event }) => event.output },
+              target: 'complete',
+              actions: { type: 'keepReply', params: ({ event }) => event.output },
+            },
+            { target: 'ready', actions: { type: 'keepReply', params: ({ event }) => event.output } },
+          ],
+          onError: {
+            target: 'ready',
+            actions: { type: 'failSend', params: ({ event }: { event: ErrorActorEvent }) => event.error },
+          },
+        },
+      ],
     },
     complete: {},
   },
@@ -251,4 +283,5 @@ export const selectIsBusy = (snapshot: DevopsSnapshot) =>
   (['loadingHistory', 'preparing', 'uploading', 'sending'] as const).some((state) => snapshot.matches(state));
 export const selectCanSend = (snapshot: DevopsSnapshot) => snapshot.matches('ready');
 export const selectIsComplete = (snapshot: DevopsSnapshot) => snapshot.matches('complete');
+export const selectProgress = (snapshot: DevopsSnapshot) => snapshot.context.progress;
 export const selectInfraHourlyCost = (snapshot: DevopsSnapshot) => snapshot.context.infraHourlyCost;

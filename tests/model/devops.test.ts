@@ -3,6 +3,7 @@ import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import {
   devopsFailure,
   devopsMachine,
+  progressOf,
   type DevopsEntry,
   type DevopsHistory,
   type DevopsReply,
@@ -53,13 +54,14 @@ const events = (snapshot: AnyMachineSnapshot): AnyEventObject[] => [
         { type: 'SEND', text: '', files: [file], at },
       ]
     : []),
+  { type: 'PROGRESS', messages: [message('Deploying web-1…', 'agent')] },
   { type: 'xstate.done.actor.uploadFiles', output: 'I attached app.yaml.' },
   { type: 'xstate.error.actor.uploadFiles', error: new Error('413') },
 ];
 
 const fakes: FakeSideEffects = {
   promises: ['loadHistory', 'execute', 'uploadFiles'],
-  callbacks: {},
+  callbacks: { watchProgress: ['PROGRESS'] },
   actions: ['announceUploadFailure'],
 };
 
@@ -82,12 +84,19 @@ function expectStep({ event, before, after, effects, started }: StepRecord) {
     case 'xstate.error.actor.loadHistory':
       expect(added).toEqual([expect.objectContaining({ kind: 'failure', step: 'initialize' })]);
       break;
+    case 'PROGRESS':
+      // Shown beside the entries while the message is answered; the reply (or its failure) ends it.
+      expect(after.context.progress).toEqual((event as AnyEventObject).messages);
+      expect(added).toEqual([]);
+      break;
     case 'xstate.error.actor.execute':
+      expect(after.context.progress).toEqual([]);
       expect(added).toEqual([
         expect.objectContaining({ kind: 'failure', step: before.context.outgoing?.opening ? 'start' : 'send' }),
       ]);
       break;
     case 'xstate.done.actor.execute':
+      expect(after.context.progress).toEqual([]);
       expect(added).toEqual([
         {
           kind: 'message',
@@ -134,6 +143,21 @@ describe('DevOps tab machine, every edge of its graph', () => {
   });
 
   afterAll(() => console.log(coverage.summary(paths.length)));
+});
+
+describe('DevOps progress', () => {
+  it('is the agent’s lines after the user’s latest row with the message sent', () => {
+    const rows = [
+      message('start', 'user'),
+      message('Plan?', 'agent'),
+      message('yes', 'user'),
+      message('Deploying…', 'agent'),
+      message('Checking…', 'agent'),
+    ];
+    expect(progressOf(rows, 'yes').map((row) => row.text)).toEqual(['Deploying…', 'Checking…']);
+    expect(progressOf(rows.slice(0, 2), 'yes')).toEqual([]);
+    expect(progressOf([...rows, message('yes', 'user')], 'yes')).toEqual([]);
+  });
 });
 
 describe('DevOps call mapping (spec §8)', () => {

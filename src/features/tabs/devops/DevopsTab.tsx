@@ -2,16 +2,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import {
   devopsMachine,
+  progressOf,
   selectCanSend,
   selectEntries,
   selectInfraHourlyCost,
   selectIsBusy,
   selectIsComplete,
+  selectProgress,
   type DevopsCallFailure,
   type DevopsEntry,
+  type DevopsProgressEvent,
 } from '../../../../machines/devops.ts';
 import { enterKeyIntent } from '../../../../machines/chat-input.ts';
 import { validateFiles, type UploadError } from '../../../../machines/upload.ts';
@@ -31,6 +34,8 @@ export interface DevopsTabProps {
 }
 
 const now = () => new Date().toISOString();
+/** How often the tab reads the agent's progress while it answers. */
+const PROGRESS_POLL_MS = 2_000;
 
 /**
  * The DevOps agent's tab (spec §4): its session starts once the runtime is ready; messages go one
@@ -56,6 +61,18 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
           const uploaded = t('devops.uploaded', { names: result.uploaded_files.join(', ') });
           return input.text.trim() ? `${input.text.trim()}\n\n${uploaded}` : uploaded;
         }),
+        watchProgress: fromCallback<EventObject, { sessionId: string; message: string }, DevopsProgressEvent>(
+          ({ input, sendBack }) => {
+            const timer = setInterval(() => {
+              devopsRequests.history(input.sessionId).then(
+                (history) => sendBack({ type: 'PROGRESS', messages: progressOf(history.messages, input.message) }),
+                // The reply's own call reports failures; a missed reading only delays the progress.
+                () => {},
+              );
+            }, PROGRESS_POLL_MS);
+            return () => clearInterval(timer);
+          },
+        ),
       },
       actions: { announceUploadFailure: () => toast.error(t('devops.uploadFailed')) },
     }),
@@ -71,6 +88,7 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
   const canSend = useSelector(devops, selectCanSend);
   const complete = useSelector(devops, selectIsComplete);
   const hourlyCost = useSelector(devops, selectInfraHourlyCost);
+  const progress = useSelector(devops, selectProgress);
 
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -115,6 +133,11 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
       <div className={styles.messages} role="log" aria-label={t('devops.messages')} tabIndex={0}>
         {entries.map((entry) => (
           <EntryView key={entryKey(entry)} entry={entry} />
+        ))}
+        {progress.map((line) => (
+          <p key={line.id} className={styles.status}>
+            {line.text}
+          </p>
         ))}
         {busy && (
           <p className={styles.status} role="status">
