@@ -1825,6 +1825,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/onboarding-chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a chat-only onboarding session
+         * @description For anonymous visitors: answers the chat's id and its token, with which the socket is
+         *     opened (`chat_only_mode=true`, `conversation_id` = `chat_id`, `auth_token` =
+         *     `chat_token`). Limited per IP address with the sign-up limit; a session not claimed by
+         *     an account expires after 24 hours. Nothing a visitor sends reaches a runtime.
+         */
+        post: operations["createOnboardingChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/onboarding-chat/{chat_id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bind a chat-only onboarding session to the signed-in account
+         * @description Called after the chat's inline signup or login, with the account's bearer token and the
+         *     chat's token; the client then sends `user_authenticated` on the socket. Claiming again
+         *     for the same account succeeds; a session claimed by another account is a conflict; an
+         *     unknown or expired session, or a wrong chat token, is not found.
+         */
+        post: operations["claimOnboardingChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2728,6 +2774,22 @@ export interface components {
             deployments: components["schemas"]["Deployment"][];
             total_cost_usd: number;
         };
+        OnboardingChat: {
+            /** Format: uuid */
+            chat_id: string;
+            /** @description The visitor's key to this session (kept by the tab only). */
+            chat_token: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        OnboardingChatClaim: {
+            chat_token: string;
+        };
+        OnboardingChatClaimed: {
+            /** Format: uuid */
+            chat_id: string;
+            user_id: string;
+        };
         DevopsMessage: {
             id: string;
             text: string;
@@ -3143,6 +3205,7 @@ export interface components {
         LayoutName: string;
         ApiKeyId: string;
         SecretName: components["schemas"]["SecretNameString"];
+        OnboardingChatId: string;
         DevopsSessionId: string;
     };
     requestBodies: never;
@@ -5832,6 +5895,57 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    createOnboardingChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingChat"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    claimOnboardingChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chat_id: components["parameters"]["OnboardingChatId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingChatClaim"];
+            };
+        };
+        responses: {
+            /** @description Claimed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingChatClaimed"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
         };
     };
 }

@@ -633,3 +633,21 @@ export const devopsMessages = pgTable(
     check('devops_messages_sender', sql`${t.sender} in ('user', 'agent')`),
   ],
 );
+
+/**
+ * A chat-only onboarding session (/onboarding): opened by an anonymous visitor with its token,
+ * bound to an account once the visitor signs up or logs in in the chat.
+ */
+export const onboardingChats = pgTable(
+  'onboarding_chats',
+  {
+    id: text('id').primaryKey(),
+    /** SHA-256 of the visitor's chat token. */
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Unclaimed sessions end here; a claimed one lives as long as its account. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('onboarding_chats_expiry_idx').on(t.expiresAt)],
+);

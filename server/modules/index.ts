@@ -9,6 +9,7 @@ import { loadSecret, SecretBox } from '../shared/secret-box.ts';
 import { affiliateHandlers, createAffiliates } from './affiliates/index.ts';
 import { apiKeysHandlers, createApiKeysService } from './api-keys/index.ts';
 import { authHandlers, createAuthService, hashToken, newToken } from './auth/index.ts';
+import { chatOnboardingHandlers, createChatOnboardingService } from './chat-onboarding/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
 import { billingHandlers } from './credits/index.ts';
 import {
@@ -108,6 +109,11 @@ export function createModules(config: Config, database: Database, services: Modu
     charges: config.appMode === 'saas',
     ownsConversation,
   });
+  const chatOnboarding = createChatOnboardingService(db, {
+    rateLimit: { perIp: config.authRateLimit.perIp, windowMs: config.authRateLimit.windowMs },
+    newToken,
+    hashToken,
+  });
   const identity = createIdentityService(db, config, { auth, settings });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
   const handlers: Handlers = {
@@ -128,6 +134,7 @@ export function createModules(config: Config, database: Database, services: Modu
     ...affiliateHandlers(affiliates),
     ...deploymentsHandlers(deployments),
     ...devopsHandlers(devops),
+    ...chatOnboardingHandlers(chatOnboarding),
   };
   return { auth, affiliates, conversations, deployments, handlers };
 }

@@ -369,6 +369,12 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
     await call(oss.app, 'POST', `/api/conversations/${id}/stop`);
     return answered;
   },
+  createOnboardingChat: () => call(t.app, 'POST', '/api/onboarding-chat', { ip: '192.0.2.50' }),
+  claimOnboardingChat: async (s) => {
+    const opened = await call(t.app, 'POST', '/api/onboarding-chat', { ip: '192.0.2.51' });
+    const { chat_id: id, chat_token: chatToken } = opened.body as { chat_id: string; chat_token: string };
+    return call(t.app, 'POST', `/api/onboarding-chat/${id}/claim`, { token: s.token, body: { chat_token: chatToken } });
+  },
   stopConversation: (s) => call(t.app, 'POST', on('/stop'), { token: s.token }),
   deleteConversation: (s) => call(t.app, 'DELETE', on(''), { token: s.token }),
 };

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, or } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { onboardingChats } from '../../db/schema.ts';
+import { HttpError, notFound } from '../../shared/http-error.ts';
+import { RateLimiter, throttle } from '../../shared/rate-limiter.ts';
+
+/** An unclaimed session ends a day after it started. */
+export const CHAT_LIFETIME_MS = 24 * 3600_000;
+
+export interface ChatOnboardingDeps {
+  /** The sign-up limit: a visitor opens at most this many sessions per window. */
+  rateLimit: { perIp: number; windowMs: number };
+  newToken: () => string;
+  hashToken: (token: string) => string;
+  now?: () => Date;
+}
+
+/** The chat-only onboarding's sessions: opened anonymously with a token, then claimed by an account. */
+export function createChatOnboardingService(db: Db, deps: ChatOnboardingDeps) {
+  const now = deps.now ?? (() => new Date());
+  const opened = new RateLimiter(deps.rateLimit.perIp, deps.rateLimit.windowMs);
+
+  return {
+    async create(ip: string) {
+      throttle([opened], [ip], 'onboarding chat');
+      const token = deps.newToken();
+      const [row] = await db
+        .insert(onboardingChats)
+        .values({
+          id: randomUUID(),
+          tokenHash: deps.hashToken(token),
+          expiresAt: new Date(now().getTime() + CHAT_LIFETIME_MS),
+        })
+        .returning();
+      return { chat_id: row!.id, chat_token: token, expires_at: row!.expiresAt.toISOString() };
+    },
+
+    /** The session the token opens, while it lives; null otherwise. */
+    async open(chatId: string, token: string) {
+      const [row] = await db.select().from(onboardingChats).where(eq(onboardingChats.id, chatId));
+      if (!row || row.tokenHash !== deps.hashToken(token)) return null;
+      return row.userId !== null || row.expiresAt > now() ? row : null;
+    },
+
+    async claim(userId: string, chatId: string, token: string) {
+      const row = await this.open(chatId, token);
+      if (!row) throw notFound('Onboarding chat not found');
+      const [claimed] = await db
+        .update(onboardingChats)
+        .set({ userId })
+        .where(
+          and(eq(onboardingChats.id, chatId), or(isNull(onboardingChats.userId), eq(onboardingChats.userId, userId))),
+        )
+        .returning();
+      if (!claimed) throw new HttpError(409, 'This onboarding chat belongs to another account.');
+      return { chat_id: chatId, user_id: userId };
+    },
+  };
+}
+
+export type ChatOnboardingService = ReturnType<typeof createChatOnboardingService>;
