@@ -648,6 +648,23 @@ export const onboardingChats = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Unclaimed sessions end here; a claimed one lives as long as its account. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The onboarding agent's step (the flow statechart's persisted snapshot); null before the greeting. */
+    flowState: jsonb('flow_state'),
+    nextEventId: integer('next_event_id').notNull().default(0),
   },
   (t) => [index('onboarding_chats_expiry_idx').on(t.expiresAt)],
+);
+
+/** The chat-only onboarding's events, numbered per chat like a conversation's. */
+export const onboardingChatEvents = pgTable(
+  'onboarding_chat_events',
+  {
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => onboardingChats.id, { onDelete: 'cascade' }),
+    id: integer('id').notNull(),
+    data: jsonb('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.id] })],
 );

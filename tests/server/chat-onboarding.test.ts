@@ -1,6 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { onboardingChats } from '../../server/db/schema.ts';
+import {
+  ACCOUNT_QUESTION,
+  CREATE_ACCOUNT,
+  GREETING,
+  HAVE_ACCOUNT,
+  confirmation,
+  uploadPrompt,
+} from '../../server/modules/chat-onboarding/flow.ts';
+import { createChatRunner } from '../../server/modules/chat-onboarding/runner.ts';
+import type { OnboardingFlowContext } from '../../server/modules/chat-onboarding/flow.ts';
+import { LOGIN_PROMPT, SIGNUP_PROMPT } from '../../openapi/chat-onboarding.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { signUp } from '../support/conversations.ts';
 
@@ -61,5 +72,57 @@ describe('chat-only onboarding sessions', () => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(onboardingChats.id, id!));
     expect((await claim(ada.token, id!, token!)).status).toBe(200);
+  });
+});
+
+describe('the onboarding agent of a chat', () => {
+  it('greets, takes each step with the spec’s phrases, answers questions in between, and upgrades, across a restart', async () => {
+    const ada = await signUp(t.app, t.db, 'ada-flow@acme.example');
+    const { chat_id: id, chat_token: token } = (await open('192.0.2.9')).body as Record<string, string>;
+    const upgrades: [string, OnboardingFlowContext][] = [];
+    const runner = () =>
+      createChatRunner({
+        db: t.db,
+        answer: async (question, step) => `(${step}) You asked: ${question}`,
+        upgrade: async (userId, flow) => (upgrades.push([userId, flow]), 'conv-7'),
+      });
+    const first = runner();
+    const said = async (event: Parameters<typeof first.handle>[1], by = first) =>
+      (await by.handle(id!, event)).map((e) => [e.source, e.message]);
+
+    expect(await said(null)).toEqual([['agent', GREETING]]);
+    expect(await said({ type: 'MESSAGE', text: 'A todo app for my team' })).toEqual([
+      ['user', 'A todo app for my team'],
+      ['agent', ACCOUNT_QUESTION],
+    ]);
+    expect(await said({ type: 'MESSAGE', text: 'Is it free?' })).toEqual([
+      ['user', 'Is it free?'],
+      ['agent', '(account) You asked: Is it free?'],
+    ]);
+    expect(await said({ type: 'MESSAGE', text: CREATE_ACCOUNT })).toEqual([
+      ['user', CREATE_ACCOUNT],
+      ['agent', SIGNUP_PROMPT],
+    ]);
+    expect(await said({ type: 'REWIND', reason: 'signup_cancelled' })).toEqual([['agent', ACCOUNT_QUESTION]]);
+    expect(await said({ type: 'MESSAGE', text: HAVE_ACCOUNT })).toEqual([
+      ['user', HAVE_ACCOUNT],
+      ['agent', LOGIN_PROMPT],
+    ]);
+
+    // The server restarts: a new runner goes on from the stored step.
+    const second = runner();
+    await claim(ada.token, id!, token!);
+    expect(await said({ type: 'AUTHENTICATED', userId: ada.id }, second)).toEqual([['agent', uploadPrompt()]]);
+    expect(await said({ type: 'FILES_UPLOADED', files: ['todo.zip'] }, second)).toEqual([
+      ['agent', confirmation('A todo app for my team', ['todo.zip'])],
+    ]);
+    const upgraded = await second.handle(id!, { type: 'MESSAGE', text: "Let's go!" });
+    expect(upgraded.at(-1)).toMatchObject({ status_update: true, status_id: 'ONBOARDING$UPGRADED', message: 'conv-7' });
+    expect(upgrades).toEqual([[ada.id, { project: ['A todo app for my team'], files: ['todo.zip'], userId: ada.id }]]);
+
+    const all = await second.events(id!, -1, 100);
+    expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i));
+    expect(all).toHaveLength(14);
+    expect(await second.events(id!, 12, 100)).toEqual(all.slice(13));
   });
 });

@@ -3,6 +3,7 @@ import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { LOGIN_PROMPT, SIGNUP_PROMPT, asksToJumpIn, choicesOf } from '../../../openapi/chat-onboarding.ts';
 import {
   ACCOUNT_QUESTION,
+  ANSWER_FAILED,
   CREATE_ACCOUNT,
   GREETING,
   HAVE_ACCOUNT,
@@ -40,7 +41,7 @@ const events = (snapshot: AnyMachineSnapshot): AnyEventObject[] => [
   { type: 'AUTHENTICATED', userId: 'u-1' },
   { type: 'FILES_UPLOADED', files: ['todo.zip'] },
   { type: 'REWIND', reason: 'signup_cancelled' },
-  { type: 'xstate.done.actor.answer' },
+  { type: 'xstate.done.actor.answer', output: 'Atelier runs your app in a sandbox.' },
   { type: 'xstate.error.actor.answer', error: new Error('model down') },
   { type: 'xstate.done.actor.upgrade', output: 'conv-9' },
   { type: 'xstate.error.actor.upgrade', error: new Error('runtime full') },
@@ -49,7 +50,7 @@ const events = (snapshot: AnyMachineSnapshot): AnyEventObject[] => [
 const fakes: FakeSideEffects = { promises: ['answer', 'upgrade'], callbacks: {}, actions: ['say', 'announceUpgrade'] };
 
 /** What the agent says on entering each step. */
-function expectStep({ before, after, effects, effectParams, started }: StepRecord) {
+function expectStep({ event, before, after, effects, effectParams, started }: StepRecord) {
   const saying = effectParams.filter((_, i) => effects[i] === 'say');
   const entered = (state: string) => after.matches(state) && !before.matches(state);
   if (entered('choosingAccount')) expect(saying).toEqual([ACCOUNT_QUESTION]);
@@ -59,6 +60,8 @@ function expectStep({ before, after, effects, effectParams, started }: StepRecor
   if (after.matches('confirming') && saying.length > 0)
     expect(saying).toEqual([confirmation((after.context.project as string[]).join(' '), after.context.files)]);
   if (entered('failed')) expect(saying).toEqual([UPGRADE_FAILED]);
+  if (event.type === 'xstate.done.actor.answer') expect(saying).toEqual(['Atelier runs your app in a sandbox.']);
+  if (event.type === 'xstate.error.actor.answer') expect(saying).toEqual([ANSWER_FAILED]);
   if (entered('done')) expect(effectParams).toEqual(['conv-9']);
   if (entered('upgrading'))
     expect(started).toEqual([{ src: 'upgrade', input: expect.objectContaining({ project: after.context.project }) }]);

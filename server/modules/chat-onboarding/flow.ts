@@ -29,6 +29,7 @@ export const confirmation = (project: string, files: readonly string[]) =>
     files.length ? ` with ${files.length === 1 ? '1 file' : `${files.length} files`} (${files.join(', ')}).` : '.',
     ` ${JUMP_IN_QUESTION} [${LETS_GO}]`,
   ].join('');
+export const ANSWER_FAILED = `I could not answer that just now. [${CREATE_ACCOUNT}] [${HAVE_ACCOUNT}]`;
 export const UPGRADE_FAILED = `I could not create your workspace just now. Please try again. [${LETS_GO}]`;
 
 export interface OnboardingFlowContext {
@@ -56,7 +57,7 @@ export const onboardingFlowMachine = setup({
   },
   actors: {
     /** The language model answers a free question in the current step's context. */
-    answer: notProvidedPromise<void, { question: string; step: string }>('answer'),
+    answer: notProvidedPromise<string, { question: string; step: string }>('answer'),
     /** Creates the full conversation with the files and the project as its first message; answers its id. */
     upgrade: notProvidedPromise<string, OnboardingFlowContext>('upgrade'),
   },
@@ -112,8 +113,8 @@ export const onboardingFlowMachine = setup({
             id: 'answer',
             src: 'answer',
             input: ({ event }) => ({ question: event.type === 'MESSAGE' ? event.text : '', step: 'account' }),
-            onDone: 'waiting',
-            onError: 'waiting',
+            onDone: { target: 'waiting', actions: { type: 'say', params: ({ event }) => event.output } },
+            onError: { target: 'waiting', actions: { type: 'say', params: ANSWER_FAILED } },
           },
         },
       },
