@@ -28,3 +28,4 @@ export const agentFactory: AgentFactory = (host) => createAgentSession(host);
 export { runDevopsTurn } from './devops/turn.ts';
 export type { DeployPlan, DevopsDeployment, DevopsHost, DevopsReply, DevopsSize } from './devops/types.ts';
 export { ModelCallError } from './llm/errors.ts';
+export { answerOnce } from './llm/answer.ts';

@@ -255,6 +255,10 @@ export async function buildApp({
     act: service.act,
     events,
     streams: new EventStreams(bus, events, app.log),
+    chats: {
+      ...modules.chatOnboarding.socket,
+      streams: new EventStreams(bus, modules.chatOnboarding.socket.events, app.log),
+    },
   });
 
   if (webRoot && fs.existsSync(webRoot)) {

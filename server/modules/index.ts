@@ -8,8 +8,8 @@ import type { Handlers } from '../shared/operations.ts';
 import { loadSecret, SecretBox } from '../shared/secret-box.ts';
 import { affiliateHandlers, createAffiliates } from './affiliates/index.ts';
 import { apiKeysHandlers, createApiKeysService } from './api-keys/index.ts';
-import { authHandlers, createAuthService, hashToken, newToken } from './auth/index.ts';
-import { chatOnboardingHandlers, createChatOnboardingService } from './chat-onboarding/index.ts';
+import { authHandlers, createAuthService, findUser, hashToken, newToken } from './auth/index.ts';
+import { createChatOnboardingModule } from './chat-onboarding/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
 import { billingHandlers } from './credits/index.ts';
 import {
@@ -109,10 +109,19 @@ export function createModules(config: Config, database: Database, services: Modu
     charges: config.appMode === 'saas',
     ownsConversation,
   });
-  const chatOnboarding = createChatOnboardingService(db, {
+  const chatOnboarding = createChatOnboardingModule({
+    db,
+    bus: services.bus,
     rateLimit: { perIp: config.authRateLimit.perIp, windowMs: config.authRateLimit.windowMs },
     newToken,
     hashToken,
+    operatorModel: settings.operatorModel,
+    createConversation: async (user, firstMessage) =>
+      (await conversations.service.create(user, { initial_user_msg: firstMessage })).conversation_id,
+    findUser: async (userId) => {
+      const account = await findUser(db, userId);
+      return account && { id: account.id, email: account.email, isActive: account.isActive };
+    },
   });
   const identity = createIdentityService(db, config, { auth, settings });
   const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
@@ -134,9 +143,9 @@ export function createModules(config: Config, database: Database, services: Modu
     ...affiliateHandlers(affiliates),
     ...deploymentsHandlers(deployments),
     ...devopsHandlers(devops),
-    ...chatOnboardingHandlers(chatOnboarding),
+    ...chatOnboarding.handlers,
   };
-  return { auth, affiliates, conversations, deployments, handlers };
+  return { auth, affiliates, conversations, deployments, chatOnboarding, handlers };
 }
 
 export type Modules = ReturnType<typeof createModules>;

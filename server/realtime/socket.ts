@@ -20,6 +20,23 @@ export interface SocketDeps {
   act(user: AuthUser, conversationId: string, action: ClientAction): Promise<void>;
   events: EventReader;
   streams: EventStreams;
+  /** The chat-only onboarding's chats (`chat_only_mode=true`), each with its own events. */
+  chats: {
+    /** Whether the token (the chat's own) opens the chat. */
+    opens(chatId: string, token: string): Promise<boolean>;
+    /** Greets a chat opened for the first time. */
+    greet(chatId: string): Promise<void>;
+    act(chatId: string, action: ClientAction): Promise<void>;
+    events: EventReader;
+    streams: EventStreams;
+  };
+}
+
+/** Where a socket's events come from and its actions go: a conversation, or an onboarding chat. */
+interface Channel {
+  events: EventReader;
+  streams: EventStreams;
+  act(action: ClientAction): Promise<void>;
 }
 
 type ErrorFrame = { error: true; message: string; error_code?: number };
@@ -50,8 +67,8 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   const isFrame = contractValidator<ClientFrame>('ClientFrame');
 
   app.get('/socket', { websocket: true }, async (socket, request) => {
-    // providers_set and chat_only_mode are accepted and unused: a conversation starts, with its providers' tokens,
-    // through POST /start (the browser calls it for a stopped one), and no chat-only onboarding agent exists yet.
+    // providers_set is accepted and unused: a conversation starts, with its providers' tokens, through
+    // POST /start (the browser calls it for a stopped one). chat_only_mode opens an onboarding chat.
     // An upgraded request never completes like others: its line is written here.
     request.log.info({ req: request }, 'socket opened');
     const query = request.query as Record<string, string | undefined>;
@@ -67,13 +84,9 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     socket.on('message', keep);
 
     const conversationId = query.conversation_id ?? '';
-    const bearer = bearerToken(request.headers.authorization);
-    const sessionKey = query.session_api_key;
-    const fromKey = sessionKey && conversationId ? await deps.bySessionKey(conversationId, sessionKey) : null;
-    const user = fromKey ?? (await deps.identify(query.auth_token ?? bearer ?? null));
-    if (!user) return fail({ error: true, message: 'Session expired.', error_code: 401 }, 4401);
-    if (!conversationId || !(fromKey || (await deps.owns(user, conversationId))))
-      return fail({ error: true, message: 'Conversation not found', error_code: 404 }, 4404);
+    const channel = await channelOf(query, request.headers.authorization);
+    if (channel === 'unauthenticated') return fail({ error: true, message: 'Session expired.', error_code: 401 }, 4401);
+    if (channel === 'not found') return fail({ error: true, message: 'Conversation not found', error_code: 404 }, 4404);
 
     const latest = Number.parseInt(query.latest_event_id ?? '-1', 10);
     let lastSent = Number.isFinite(latest) ? latest : -1;
@@ -84,31 +97,54 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
       lastSent = event.id;
       send({ type: 'oh_event', data: event });
     };
-    const unsubscribe = await deps.streams.subscribe(conversationId, (event) =>
+    const unsubscribe = await channel.streams.subscribe(conversationId, (event) =>
       replaying ? held.push(event) : forward(event),
     );
     socket.on('close', unsubscribe);
     if (socket.readyState !== socket.OPEN) return unsubscribe();
 
     for (;;) {
-      const page = await deps.events.after(conversationId, lastSent, REPLAY_PAGE);
+      const page = await channel.events.after(conversationId, lastSent, REPLAY_PAGE);
       page.forEach(forward);
       if (page.length < REPLAY_PAGE || socket.readyState !== socket.OPEN) break;
     }
     held.forEach(forward);
     replaying = false;
+    if (query.chat_only_mode === 'true') await deps.chats.greet(conversationId);
 
     // One action at a time, so they are recorded in the order the client sent them.
     let queue = Promise.resolve();
     const receive = (data: unknown) => {
-      queue = queue.then(() => onFrame(socket, user, conversationId, String(data)));
+      queue = queue.then(() => onFrame(socket, channel, String(data)));
     };
     socket.off('message', keep);
     socket.on('message', receive);
     for (const data of early) receive(data);
   });
 
-  async function onFrame(socket: WebSocket, user: AuthUser, conversationId: string, text: string) {
+  /** The socket's conversation or chat, once its caller may open it. */
+  async function channelOf(
+    query: Record<string, string | undefined>,
+    authorization: string | undefined,
+  ): Promise<Channel | 'unauthenticated' | 'not found'> {
+    const conversationId = query.conversation_id ?? '';
+    if (query.chat_only_mode === 'true') {
+      // A chat-only socket opens an onboarding chat with the chat's own token.
+      if (!query.auth_token) return 'unauthenticated';
+      if (!conversationId || !(await deps.chats.opens(conversationId, query.auth_token))) return 'not found';
+      const { chats } = deps;
+      return { events: chats.events, streams: chats.streams, act: (action) => chats.act(conversationId, action) };
+    }
+    const bearer = bearerToken(authorization);
+    const sessionKey = query.session_api_key;
+    const fromKey = sessionKey && conversationId ? await deps.bySessionKey(conversationId, sessionKey) : null;
+    const user = fromKey ?? (await deps.identify(query.auth_token ?? bearer ?? null));
+    if (!user) return 'unauthenticated';
+    if (!conversationId || !(fromKey || (await deps.owns(user, conversationId)))) return 'not found';
+    return { events: deps.events, streams: deps.streams, act: (action) => deps.act(user, conversationId, action) };
+  }
+
+  async function onFrame(socket: WebSocket, channel: Channel, text: string) {
     const reply = (message: string) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ error: true, message } satisfies ErrorFrame));
     };
@@ -120,7 +156,7 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     }
     if (!isFrame.is(frame)) return reply(`Invalid action: ${isFrame.explain()}`);
     try {
-      await deps.act(user, conversationId, frame.data);
+      await channel.act(frame.data);
     } catch (error) {
       reply((error as Error).message || 'The action failed');
     }

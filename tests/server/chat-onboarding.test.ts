@@ -13,7 +13,7 @@ import { createChatRunner } from '../../server/modules/chat-onboarding/runner.ts
 import type { OnboardingFlowContext } from '../../server/modules/chat-onboarding/flow.ts';
 import { LOGIN_PROMPT, SIGNUP_PROMPT } from '../../openapi/chat-onboarding.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { signUp } from '../support/conversations.ts';
+import { listen, signUp, SocketClient } from '../support/conversations.ts';
 
 // The chat-only onboarding's sessions: opened by anonymous visitors (a few per address), each with
 // a token that only its tab holds, and claimed by the account the visitor signs up or logs in to.
@@ -103,7 +103,11 @@ describe('the onboarding agent of a chat', () => {
       ['user', CREATE_ACCOUNT],
       ['agent', SIGNUP_PROMPT],
     ]);
-    expect(await said({ type: 'REWIND', reason: 'signup_cancelled' })).toEqual([['agent', ACCOUNT_QUESTION]]);
+    // The rewind is confirmed as the spec's rewind_success.
+    expect(await said({ type: 'REWIND', reason: 'signup_cancelled' })).toEqual([
+      ['agent', ACCOUNT_QUESTION],
+      ['environment', undefined],
+    ]);
     expect(await said({ type: 'MESSAGE', text: HAVE_ACCOUNT })).toEqual([
       ['user', HAVE_ACCOUNT],
       ['agent', LOGIN_PROMPT],
@@ -120,9 +124,54 @@ describe('the onboarding agent of a chat', () => {
     expect(upgraded.at(-1)).toMatchObject({ status_update: true, status_id: 'ONBOARDING$UPGRADED', message: 'conv-7' });
     expect(upgrades).toEqual([[ada.id, { project: ['A todo app for my team'], files: ['todo.zip'], userId: ada.id }]]);
 
-    const all = await second.events(id!, -1, 100);
+    const all = await second.after(id!, -1, 100);
     expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i));
-    expect(all).toHaveLength(14);
-    expect(await second.events(id!, 12, 100)).toEqual(all.slice(13));
+    expect(all).toHaveLength(15);
+    expect(all[8]).toMatchObject({ status_update: true, type: 'info', status_id: 'rewind_success' });
+    expect(await second.after(id!, 12, 100)).toEqual(all.slice(13));
+  });
+});
+
+describe('the onboarding chat’s socket', () => {
+  it('greets an anonymous visitor with the chat token, takes their messages and rewinds, and takes nothing for a runtime', async () => {
+    const baseUrl = await listen(t.app);
+    const { chat_id: id, chat_token: token } = (await open('192.0.2.20')).body as Record<string, string>;
+    const query = { conversation_id: id!, latest_event_id: -1, chat_only_mode: 'true' };
+
+    const wrong = await SocketClient.open(baseUrl, { ...query, auth_token: 'not-the-token' });
+    await wrong.waitFor((s) => s.closed !== null, 'the refusal');
+    expect(wrong.frames[0]).toMatchObject({ error: true, error_code: 404 });
+
+    const socket = await SocketClient.open(baseUrl, { ...query, auth_token: token! });
+    await socket.waitFor((s) => s.events.length === 1, 'the greeting');
+    expect(socket.events[0]).toMatchObject({ id: 0, source: 'agent', action: 'message', message: GREETING });
+
+    // No form is open yet: nothing to rewind.
+    socket.send({ action: 'generic_rewind', args: { reason: 'nothing' } });
+    await socket.waitFor((s) => s.events.some((e) => e.status_id === 'rewind_error'), 'the failed rewind');
+    socket.send({ action: 'message', args: { content: 'A shop for my bakery' } });
+    await socket.waitFor((s) => s.events.some((e) => e.message === ACCOUNT_QUESTION), 'the account question');
+    socket.send({ action: 'message', args: { content: CREATE_ACCOUNT } });
+    await socket.waitFor((s) => s.events.some((e) => e.message === SIGNUP_PROMPT), 'the signup form');
+    socket.send({ action: 'generic_rewind', args: { reason: 'signup_cancelled' } });
+    await socket.waitFor((s) => s.events.some((e) => e.status_id === 'rewind_success'), 'the rewind');
+    expect(socket.events.filter((e) => e.message === ACCOUNT_QUESTION)).toHaveLength(2);
+
+    // The visitor has no account yet; and a command never reaches a runtime.
+    socket.send({ action: 'user_authenticated', args: { auth_method: 'login', user_preferences: {} } });
+    socket.send({ action: 'run', args: { command: 'cat /etc/passwd', hidden: false } });
+    await socket.waitFor((s) => s.frames.filter((f) => 'error' in f).length === 2, 'the refusals');
+    expect(socket.frames.filter((f) => 'error' in f).map((f) => (f as { message: string }).message)).toEqual([
+      'Sign up or log in first: the chat has no account yet.',
+      'The onboarding chat does not take run actions.',
+    ]);
+
+    // Opened again, it replays what is stored and greets no more.
+    await socket.close();
+    const again = await SocketClient.open(baseUrl, { ...query, latest_event_id: 0, auth_token: token! });
+    await again.waitFor((s) => s.events.some((e) => e.status_id === 'rewind_success'), 'the replay');
+    expect(again.events[0]?.id).toBe(1);
+    expect(again.events.filter((e) => e.message === GREETING)).toEqual([]);
+    await again.close();
   });
 });

@@ -1,11 +1,68 @@
-import { requireUser, type Handlers } from '../../shared/operations.ts';
-import type { ChatOnboardingService } from './service.ts';
+import { answerOnce } from '../../agent/index.ts';
+import type { Db } from '../../db/index.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
+import { requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
+import type { OnboardingFlowContext } from './flow.ts';
+import { createChatRunner } from './runner.ts';
+import { createChatOnboardingService, type ChatOnboardingDeps } from './service.ts';
+import type { LlmSettings } from '../../agent/index.ts';
 
 export { createChatOnboardingService, type ChatOnboardingService } from './service.ts';
 
-export function chatOnboardingHandlers(chats: ChatOnboardingService): Handlers {
-  return {
+/** How long a free question may take the model. */
+const ANSWER_TIMEOUT_MS = 60_000;
+
+const onboardingInstructions = (step: string) =>
+  "You are Atelier's onboarding assistant: Atelier builds software by talking to an AI agent that works in a " +
+  'sandboxed workspace with a terminal, browser, editor, notebook and git. Answer the visitor in two or three ' +
+  `short sentences, then bring them back to the current step (${step}). Never write text in square brackets.`;
+
+/** The full conversation's first message: what the visitor described, and the files they gave. */
+export const upgradeMessage = (flow: OnboardingFlowContext) =>
+  [flow.project.join('\n\n'), flow.files.length ? `My project files: ${flow.files.join(', ')}` : '']
+    .filter(Boolean)
+    .join('\n\n');
+
+export interface ChatOnboardingModuleDeps extends ChatOnboardingDeps {
+  db: Db;
+  bus: EventBus;
+  /** The operator's model, which answers visitors (who have no settings of their own). */
+  operatorModel: () => LlmSettings | null;
+  /** Creates a conversation of the account with its first message; answers its id. */
+  createConversation: (user: AuthUser, firstMessage: string) => Promise<string>;
+  findUser: (userId: string) => Promise<AuthUser | null>;
+}
+
+export function createChatOnboardingModule(deps: ChatOnboardingModuleDeps) {
+  const chats = createChatOnboardingService(deps.db, deps);
+  const runner = createChatRunner({
+    db: deps.db,
+    answer: (question, step) =>
+      answerOnce({
+        llm: deps.operatorModel(),
+        system: onboardingInstructions(step),
+        prompt: question,
+        signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+      }),
+    async upgrade(userId, flow) {
+      const user = await deps.findUser(userId);
+      if (!user) throw new Error('The chat has no account');
+      return deps.createConversation(user, upgradeMessage(flow));
+    },
+    publish: (chatId, event) => void deps.bus.publish(chatId, event),
+  });
+  const handlers: Handlers = {
     createOnboardingChat: async (ctx) => chats.create(ctx.ip),
     claimOnboardingChat: async (ctx) => chats.claim(requireUser(ctx).id, ctx.params.chat_id, ctx.body.chat_token),
+  };
+  return {
+    handlers,
+    /** What the socket needs in chat-only mode. */
+    socket: {
+      opens: async (chatId: string, token: string) => (await chats.open(chatId, token)) !== null,
+      greet: async (chatId: string) => void (await runner.handle(chatId, null)),
+      act: runner.act,
+      events: { after: runner.after, latestId: runner.latestId },
+    },
   };
 }

@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { createActor, fromPromise, waitFor, type Snapshot } from 'xstate';
-import type { Event } from '../../../openapi/types.ts';
+import type { ClientAction, Event } from '../../../openapi/types.ts';
 import type { Db } from '../../db/index.ts';
 import { onboardingChatEvents, onboardingChats } from '../../db/schema.ts';
-import { notFound } from '../../shared/http-error.ts';
+import { HttpError, notFound } from '../../shared/http-error.ts';
 import { onboardingFlowMachine, type OnboardingFlowContext, type OnboardingFlowEvent } from './flow.ts';
 
 export type NewChatEvent = Omit<Event, 'id' | 'timestamp'>;
@@ -59,6 +59,8 @@ export function createChatRunner(deps: ChatRunnerDeps) {
   async function step(chatId: string, event: OnboardingFlowEvent | null): Promise<Event[]> {
     const [chat] = await db.select().from(onboardingChats).where(eq(onboardingChats.id, chatId));
     if (!chat) throw notFound('Onboarding chat not found');
+    // Opening the chat greets it once.
+    if (event === null && chat.flowState !== null) return [];
     const said: string[] = [];
     let upgradedTo: string | null = null;
     const actor = createActor(
@@ -80,11 +82,24 @@ export function createChatRunner(deps: ChatRunnerDeps) {
     actor.start();
     // A restored snapshot does not run its entry again: only a new chat greets.
     const before = event?.type === 'MESSAGE' ? [userMessage(event.text)] : [];
+    // A rewind the step does not take (no form was open) fails, as the spec's rewind_error.
+    const rewound = event?.type === 'REWIND' ? actor.getSnapshot().can(event) : null;
     if (event) actor.send(event);
     await waitFor(actor, (s) => !s.matches({ choosingAccount: 'answering' }) && !s.matches('upgrading'));
     const flowState = actor.getPersistedSnapshot();
     actor.stop();
     await db.update(onboardingChats).set({ flowState }).where(eq(onboardingChats.id, chatId));
+    const rewind: NewChatEvent[] =
+      rewound === null
+        ? []
+        : [
+            {
+              source: 'environment',
+              status_update: true,
+              type: rewound ? 'info' : 'error',
+              status_id: rewound ? 'rewind_success' : 'rewind_error',
+            },
+          ];
     const upgraded: NewChatEvent[] = upgradedTo
       ? [
           {
@@ -96,21 +111,58 @@ export function createChatRunner(deps: ChatRunnerDeps) {
           },
         ]
       : [];
-    return append(chatId, [...before, ...said.map(agentMessage), ...upgraded]);
+    return append(chatId, [...before, ...said.map(agentMessage), ...rewind, ...upgraded]);
+  }
+
+  /** Takes one event of the visitor (null: the chat opened; a new chat is greeted). */
+  function handle(chatId: string, event: OnboardingFlowEvent | null): Promise<Event[]> {
+    const previous = queues.get(chatId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => step(chatId, event));
+    queues.set(chatId, next);
+    void next.finally(() => queues.get(chatId) === next && queues.delete(chatId)).catch(() => undefined);
+    return next;
   }
 
   return {
-    /** Takes one event of the visitor (null: the chat opened; a new chat is greeted). */
-    handle(chatId: string, event: OnboardingFlowEvent | null): Promise<Event[]> {
-      const previous = queues.get(chatId) ?? Promise.resolve();
-      const next = previous.catch(() => undefined).then(() => step(chatId, event));
-      queues.set(chatId, next);
-      void next.finally(() => queues.get(chatId) === next && queues.delete(chatId)).catch(() => undefined);
-      return next;
+    handle,
+
+    /**
+     * A socket frame of the chat, as the flow's event. Only the onboarding's own actions are
+     * taken: nothing a visitor sends reaches a runtime.
+     */
+    async act(chatId: string, action: ClientAction): Promise<void> {
+      switch (action.action) {
+        case 'message':
+          await handle(chatId, { type: 'MESSAGE', text: action.args.content });
+          return;
+        case 'user_authenticated': {
+          const [chat] = await db.select().from(onboardingChats).where(eq(onboardingChats.id, chatId));
+          if (!chat?.userId) throw new HttpError(409, 'Sign up or log in first: the chat has no account yet.');
+          await handle(chatId, { type: 'AUTHENTICATED', userId: chat.userId });
+          return;
+        }
+        case 'files_uploaded':
+          await handle(chatId, { type: 'FILES_UPLOADED', files: action.args.uploaded_files });
+          return;
+        case 'generic_rewind':
+          await handle(chatId, { type: 'REWIND', reason: action.args.reason });
+          return;
+        default:
+          throw new HttpError(400, `The onboarding chat does not take ${action.action} actions.`);
+      }
+    },
+
+    /** The newest event id of the chat, -1 when there is none. */
+    async latestId(chatId: string): Promise<number> {
+      const [chat] = await db
+        .select({ next: onboardingChats.nextEventId })
+        .from(onboardingChats)
+        .where(eq(onboardingChats.id, chatId));
+      return (chat?.next ?? 0) - 1;
     },
 
     /** The chat's events after `afterId`, oldest first. */
-    async events(chatId: string, afterId: number, limit: number): Promise<Event[]> {
+    async after(chatId: string, afterId: number, limit: number): Promise<Event[]> {
       const rows = await db
         .select({ data: onboardingChatEvents.data })
         .from(onboardingChatEvents)

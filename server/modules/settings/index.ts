@@ -24,6 +24,15 @@ const MCP_STDIO_IN_SANDBOX =
 export function createSettingsService(db: Db, config: Config, box: SecretBox) {
   const store = createSettingsStore(db, box);
 
+  /** The operator's LLM_* model with its key and base URL; null when none is configured. */
+  function operatorModel(): LlmChoice | null {
+    const llm = config.llm;
+    const id = configuredModelId(llm);
+    const parsed = id && parseModelId(id, llm.baseUrl);
+    if (!parsed) return null;
+    return { ...parsed, ...(llm.apiKey && { apiKey: llm.apiKey }), ...(llm.baseUrl && { baseUrl: llm.baseUrl }) };
+  }
+
   return {
     /** Null when the user never saved settings (the API answers 404; the client uses its defaults). */
     async read(userId: string): Promise<Settings | null> {
@@ -58,6 +67,8 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
       await store.setToken(userId, provider, token, host);
     },
 
+    operatorModel,
+
     /**
      * What an agent session of this user runs with. saas: the operator's LLM_* model, always.
      * oss: the user's model (LLM_* as the default); the operator's base URL and key go with
@@ -69,14 +80,7 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
       const llm = config.llm;
       let choice: LlmChoice | null = null;
       if (config.appMode === 'saas' || !row) {
-        const id = configuredModelId(llm);
-        const parsed = id && parseModelId(id, llm.baseUrl);
-        if (parsed)
-          choice = {
-            ...parsed,
-            ...(llm.apiKey && { apiKey: llm.apiKey }),
-            ...(llm.baseUrl && { baseUrl: llm.baseUrl }),
-          };
+        choice = operatorModel();
       } else {
         const operatorModel = configuredModelId(llm);
         const id = row.llmModel ?? operatorModel ?? DEFAULT_MODEL;
