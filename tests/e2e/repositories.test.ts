@@ -301,7 +301,12 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     const token = await activeAccountWithGitHub(server);
     const page = await signedInPage(browser, server, token);
     await page.goto(`${server.url}/dashboard`);
-    await page.getByRole('navigation').getByRole('link', { name: 'Microagents' }).click();
+    const link = page.getByRole('navigation').getByRole('link', { name: 'Microagents' });
+    // Once (of many CI runs) the link did not show; if it happens again, the page says what it showed instead.
+    await link.waitFor({ timeout: 30_000 }).catch(async (error: Error) => {
+      throw new Error(`${error.message}\nat ${page.url()}, the page showed:\n${await page.locator('body').innerText()}`);
+    });
+    await link.click();
     await page.waitForURL('**/microagent-management');
     await page.getByRole('heading', { name: 'Microagent management' }).waitFor();
 
