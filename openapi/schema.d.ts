@@ -1871,6 +1871,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/onboarding-chat/{chat_id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload the visitor's project files into an onboarding chat
+         * @description The chat's upload panel, authenticated by the chat's token (`X-Chat-Token`), before
+         *     or after the visitor has an account. The files wait with the chat until it upgrades,
+         *     then go into the new conversation's workspace. The upload rules of
+         *     `uploadFiles` apply (types, names, 200 MB per request); a chat holds at most 50 MB
+         *     and 1,000 files in all (413 beyond). A file of the same name replaces the earlier
+         *     one. The answer lists every file the chat now holds. The client then sends
+         *     `files_uploaded` on the socket.
+         */
+        post: operations["uploadOnboardingChatFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2679,6 +2705,10 @@ export interface components {
             image_urls?: string[];
             /** Format: date-time */
             timestamp?: string;
+        };
+        /** @description multipart/form-data; the `files` part repeats once per file. */
+        OnboardingChatFilesRequest: {
+            files: string[];
         };
         SkippedFile: {
             name: string;
@@ -5945,6 +5975,37 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    uploadOnboardingChatFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chat_id: components["parameters"]["OnboardingChatId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["OnboardingChatFilesRequest"];
+            };
+        };
+        responses: {
+            /** @description The files the chat holds, and what was skipped from this request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
         };
     };

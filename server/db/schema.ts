@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -667,4 +668,29 @@ export const onboardingChatEvents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.chatId, t.id] })],
+);
+
+/** Bytes as PostgreSQL's bytea (drizzle has no built-in column for it). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * A chat-only onboarding visitor's uploaded project files, kept with the chat until it upgrades
+ * (then written into the new conversation's workspace and removed). In the database, not on a
+ * node's disk, so the upgrade may run on any node; bounded per chat by the upload call.
+ */
+export const onboardingChatFiles = pgTable(
+  'onboarding_chat_files',
+  {
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => onboardingChats.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    content: bytea('content').notNull(),
+    size: integer('size').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.path] }), check('onboarding_chat_files_size', sql`${t.size} >= 0`)],
 );

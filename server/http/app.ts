@@ -156,6 +156,12 @@ export async function buildApp({
   async function identify(request: FastifyRequest, op: Operation) {
     const token = bearerToken(request.headers.authorization);
     // Affiliate tokens are accepted by the affiliate operations only, and application tokens never there.
+    // A chat-only onboarding call: the handler checks the chat's token against its chat.
+    if (op.security.includes('chatToken')) {
+      request.auth = { user: null, token: null, affiliate: null };
+      if (typeof request.headers['x-chat-token'] !== 'string') throw new HttpError(401, 'Not authenticated');
+      return;
+    }
     if (op.security.includes('affiliateBearer')) {
       const affiliate = token ? await modules.affiliates.accounts.authenticate(token) : null;
       request.auth = { user: null, token: affiliate ? token : null, affiliate };
@@ -214,7 +220,7 @@ export async function buildApp({
       }),
       preHandler: async (request) => {
         await identify(request, op);
-        if (!isPublic && !request.auth.user && !request.auth.affiliate) {
+        if (!isPublic && !request.auth.user && !request.auth.affiliate && !op.security.includes('chatToken')) {
           // A session key that is not (or no longer) the conversation's: 403 'Not authenticated' on
           // getConversation, as the spec says (the client then leaves the conversation), else 401.
           const staleKey = op.operationId === 'getConversation' && request.headers['x-session-api-key'];

@@ -116,8 +116,9 @@ export function createModules(config: Config, database: Database, services: Modu
     newToken,
     hashToken,
     operatorModel: settings.operatorModel,
-    createConversation: async (user, firstMessage) =>
-      (await conversations.service.create(user, { initial_user_msg: firstMessage })).conversation_id,
+    createConversation: async (user, firstMessage, files) =>
+      (await conversations.service.create(user, { initial_user_msg: firstMessage }, files)).conversation_id,
+    dataDir: config.dataDir,
     findUser: async (userId) => {
       const account = await findUser(db, userId);
       return account && { id: account.id, email: account.email, isActive: account.isActive };

@@ -153,3 +153,9 @@ export interface Runtime {
   remove(conversationId: string): Promise<void>;
   stopAll(): Promise<void>;
 }
+
+/** A file to write into a workspace: its path inside it and its bytes. */
+export interface WorkspaceFile {
+  path: string;
+  content: Uint8Array;
+}

@@ -375,6 +375,16 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
     const { chat_id: id, chat_token: chatToken } = opened.body as { chat_id: string; chat_token: string };
     return call(t.app, 'POST', `/api/onboarding-chat/${id}/claim`, { token: s.token, body: { chat_token: chatToken } });
   },
+  uploadOnboardingChatFiles: async () => {
+    const opened = await call(t.app, 'POST', '/api/onboarding-chat', { ip: '192.0.2.52' });
+    const { chat_id: id, chat_token: chatToken } = opened.body as { chat_id: string; chat_token: string };
+    return t.app.http.inject({
+      method: 'POST',
+      url: `/api/onboarding-chat/${id}/files`,
+      headers: { 'x-chat-token': chatToken, 'content-type': 'multipart/form-data; boundary=b' },
+      payload: '--b\r\nContent-Disposition: form-data; name="files"; filename="b.txt"\r\n\r\nB\r\n--b--\r\n',
+    });
+  },
   stopConversation: (s) => call(t.app, 'POST', on('/stop'), { token: s.token }),
   deleteConversation: (s) => call(t.app, 'DELETE', on(''), { token: s.token }),
 };

@@ -304,7 +304,9 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     const link = page.getByRole('navigation').getByRole('link', { name: 'Microagents' });
     // Once (of many CI runs) the link did not show; if it happens again, the page says what it showed instead.
     await link.waitFor({ timeout: 30_000 }).catch(async (error: Error) => {
-      throw new Error(`${error.message}\nat ${page.url()}, the page showed:\n${await page.locator('body').innerText()}`);
+      throw new Error(
+        `${error.message}\nat ${page.url()}, the page showed:\n${await page.locator('body').innerText()}`,
+      );
     });
     await link.click();
     await page.waitForURL('**/microagent-management');

@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { onboardingChats } from '../../server/db/schema.ts';
+import { onboardingChatFiles, onboardingChats } from '../../server/db/schema.ts';
 import {
   ACCOUNT_QUESTION,
   CREATE_ACCOUNT,
@@ -13,7 +15,7 @@ import { createChatRunner } from '../../server/modules/chat-onboarding/runner.ts
 import type { OnboardingFlowContext } from '../../server/modules/chat-onboarding/flow.ts';
 import { LOGIN_PROMPT, SIGNUP_PROMPT } from '../../openapi/chat-onboarding.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { listen, signUp, SocketClient } from '../support/conversations.ts';
+import { listen, signUp, SocketClient, waitRunning } from '../support/conversations.ts';
 
 // The chat-only onboarding's sessions: opened by anonymous visitors (a few per address), each with
 // a token that only its tab holds, and claimed by the account the visitor signs up or logs in to.
@@ -84,7 +86,8 @@ describe('the onboarding agent of a chat', () => {
       createChatRunner({
         db: t.db,
         answer: async (question, step) => `(${step}) You asked: ${question}`,
-        upgrade: async (userId, flow) => (upgrades.push([userId, flow]), 'conv-7'),
+        upgrade: async (_chatId, userId, flow) => (upgrades.push([userId, flow]), 'conv-7'),
+        storedFiles: async () => ['todo.zip'],
       });
     const first = runner();
     const said = async (event: Parameters<typeof first.handle>[1], by = first) =>
@@ -174,4 +177,102 @@ describe('the onboarding chat’s socket', () => {
     expect(again.events.filter((e) => e.message === GREETING)).toEqual([]);
     await again.close();
   });
+});
+
+/** A multipart/form-data body with one `files` part per file. */
+function multipart(files: [name: string, content: Buffer | string][]) {
+  const boundary = 'chat-files-boundary';
+  const parts = files.flatMap(([name, content]) => [
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    Buffer.from(content),
+    Buffer.from('\r\n'),
+  ]);
+  return {
+    payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+async function uploadToChat(chatId: string, chatToken: string | null, files: [string, Buffer | string][]) {
+  const { payload, headers } = multipart(files);
+  const response = await t.app.http.inject({
+    method: 'POST',
+    url: `/api/onboarding-chat/${chatId}/files`,
+    payload,
+    headers: { ...headers, ...(chatToken !== null && { 'x-chat-token': chatToken }) },
+  });
+  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
+}
+
+describe('the onboarding chat’s files', () => {
+  it('keeps what the visitor uploads with the chat’s token, within the chat’s limits, and writes it into the upgraded workspace', async () => {
+    const baseUrl = await listen(t.app);
+    const ada = await signUp(t.app, t.db, 'ada-files@acme.example');
+    const { chat_id: id, chat_token: token } = (await open('192.0.2.30')).body as Record<string, string>;
+
+    expect((await uploadToChat(id!, null, [['app.ts', 'x']])).status).toBe(401);
+    expect((await uploadToChat(id!, 'not-the-token', [['app.ts', 'x']])).status).toBe(404);
+    expect(
+      await uploadToChat(id!, token!, [
+        ['app.ts', 'export const v = 1;\n'],
+        ['setup.exe', 'MZ'],
+      ]),
+    ).toEqual({
+      status: 200,
+      body: {
+        uploaded_files: ['app.ts'],
+        skipped_files: [{ name: 'setup.exe', reason: expect.stringMatching(/^Files of type \.exe are not accepted/) }],
+      },
+    });
+    // The same name again replaces the file; the answer lists all the chat holds.
+    expect(
+      (
+        await uploadToChat(id!, token!, [
+          ['app.ts', 'export const v = 2;\n'],
+          ['docs/README.md', '# Notes\n'],
+        ])
+      ).body,
+    ).toMatchObject({ uploaded_files: ['app.ts', 'docs/README.md'] });
+    const tooMuch = await uploadToChat(id!, token!, [['big.txt', Buffer.alloc(50 * 1024 * 1024, 97)]]);
+    expect(tooMuch).toMatchObject({ status: 413, body: { detail: expect.stringMatching(/over 50 MB/) } });
+
+    // The visitor logs in within the chat; the files the agent names are those stored, not those the client claims.
+    const socket = await SocketClient.open(baseUrl, {
+      conversation_id: id!,
+      latest_event_id: -1,
+      chat_only_mode: 'true',
+      auth_token: token!,
+    });
+    const agentSaid = (text: string) => (s: SocketClient) => s.events.some((e) => e.message === text);
+    await socket.waitFor(agentSaid(GREETING), 'the greeting');
+    socket.send({ action: 'message', args: { content: 'A notes app' } });
+    await socket.waitFor(agentSaid(ACCOUNT_QUESTION), 'the account question');
+    socket.send({ action: 'message', args: { content: HAVE_ACCOUNT } });
+    await socket.waitFor(agentSaid(LOGIN_PROMPT), 'the login form');
+    await claim(ada.token, id!, token!);
+    socket.send({ action: 'user_authenticated', args: { auth_method: 'login', user_preferences: {} } });
+    await socket.waitFor(agentSaid(uploadPrompt()), 'the upload panel');
+    socket.send({ action: 'files_uploaded', args: { uploaded_files: ['evil.sh'], skipped_files: [] } });
+    await socket.waitFor(agentSaid(confirmation('A notes app', ['app.ts', 'docs/README.md'])), 'the confirmation');
+    socket.send({ action: 'message', args: { content: "Let's go!" } });
+    await socket.waitFor((s) => s.events.some((e) => e.status_id === 'ONBOARDING$UPGRADED'), 'the upgrade', 30_000);
+    const conversationId = socket.events.find((e) => e.status_id === 'ONBOARDING$UPGRADED')!.message!;
+    await socket.close();
+
+    await waitRunning(t.app, ada.token, conversationId);
+    const workspace = path.join(t.database.dataDir, 'workspaces', conversationId);
+    expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('export const v = 2;\n');
+    expect(await readFile(path.join(workspace, 'docs/README.md'), 'utf8')).toBe('# Notes\n');
+    const events = await call(t.app, 'GET', `/api/conversations/${conversationId}/events?limit=100`, {
+      token: ada.token,
+    });
+    const first = (events.body?.events as { source: string; action?: string; args?: { content?: string } }[]).find(
+      (e) => e.source === 'user' && e.action === 'message',
+    );
+    expect(first?.args?.content).toBe('A notes app\n\nMy project files: app.ts, docs/README.md');
+    // Handed over: the chat keeps no copy.
+    expect(await t.db.select().from(onboardingChatFiles).where(eq(onboardingChatFiles.chatId, id!))).toEqual([]);
+  }, 60_000);
 });

@@ -1,11 +1,15 @@
 import { answerOnce } from '../../agent/index.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
+import { notFound } from '../../shared/http-error.ts';
 import { requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
+import { receiveUpload } from '../conversations/index.ts';
+import { createChatFiles } from './files.ts';
 import type { OnboardingFlowContext } from './flow.ts';
 import { createChatRunner } from './runner.ts';
 import { createChatOnboardingService, type ChatOnboardingDeps } from './service.ts';
 import type { LlmSettings } from '../../agent/index.ts';
+import type { WorkspaceFile } from '../../runtime/types.ts';
 
 export { createChatOnboardingService, type ChatOnboardingService } from './service.ts';
 
@@ -28,13 +32,16 @@ export interface ChatOnboardingModuleDeps extends ChatOnboardingDeps {
   bus: EventBus;
   /** The operator's model, which answers visitors (who have no settings of their own). */
   operatorModel: () => LlmSettings | null;
-  /** Creates a conversation of the account with its first message; answers its id. */
-  createConversation: (user: AuthUser, firstMessage: string) => Promise<string>;
+  /** Creates a conversation of the account with its first message and its workspace's files; answers its id. */
+  createConversation: (user: AuthUser, firstMessage: string, files: WorkspaceFile[]) => Promise<string>;
+  /** Where uploads are spooled while they arrive. */
+  dataDir: string;
   findUser: (userId: string) => Promise<AuthUser | null>;
 }
 
 export function createChatOnboardingModule(deps: ChatOnboardingModuleDeps) {
   const chats = createChatOnboardingService(deps.db, deps);
+  const files = createChatFiles(deps.db);
   const runner = createChatRunner({
     db: deps.db,
     answer: (question, step) =>
@@ -44,16 +51,26 @@ export function createChatOnboardingModule(deps: ChatOnboardingModuleDeps) {
         prompt: question,
         signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
       }),
-    async upgrade(userId, flow) {
+    async upgrade(chatId, userId, flow) {
       const user = await deps.findUser(userId);
       if (!user) throw new Error('The chat has no account');
-      return deps.createConversation(user, upgradeMessage(flow));
+      // The files are read here and then dropped: the new runtime writes them into its workspace.
+      const conversationId = await deps.createConversation(user, upgradeMessage(flow), await files.contents(chatId));
+      await files.remove(chatId);
+      return conversationId;
     },
+    storedFiles: files.paths,
     publish: (chatId, event) => void deps.bus.publish(chatId, event),
   });
   const handlers: Handlers = {
     createOnboardingChat: async (ctx) => chats.create(ctx.ip),
     claimOnboardingChat: async (ctx) => chats.claim(requireUser(ctx).id, ctx.params.chat_id, ctx.body.chat_token),
+    uploadOnboardingChatFiles: async (ctx) => {
+      // The edge let the call through with an X-Chat-Token; it must open this chat.
+      const opened = await chats.open(ctx.params.chat_id, String(ctx.headers['x-chat-token']));
+      if (!opened) throw notFound('Onboarding chat not found');
+      return receiveUpload(ctx.parts, deps.dataDir, (form) => files.store(opened.id, form));
+    },
   };
   return {
     handlers,

@@ -13,7 +13,9 @@ export interface ChatRunnerDeps {
   /** The language model's answer to a visitor's free question, in the step's context. */
   answer: (question: string, step: string) => Promise<string>;
   /** Creates the account's full conversation from what the visitor gave; answers its id. */
-  upgrade: (userId: string, flow: OnboardingFlowContext) => Promise<string>;
+  upgrade: (chatId: string, userId: string, flow: OnboardingFlowContext) => Promise<string>;
+  /** The files the chat holds (what was uploaded, not what the client says it uploaded). */
+  storedFiles: (chatId: string) => Promise<string[]>;
   /** Each stored event, for the chat's sockets. */
   publish?: (chatId: string, event: Event) => void;
 }
@@ -71,7 +73,7 @@ export function createChatRunner(deps: ChatRunnerDeps) {
         },
         actors: {
           answer: fromPromise(({ input }) => deps.answer(input.question, input.step)),
-          upgrade: fromPromise(({ input }) => deps.upgrade(chat.userId ?? '', input)),
+          upgrade: fromPromise(({ input }) => deps.upgrade(chatId, chat.userId ?? '', input)),
         },
       }),
       {
@@ -142,7 +144,7 @@ export function createChatRunner(deps: ChatRunnerDeps) {
           return;
         }
         case 'files_uploaded':
-          await handle(chatId, { type: 'FILES_UPLOADED', files: action.args.uploaded_files });
+          await handle(chatId, { type: 'FILES_UPLOADED', files: await deps.storedFiles(chatId) });
           return;
         case 'generic_rewind':
           await handle(chatId, { type: 'REWIND', reason: action.args.reason });

@@ -17,7 +17,7 @@ import { createConversationStore } from './store.ts';
 import { createWorkspaceCalls } from './workspace.ts';
 
 export { parseMicroagent } from './microagents.ts';
-export { UPLOAD_LIMIT_BYTES } from './upload.ts';
+export { UPLOAD_LIMIT_BYTES, receiveUpload, type MultipartParts, type UploadForm } from './upload.ts';
 export { RUNTIME_OPERATIONS } from './handlers.ts';
 
 export interface ConversationsDeps {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentFactory, AgentSettings } from '../../agent/types.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import type { RepositorySource, Runtime, RuntimeSession } from '../../runtime/types.ts';
+import type { RepositorySource, Runtime, RuntimeSession, WorkspaceFile } from '../../runtime/types.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { ActiveConversation } from './active.ts';
@@ -23,6 +23,8 @@ export interface StartOptions {
   replay?: Event[] | undefined;
   /** The first user message, handed to the agent once it runs. */
   initialMessage?: Extract<ClientAction, { action: 'message' }>['args'] | undefined;
+  /** Files written into the new workspace before the agent starts (an onboarding chat's uploads). */
+  files?: WorkspaceFile[] | undefined;
 }
 
 export interface ManagerDeps {
@@ -142,6 +144,7 @@ export class ConversationManager {
           ? { ...prepared, repository: null }
           : prepared;
       if (active.stopping) return false;
+      for (const file of options.files ?? []) await session.putFile(file.path, file.content);
       await this.deps.conversations.update(id, { runtimeStatus: Status.RUNTIME_STARTED });
       if (options.replay?.length) {
         await this.emit(id, statusUpdate(Status.REPLAYING, `Replaying ${options.replay.length} recorded events…`));

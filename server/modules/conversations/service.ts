@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../openapi/schema.d.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
+import type { WorkspaceFile } from '../../runtime/types.ts';
 import { contractValidator } from '../../shared/contract-schemas.ts';
 import { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from '../../shared/credit-limits.ts';
 import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
@@ -59,7 +60,8 @@ export function createConversationService(deps: ServiceDeps) {
     view,
     find: (user: Pick<AuthUser, 'id'>, id: string) => conversations.findOwned(user.id, id),
 
-    async create(user: AuthUser, body: CreateRequest) {
+    /** `files` go into the new workspace before the agent starts. */
+    async create(user: AuthUser, body: CreateRequest, files?: WorkspaceFile[]) {
       if (body.user_id && body.user_id !== user.id) throw new HttpError(403, 'user_id must be your own id');
       const replay = body.replay_json ? parseTrajectory(body.replay_json, (e) => isEvent.is(e)) : undefined;
       if (typeof replay === 'string')
@@ -83,6 +85,7 @@ export function createConversationService(deps: ServiceDeps) {
       const started = await manager.start(row, {
         replay,
         initialMessage: content ? { content, image_urls: body.image_urls ?? [] } : undefined,
+        files,
       });
       const shown = view(started);
       return { conversation_id: id, url: shown.url, session_api_key: shown.session_api_key, status: shown.status };

@@ -16,7 +16,7 @@ export { UPLOAD_LIMIT_BYTES };
 // Images go with messages (the model looks at them); uploaded, they are stored like the rest. '.tgz' is '.tar.gz' too.
 const ACCEPTED: readonly string[] = [...ARCHIVE_EXTENSIONS, 'tgz', ...TEXT_EXTENSIONS, ...IMAGE_EXTENSIONS];
 
-interface UploadForm {
+export interface UploadForm {
   files: { name: string; spooled: string }[];
   skipped: { name: string; reason: string }[];
   messageContent: string;
@@ -112,4 +112,35 @@ export async function storeFiles(session: RuntimeSession, form: UploadForm): Pro
 export function spoolDirectory(dataDir: string) {
   const dir = path.join(dataDir, 'uploads', randomBytes(8).toString('hex'));
   return { dir, done: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export type MultipartParts = (options?: { preservePath: boolean }) => AsyncIterableIterator<Multipart>;
+
+/** Receives a multipart upload into a private spool, hands the form to `store`, and removes the spool. */
+export async function receiveUpload<T>(
+  parts: MultipartParts | null,
+  dataDir: string,
+  store: (form: UploadForm) => Promise<T>,
+): Promise<T> {
+  if (!parts) throw new HttpError(400, 'Send the files as multipart/form-data');
+  const spool = spoolDirectory(dataDir);
+  try {
+    // Names as sent (folder uploads carry paths): refusal() decides, instead of busboy silently cutting them.
+    return await store(await receiveForm(parts({ preservePath: true }), spool.dir).catch(notMultipart));
+  } finally {
+    await spool.done();
+  }
+}
+
+/**
+ * A body that is not multipart, or is broken (no boundary, cut short, garbage), is the caller's
+ * mistake: 400 (not the plugin's 406, nor a 500). A file system error stays the server's.
+ */
+function notMultipart(error: unknown): never {
+  if (error instanceof HttpError) throw error;
+  const { code, statusCode, message } = error as { code?: string; statusCode?: number; message?: string };
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, 'Send the files as multipart/form-data');
+  if (statusCode !== undefined && statusCode < 500) throw new HttpError(statusCode, message ?? 'Invalid upload');
+  if (code !== undefined && /^E[A-Z]+$/.test(code)) throw error;
+  throw new HttpError(400, `The upload is not a valid multipart/form-data body: ${message ?? 'unreadable'}`);
 }

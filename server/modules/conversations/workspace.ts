@@ -1,4 +1,3 @@
-import type { Multipart } from '@fastify/multipart';
 import type { Config } from '../../config.ts';
 import type { RuntimeSession } from '../../runtime/types.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
@@ -7,7 +6,7 @@ import type { ConversationManager } from './manager.ts';
 import { loadMicroagents } from './microagents.ts';
 import { viaRuntime } from './runtime-errors.ts';
 import type { ConversationRow } from './store.ts';
-import { receiveForm, spoolDirectory, storeFiles } from './upload.ts';
+import { receiveUpload, storeFiles, type MultipartParts } from './upload.ts';
 
 /** The built-in editor opens files up to this size; bigger ones are answered with 413. */
 const EDITOR_LIMIT_CHARS = 5 * 1024 * 1024;
@@ -104,16 +103,9 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
     },
 
     /** Stores the uploaded files; with `send_message`, the agent then gets a message naming them. */
-    async upload(
-      row: ConversationRow,
-      parts: ((options?: { preservePath: boolean }) => AsyncIterableIterator<Multipart>) | null,
-    ) {
+    async upload(row: ConversationRow, parts: MultipartParts | null) {
       const running = session(row);
-      if (!parts) throw new HttpError(400, 'Send the files as multipart/form-data');
-      const spool = spoolDirectory(config.dataDir);
-      try {
-        // Names as sent (folder uploads carry paths): refusal() decides, instead of busboy silently cutting them.
-        const form = await receiveForm(parts({ preservePath: true }), spool.dir).catch(notMultipart);
+      return receiveUpload(parts, config.dataDir, async (form) => {
         const uploaded = await storeFiles(running, form);
         if (form.sendMessage && uploaded.length) {
           const content = [form.messageContent.trim(), `Uploaded files: ${uploaded.join(', ')}`]
@@ -125,24 +117,9 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
           });
         }
         return { uploaded_files: uploaded, skipped_files: form.skipped };
-      } finally {
-        await spool.done();
-      }
+      });
     },
   };
-}
-
-/**
- * A body that is not multipart, or is broken (no boundary, cut short, garbage), is the caller's
- * mistake: 400 (not the plugin's 406, nor a 500). A file system error stays the server's.
- */
-function notMultipart(error: unknown): never {
-  if (error instanceof HttpError) throw error;
-  const { code, statusCode, message } = error as { code?: string; statusCode?: number; message?: string };
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, 'Send the files as multipart/form-data');
-  if (statusCode !== undefined && statusCode < 500) throw new HttpError(statusCode, message ?? 'Invalid upload');
-  if (code !== undefined && /^E[A-Z]+$/.test(code)) throw error;
-  throw new HttpError(400, `The upload is not a valid multipart/form-data body: ${message ?? 'unreadable'}`);
 }
 
 export type WorkspaceCalls = ReturnType<typeof createWorkspaceCalls>;
