@@ -16,7 +16,7 @@ import { EventStreams } from '../realtime/streams.ts';
 import { LocalRuntime } from '../runtime/local-runtime.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { bearerToken } from '../shared/bearer-token.ts';
-import { HttpError, ValidationFailure } from '../shared/http-error.ts';
+import { INACTIVE_ACCOUNT, HttpError, ValidationFailure } from '../shared/http-error.ts';
 import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
 import { forwardTo, isForwarded } from './forward.ts';
@@ -27,8 +27,16 @@ import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
 
 /** What an account that is not active yet may call: its sign-in, onboarding, settings, the public configuration (and the affiliate calls, which have accounts of their own). */
-const OPEN_WHILE_INACTIVE = new Set(['affiliate', 'auth', 'onboarding', 'options', 'settings', 'system']);
-const INACTIVE_ACCOUNT = 'Please complete registration onboarding first.';
+// A chat-only onboarding binds its chat to a new account before the account's registration onboarding.
+const OPEN_WHILE_INACTIVE = new Set([
+  'affiliate',
+  'auth',
+  'chat-onboarding',
+  'onboarding',
+  'options',
+  'settings',
+  'system',
+]);
 
 export interface AppOptions {
   config: Config;

@@ -18,3 +18,6 @@ export class ValidationFailure extends Error {
     super(items.map((i) => i.msg).join('\n'));
   }
 }
+
+/** Spec §6: an account that has not finished registration onboarding reaches only that. */
+export const INACTIVE_ACCOUNT = 'Please complete registration onboarding first.';

@@ -8,9 +8,12 @@ import {
   CREATE_ACCOUNT,
   GREETING,
   HAVE_ACCOUNT,
+  SKIP_UPLOAD,
   confirmation,
+  upgradeFailed,
   uploadPrompt,
 } from '../../server/modules/chat-onboarding/flow.ts';
+import { INACTIVE_ACCOUNT } from '../../server/shared/http-error.ts';
 import { createChatRunner } from '../../server/modules/chat-onboarding/runner.ts';
 import type { OnboardingFlowContext } from '../../server/modules/chat-onboarding/flow.ts';
 import { LOGIN_PROMPT, SIGNUP_PROMPT } from '../../openapi/chat-onboarding.ts';
@@ -275,4 +278,30 @@ describe('the onboarding chat’s files', () => {
     // Handed over: the chat keeps no copy.
     expect(await t.db.select().from(onboardingChatFiles).where(eq(onboardingChatFiles.chatId, id!))).toEqual([]);
   }, 60_000);
+
+  it('binds an account still in registration onboarding, and tells it to finish that before the workspace', async () => {
+    const baseUrl = await listen(t.app);
+    const eve = await signUp(t.app, t.db, 'eve-inactive@acme.example', { onboarded: false });
+    const { chat_id: id, chat_token: token } = (await open('192.0.2.31')).body as Record<string, string>;
+    const socket = await SocketClient.open(baseUrl, {
+      conversation_id: id!,
+      latest_event_id: -1,
+      chat_only_mode: 'true',
+      auth_token: token!,
+    });
+    const agentSaid = (text: string) => (s: SocketClient) => s.events.some((e) => e.message === text);
+    await socket.waitFor(agentSaid(GREETING), 'the greeting');
+    socket.send({ action: 'message', args: { content: 'A notes app' } });
+    await socket.waitFor(agentSaid(ACCOUNT_QUESTION), 'the account question');
+    socket.send({ action: 'message', args: { content: HAVE_ACCOUNT } });
+    await socket.waitFor(agentSaid(LOGIN_PROMPT), 'the login form');
+    expect((await claim(eve.token, id!, token!)).status).toBe(200);
+    socket.send({ action: 'user_authenticated', args: { auth_method: 'login', user_preferences: {} } });
+    await socket.waitFor(agentSaid(uploadPrompt()), 'the upload panel');
+    socket.send({ action: 'message', args: { content: SKIP_UPLOAD } });
+    await socket.waitFor(agentSaid(confirmation('A notes app', [])), 'the confirmation');
+    socket.send({ action: 'message', args: { content: "Let's go!" } });
+    await socket.waitFor(agentSaid(upgradeFailed(INACTIVE_ACCOUNT)), 'the refusal');
+    await socket.close();
+  });
 });

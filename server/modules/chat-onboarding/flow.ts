@@ -30,7 +30,8 @@ export const confirmation = (project: string, files: readonly string[]) =>
     ` ${JUMP_IN_QUESTION} [${LETS_GO}]`,
   ].join('');
 export const ANSWER_FAILED = `I could not answer that just now. [${CREATE_ACCOUNT}] [${HAVE_ACCOUNT}]`;
-export const UPGRADE_FAILED = `I could not create your workspace just now. Please try again. [${LETS_GO}]`;
+/** The upgrade failed: the reason (e.g. the account has no credit yet) and the choice to try again. */
+export const upgradeFailed = (reason: string) => `I could not create your workspace: ${reason} [${LETS_GO}]`;
 
 export interface OnboardingFlowContext {
   /** What the visitor said about the project, in order (the full conversation's first message). */
@@ -162,7 +163,10 @@ export const onboardingFlowMachine = setup({
         onDone: { target: 'done', actions: { type: 'announceUpgrade', params: ({ event }) => event.output } },
         onError: {
           target: 'failed',
-          actions: { type: 'say', params: UPGRADE_FAILED },
+          actions: {
+            type: 'say',
+            params: ({ event }) => upgradeFailed((event.error as Error | undefined)?.message || 'please try again.'),
+          },
         },
       },
     },

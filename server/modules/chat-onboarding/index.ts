@@ -1,7 +1,7 @@
 import { answerOnce } from '../../agent/index.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import { notFound } from '../../shared/http-error.ts';
+import { INACTIVE_ACCOUNT, notFound } from '../../shared/http-error.ts';
 import { requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
 import { receiveUpload } from '../conversations/index.ts';
 import { createChatFiles } from './files.ts';
@@ -53,7 +53,9 @@ export function createChatOnboardingModule(deps: ChatOnboardingModuleDeps) {
       }),
     async upgrade(chatId, userId, flow) {
       const user = await deps.findUser(userId);
-      if (!user) throw new Error('The chat has no account');
+      if (!user) throw new Error('The chat has no account.');
+      // As at the edge: an account reaches a runtime once its registration onboarding is done.
+      if (!user.isActive) throw new Error(INACTIVE_ACCOUNT);
       // The files are read here and then dropped: the new runtime writes them into its workspace.
       const conversationId = await deps.createConversation(user, upgradeMessage(flow), await files.contents(chatId));
       await files.remove(chatId);
