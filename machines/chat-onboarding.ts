@@ -157,6 +157,7 @@ export const chatOnboardingMachine = setup({
   guards: {
     hasText: (_, text: string) => text.trim() !== '',
     isLetsGo: (_, text: string) => text.trim() === LETS_GO,
+    answersRewind: ({ context }) => context.lastSent === 'generic_rewind',
   },
   delays: CHAT_ONBOARDING_DELAYS,
 }).createMachine({
@@ -185,8 +186,12 @@ export const chatOnboardingMachine = setup({
       invoke: { id: 'chatSocket', src: 'chatSocket', input: ({ context }) => ({ chat: context.chat! }) },
       on: {
         AGENT_MESSAGE: { actions: 'replied' },
-        REWOUND: { target: '.steps.refetching' },
-        REWIND_FAILED: { actions: { type: 'showNotice', params: messageNotice('rewindFailed') } },
+        // The answers to this page's own rewind (not those replayed when the chat reopens).
+        REWOUND: { guard: 'answersRewind', target: '.steps.refetching' },
+        REWIND_FAILED: {
+          guard: 'answersRewind',
+          actions: { type: 'showNotice', params: messageNotice('rewindFailed') },
+        },
         REFUSED: {
           actions: {
             type: 'showNotice',

@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AffiliateCodeRouteImport } from './routes/$affiliateCode'
 import { Route as SidebarRouteImport } from './routes/_sidebar'
 import { Route as AffiliateRouteImport } from './routes/affiliate'
+import { Route as OnboardingRouteImport } from './routes/onboarding'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as RegistrationOnboardingRouteImport } from './routes/registration-onboarding'
 import { Route as TermsRouteImport } from './routes/terms'
@@ -36,6 +37,7 @@ import { Route as SidebarSettingsMcpRouteImport } from './routes/_sidebar/settin
 import { Route as SidebarSettingsSecretsRouteImport } from './routes/_sidebar/settings/secrets'
 import { Route as SidebarSettingsUserRouteImport } from './routes/_sidebar/settings/user'
 import { Route as OauthIdentityCallbackRouteImport } from './routes/oauth.$identity.callback'
+import { Route as SidebarExperimentConversationsIndexRouteImport } from './routes/_sidebar/experiment.conversations.index'
 import { Route as SidebarExperimentConversationsConversationIdRouteImport } from './routes/_sidebar/experiment.conversations.$conversationId'
 
 const IndexRoute = IndexRouteImport.update({
@@ -55,6 +57,11 @@ const SidebarRoute = SidebarRouteImport.update({
 const AffiliateRoute = AffiliateRouteImport.update({
   id: '/affiliate',
   path: '/affiliate',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const OnboardingRoute = OnboardingRouteImport.update({
+  id: '/onboarding',
+  path: '/onboarding',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PrivacyRoute = PrivacyRouteImport.update({
@@ -175,6 +182,12 @@ const OauthIdentityCallbackRoute = OauthIdentityCallbackRouteImport.update({
   path: '/oauth/$identity/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SidebarExperimentConversationsIndexRoute =
+  SidebarExperimentConversationsIndexRouteImport.update({
+    id: '/experiment/conversations/',
+    path: '/experiment/conversations/',
+    getParentRoute: () => SidebarRoute,
+  } as any)
 const SidebarExperimentConversationsConversationIdRoute =
   SidebarExperimentConversationsConversationIdRouteImport.update({
     id: '/experiment/conversations/$conversationId',
@@ -186,6 +199,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/$affiliateCode': typeof AffiliateCodeRoute
   '/affiliate': typeof AffiliateRouteWithChildren
+  '/onboarding': typeof OnboardingRoute
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
@@ -210,10 +224,12 @@ export interface FileRoutesByFullPath {
   '/oauth/$identity/callback': typeof OauthIdentityCallbackRoute
   '/settings/': typeof SidebarSettingsIndexRoute
   '/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
+  '/experiment/conversations/': typeof SidebarExperimentConversationsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/$affiliateCode': typeof AffiliateCodeRoute
+  '/onboarding': typeof OnboardingRoute
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
@@ -237,6 +253,7 @@ export interface FileRoutesByTo {
   '/oauth/$identity/callback': typeof OauthIdentityCallbackRoute
   '/settings': typeof SidebarSettingsIndexRoute
   '/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
+  '/experiment/conversations': typeof SidebarExperimentConversationsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -244,6 +261,7 @@ export interface FileRoutesById {
   '/$affiliateCode': typeof AffiliateCodeRoute
   '/_sidebar': typeof SidebarRouteWithChildren
   '/affiliate': typeof AffiliateRouteWithChildren
+  '/onboarding': typeof OnboardingRoute
   '/privacy': typeof PrivacyRoute
   '/registration-onboarding': typeof RegistrationOnboardingRoute
   '/terms': typeof TermsRoute
@@ -268,6 +286,7 @@ export interface FileRoutesById {
   '/oauth/$identity/callback': typeof OauthIdentityCallbackRoute
   '/_sidebar/settings/': typeof SidebarSettingsIndexRoute
   '/_sidebar/experiment/conversations/$conversationId': typeof SidebarExperimentConversationsConversationIdRoute
+  '/_sidebar/experiment/conversations/': typeof SidebarExperimentConversationsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -275,6 +294,7 @@ export interface FileRouteTypes {
     | '/'
     | '/$affiliateCode'
     | '/affiliate'
+    | '/onboarding'
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
@@ -299,10 +319,12 @@ export interface FileRouteTypes {
     | '/oauth/$identity/callback'
     | '/settings/'
     | '/experiment/conversations/$conversationId'
+    | '/experiment/conversations/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
     | '/$affiliateCode'
+    | '/onboarding'
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
@@ -326,12 +348,14 @@ export interface FileRouteTypes {
     | '/oauth/$identity/callback'
     | '/settings'
     | '/experiment/conversations/$conversationId'
+    | '/experiment/conversations'
   id:
     | '__root__'
     | '/'
     | '/$affiliateCode'
     | '/_sidebar'
     | '/affiliate'
+    | '/onboarding'
     | '/privacy'
     | '/registration-onboarding'
     | '/terms'
@@ -356,6 +380,7 @@ export interface FileRouteTypes {
     | '/oauth/$identity/callback'
     | '/_sidebar/settings/'
     | '/_sidebar/experiment/conversations/$conversationId'
+    | '/_sidebar/experiment/conversations/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -363,6 +388,7 @@ export interface RootRouteChildren {
   AffiliateCodeRoute: typeof AffiliateCodeRoute
   SidebarRoute: typeof SidebarRouteWithChildren
   AffiliateRoute: typeof AffiliateRouteWithChildren
+  OnboardingRoute: typeof OnboardingRoute
   PrivacyRoute: typeof PrivacyRoute
   RegistrationOnboardingRoute: typeof RegistrationOnboardingRoute
   TermsRoute: typeof TermsRoute
@@ -399,6 +425,13 @@ declare module '@tanstack/react-router' {
       path: '/affiliate'
       fullPath: '/affiliate'
       preLoaderRoute: typeof AffiliateRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/onboarding': {
+      id: '/onboarding'
+      path: '/onboarding'
+      fullPath: '/onboarding'
+      preLoaderRoute: typeof OnboardingRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/privacy': {
@@ -562,6 +595,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OauthIdentityCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_sidebar/experiment/conversations/': {
+      id: '/_sidebar/experiment/conversations/'
+      path: '/experiment/conversations'
+      fullPath: '/experiment/conversations/'
+      preLoaderRoute: typeof SidebarExperimentConversationsIndexRouteImport
+      parentRoute: typeof SidebarRoute
+    }
     '/_sidebar/experiment/conversations/$conversationId': {
       id: '/_sidebar/experiment/conversations/$conversationId'
       path: '/experiment/conversations/$conversationId'
@@ -608,6 +648,7 @@ interface SidebarRouteChildren {
   SidebarSettingsRoute: typeof SidebarSettingsRouteWithChildren
   SidebarConversationsConversationIdRoute: typeof SidebarConversationsConversationIdRoute
   SidebarExperimentConversationsConversationIdRoute: typeof SidebarExperimentConversationsConversationIdRoute
+  SidebarExperimentConversationsIndexRoute: typeof SidebarExperimentConversationsIndexRoute
 }
 
 const SidebarRouteChildren: SidebarRouteChildren = {
@@ -620,6 +661,8 @@ const SidebarRouteChildren: SidebarRouteChildren = {
     SidebarConversationsConversationIdRoute,
   SidebarExperimentConversationsConversationIdRoute:
     SidebarExperimentConversationsConversationIdRoute,
+  SidebarExperimentConversationsIndexRoute:
+    SidebarExperimentConversationsIndexRoute,
 }
 
 const SidebarRouteWithChildren =
@@ -644,6 +687,7 @@ const rootRouteChildren: RootRouteChildren = {
   AffiliateCodeRoute: AffiliateCodeRoute,
   SidebarRoute: SidebarRouteWithChildren,
   AffiliateRoute: AffiliateRouteWithChildren,
+  OnboardingRoute: OnboardingRoute,
   PrivacyRoute: PrivacyRoute,
   RegistrationOnboardingRoute: RegistrationOnboardingRoute,
   TermsRoute: TermsRoute,

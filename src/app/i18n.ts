@@ -21,6 +21,7 @@ export const NAMESPACES = [
   'affiliate',
   'microagents',
   'deployments',
+  'chatOnboarding',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 /** Texts of pages few visits open: their routes load them (pageTexts), the first render does not wait for them. */
@@ -33,6 +34,7 @@ export const PAGE_NAMESPACES = [
   'microagents',
   'settings',
   'deployments',
+  'chatOnboarding',
 ] as const satisfies readonly Namespace[];
 export const FIRST_LOAD_NAMESPACES = NAMESPACES.filter(
   (namespace) => !(PAGE_NAMESPACES as readonly string[]).includes(namespace),

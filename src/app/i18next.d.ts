@@ -2,6 +2,7 @@ import type affiliate from '../../locales/en/affiliate.json';
 import type auth from '../../locales/en/auth.json';
 import type billing from '../../locales/en/billing.json';
 import type chat from '../../locales/en/chat.json';
+import type chatOnboarding from '../../locales/en/chatOnboarding.json';
 import type common from '../../locales/en/common.json';
 import type conversations from '../../locales/en/conversations.json';
 import type deployments from '../../locales/en/deployments.json';
@@ -34,6 +35,7 @@ declare module 'i18next' {
       affiliate: typeof affiliate;
       microagents: typeof microagents;
       deployments: typeof deployments;
+      chatOnboarding: typeof chatOnboarding;
     };
   }
 }

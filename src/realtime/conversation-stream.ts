@@ -48,6 +48,11 @@ export interface LiveConversationStream extends ConversationStream {
   dispose(): void;
 }
 
+/** The socket endpoint on the page's own host. */
+export function pageSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/socket`;
+}
+
 function frameOf(data: unknown): ServerFrame | null {
   try {
     const frame = JSON.parse(String(data)) as ServerFrame | null;

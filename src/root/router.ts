@@ -18,5 +18,7 @@ declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
     /** A page of the public site (landing, affiliate programme): it brings its own header, not the application's. */
     publicSite?: boolean;
+    /** Works with or without an account: the session's loading and the onboarding hold never replace it (the chat-only onboarding). */
+    withoutAccount?: boolean;
   }
 }

@@ -16,6 +16,7 @@ export {
   DropdownMenuTrigger,
 } from './DropdownMenu.tsx';
 export { Markdown } from './Markdown.tsx';
+export { MessageTextarea } from './MessageTextarea.tsx';
 export { SelectField } from './SelectField.tsx';
 export { ProviderIcon } from './ProviderIcon.tsx';
 export { PageSpinner, Spinner } from './Spinner.tsx';

@@ -1,6 +1,7 @@
 import { tokenStore } from '../../app/services.ts';
 import {
   createConversationStream,
+  pageSocketUrl,
   type ConversationStreamOptions,
   type LiveConversationStream,
 } from '../../realtime/conversation-stream.ts';
@@ -13,7 +14,7 @@ export function openConversationStream(
   const { conversationId } = options;
   return createConversationStream({
     ...options,
-    socketUrl: `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/socket`,
+    socketUrl: pageSocketUrl(),
     credentials: (): Record<string, string> => {
       const token = tokenStore.read();
       return token === null ? {} : { auth_token: token };

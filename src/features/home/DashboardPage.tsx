@@ -86,6 +86,11 @@ export function DashboardPage() {
   return (
     <div className={styles.home}>
       <h1 className={styles.heading}>{t('dashboard.heading')}</h1>
+      {!signedIn && config?.APP_MODE === 'saas' ? (
+        <p className={styles.invitation}>
+          {t('home:chatOnboarding.text')} <Link to="/onboarding">{t('home:chatOnboarding.link')}</Link>
+        </p>
+      ) : null}
       <form className={styles.prompt} onSubmit={onSubmit}>
         <textarea
           ref={box}

@@ -12,6 +12,8 @@ export const home = style({
 
 export const heading = style({ marginTop: 'auto', fontSize: vars.fontSize.xl, fontWeight: 700, textAlign: 'center' });
 
+export const invitation = style({ margin: 0, textAlign: 'center', color: vars.color.textMuted });
+
 export const prompt = style({
   width: '100%',
   maxWidth: '720px',

@@ -54,6 +54,9 @@ export function LandingMarkup({ buildNumber }: { buildNumber: string }) {
             <a className={styles.action({ tone: 'secondary' })} href="#features">
               {t('hero.learnMore')}
             </a>
+            <a className={styles.action({ tone: 'secondary' })} href="/onboarding">
+              {t('hero.chat')}
+            </a>
           </div>
           <ul className={styles.stats} aria-label={t('stats.label')}>
             {STATS.map(({ key, figure }) => (
@@ -110,9 +113,14 @@ export function LandingMarkup({ buildNumber }: { buildNumber: string }) {
             {t('cta.heading')}
           </h2>
           <p>{t('cta.body')}</p>
-          <a className={styles.action({ tone: 'primary' })} href="/dashboard">
-            {t('cta.start')}
-          </a>
+          <div className={styles.actions}>
+            <a className={styles.action({ tone: 'primary' })} href="/dashboard">
+              {t('cta.start')}
+            </a>
+            <a className={styles.action({ tone: 'secondary' })} href="/onboarding">
+              {t('cta.chat')}
+            </a>
+          </div>
         </section>
       </main>
       <footer className={styles.footer} aria-label={t('footer.label')}>

@@ -26,9 +26,14 @@ export function AppShell({ children }: { children: ReactNode }) {
   useSavedLanguage();
   const onOnboardingPage = useRouterState({ select: (state) => state.location.pathname === ONBOARDING_PATH });
   const publicSite = useMatches({ select: (matches) => matches.some((match) => match.staticData.publicSite) });
+  const withoutAccount = useMatches({
+    select: (matches) => matches.some((match) => match.staticData.withoutAccount),
+  });
 
   const content = () => {
     if (unavailable) return <Unavailable />;
+    // Signing up inside the chat loads the new user meanwhile: the chat stays.
+    if (withoutAccount) return children;
     if (loading) return <PageSpinner label={t('loading.app')} />;
     if (signingOut) return <PageSpinner label={t('loading.signingOut')} />;
     if (heldForOnboarding && !onOnboardingPage) return <Navigate to={ONBOARDING_PATH} replace />;

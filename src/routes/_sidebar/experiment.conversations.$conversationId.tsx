@@ -1,5 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from '../../ui/index.ts';
 import { WorkspacePage } from '../../features/workspace/index.ts';
 import { workspaceSearch } from '../-workspace-search.ts';
 import { LAZY_TAB_VIEWS } from '../-workspace-tabs.ts';
@@ -21,8 +23,17 @@ export const Route = createFileRoute('/_sidebar/experiment/conversations/$conver
 
 function ExperimentWorkspace() {
   const { conversationId } = Route.useParams();
-  const { temp_message } = Route.useSearch();
+  const { temp_message, from } = Route.useSearch();
   const navigate = Route.useNavigate();
+  const { t } = useTranslation('workspace');
+  // Arrived from the chat-only onboarding: welcomed once, then the url forgets where from.
+  const welcomed = useRef(false);
+  useEffect(() => {
+    if (from !== 'onboarding' || welcomed.current) return;
+    welcomed.current = true;
+    toast.success(t('fromOnboarding'));
+    void navigate({ search: (search) => ({ ...search, from: undefined }), replace: true });
+  }, [from, navigate, t]);
   const { ChatPanel } = Route.useLoaderData();
   const views = useMemo(() => ({ ...LAZY_TAB_VIEWS, chat: ChatPanel }), [ChatPanel]);
   return (

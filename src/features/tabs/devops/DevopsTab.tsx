@@ -20,8 +20,8 @@ import { enterKeyIntent } from '../../../../machines/chat-input.ts';
 import { validateFiles, type UploadError } from '../../../../machines/upload.ts';
 import { queryKeys } from '../../../api/queries.ts';
 import { usd } from '../../../rules/usd.ts';
-import { Button, Markdown, toast } from '../../../ui/index.ts';
-import { messageTextarea } from '../../../ui/message-input.css.ts';
+import { Button, Markdown, MessageTextarea, toast } from '../../../ui/index.ts';
+import * as bubbles from '../../../ui/message-bubble.css.ts';
 import { visuallyHidden } from '../../../styles/visually-hidden.css.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as tabStyles from '../tabs.css.ts';
@@ -130,7 +130,7 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
         <span className={styles.status}>{t('devops.hourlyCost', { cost: usd(hourlyCost, i18n.language, 2, 4) })}</span>
       </div>
       {!ready && <p className={tabStyles.message}>{t('devops.waitingForRuntime')}</p>}
-      <div className={styles.messages} role="log" aria-label={t('devops.messages')} tabIndex={0}>
+      <div className={bubbles.messageList} role="log" aria-label={t('devops.messages')} tabIndex={0}>
         {entries.map((entry) => (
           <EntryView key={entryKey(entry)} entry={entry} />
         ))}
@@ -195,21 +195,13 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
         <Button tone="ghost" disabled={complete} onClick={() => fileInput.current?.click()}>
           {t('devops.attach')}
         </Button>
-        <textarea
-          className={messageTextarea}
-          rows={1}
+        <MessageTextarea
           value={text}
           disabled={complete}
           aria-label={t('devops.inputLabel')}
           placeholder={t(complete ? 'devops.completePlaceholder' : 'devops.placeholder')}
           onChange={(event) => setText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key !== 'Enter') return;
-            if (enterKeyIntent({ shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing }) !== 'send')
-              return;
-            event.preventDefault();
-            send();
-          }}
+          onEnter={(key) => enterKeyIntent(key) === 'send' && (send(), true)}
         />
         <Button type="submit" disabled={!canSend || (text.trim() === '' && files.length === 0)}>
           {t('devops.send')}
@@ -227,7 +219,7 @@ function EntryView({ entry }: { entry: DevopsEntry }) {
     const message = failureText(entry.reason, t);
     const key = { initialize: 'devops.failedInitialize', start: 'devops.failedStart', send: 'devops.error' } as const;
     return (
-      <div className={styles.failure}>
+      <div className={bubbles.failureMessage}>
         <span className={visuallyHidden}>{t('devops.agentSaid')}</span>
         {t(key[entry.step], { message })}
       </div>
@@ -236,13 +228,13 @@ function EntryView({ entry }: { entry: DevopsEntry }) {
   const { message } = entry;
   if (message.sender === 'user')
     return (
-      <div className={styles.userMessage}>
+      <div className={bubbles.userMessage}>
         <span className={visuallyHidden}>{t('devops.youSaid')}</span>
         {message.text}
       </div>
     );
   return (
-    <div className={styles.agentMessage}>
+    <div className={bubbles.agentMessage}>
       <span className={visuallyHidden}>{t('devops.agentSaid')}</span>
       <Markdown text={message.text} />
     </div>

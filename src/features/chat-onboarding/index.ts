@@ -1,0 +1,1 @@
+export { ChatOnboardingPage } from './ChatOnboardingPage.tsx';
