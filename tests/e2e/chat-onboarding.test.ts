@@ -111,6 +111,11 @@ describe.skipIf(browserMissing())('the chat-only onboarding in the browser', () 
         .first()
         .waitFor({ state: 'attached', timeout: 60_000 });
       await messages.getByText('Your files are here.').waitFor({ timeout: 60_000 });
+      // The same conversation, named by the query parameter (spec §1).
+      const conversationId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+      await page.goto(`${server.url}/experiment/conversations/?conversation=${conversationId}`);
+      await page.waitForURL(`**/experiment/conversations/${conversationId}`);
+      await page.getByRole('log', { name: 'Messages' }).getByText('Your files are here.').waitFor();
       await page.close();
     },
   );
@@ -138,7 +143,19 @@ describe.skipIf(browserMissing())('the chat-only onboarding in the browser', () 
       const input = page.getByRole('textbox', { name: 'Message' });
       await input.fill('A shop for my bakery');
       await page.getByRole('button', { name: 'Send' }).click();
-      await log(page).getByRole('button', { name: 'I have an account' }).click();
+      // A question in between is answered by the operator's model, and the step stays.
+      llm.enqueue(reply.text('Atelier charges only for what the agent uses.', { when: withoutTools }));
+      await log(page).getByText('Thanks, that sounds like a great project.', { exact: false }).waitFor();
+      await input.fill('Is it expensive?');
+      await input.press('Enter');
+      await agentSays(page, 'Atelier charges only for what the agent uses.').waitFor({ timeout: 30_000 });
+      // Its choices come again with the answer.
+      await expect.poll(() => log(page).getByRole('group', { name: 'Choices' }).count()).toBe(2);
+      await log(page)
+        .getByRole('group', { name: 'Choices' })
+        .last()
+        .getByRole('button', { name: 'I have an account' })
+        .click();
       await agentSays(page, LOGIN_PROMPT).waitFor();
       const login = page.getByRole('form', { name: 'Log in' });
       await login.getByLabel('Email').fill(email);

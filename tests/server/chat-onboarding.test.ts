@@ -9,6 +9,7 @@ import {
   GREETING,
   HAVE_ACCOUNT,
   SKIP_UPLOAD,
+  answered,
   confirmation,
   upgradeFailed,
   uploadPrompt,
@@ -103,7 +104,7 @@ describe('the onboarding agent of a chat', () => {
     ]);
     expect(await said({ type: 'MESSAGE', text: 'Is it free?' })).toEqual([
       ['user', 'Is it free?'],
-      ['agent', '(account) You asked: Is it free?'],
+      ['agent', answered('(account) You asked: Is it free?')],
     ]);
     expect(await said({ type: 'MESSAGE', text: CREATE_ACCOUNT })).toEqual([
       ['user', CREATE_ACCOUNT],

@@ -8,6 +8,7 @@ import {
   GREETING,
   HAVE_ACCOUNT,
   SKIP_UPLOAD,
+  answered,
   upgradeFailed,
   confirmation,
   onboardingFlowMachine,
@@ -60,7 +61,8 @@ function expectStep({ event, before, after, effects, effectParams, started }: St
   if (after.matches('confirming') && saying.length > 0)
     expect(saying).toEqual([confirmation((after.context.project as string[]).join(' '), after.context.files)]);
   if (entered('failed')) expect(saying).toEqual([upgradeFailed('runtime full')]);
-  if (event.type === 'xstate.done.actor.answer') expect(saying).toEqual(['Atelier runs your app in a sandbox.']);
+  if (event.type === 'xstate.done.actor.answer')
+    expect(saying).toEqual([answered('Atelier runs your app in a sandbox.')]);
   if (event.type === 'xstate.error.actor.answer') expect(saying).toEqual([ANSWER_FAILED]);
   if (entered('done')) expect(effectParams).toEqual(['conv-9']);
   if (entered('upgrading'))

@@ -29,6 +29,7 @@ export const confirmation = (project: string, files: readonly string[]) =>
     files.length ? ` with ${files.length === 1 ? '1 file' : `${files.length} files`} (${files.join(', ')}).` : '.',
     ` ${JUMP_IN_QUESTION} [${LETS_GO}]`,
   ].join('');
+export const answered = (answer: string) => `${answer.trim()} [${CREATE_ACCOUNT}] [${HAVE_ACCOUNT}]`;
 export const ANSWER_FAILED = `I could not answer that just now. [${CREATE_ACCOUNT}] [${HAVE_ACCOUNT}]`;
 /** The upgrade failed: the reason (e.g. the account has no credit yet) and the choice to try again. */
 export const upgradeFailed = (reason: string) => `I could not create your workspace: ${reason} [${LETS_GO}]`;
@@ -114,7 +115,8 @@ export const onboardingFlowMachine = setup({
             id: 'answer',
             src: 'answer',
             input: ({ event }) => ({ question: event.type === 'MESSAGE' ? event.text : '', step: 'account' }),
-            onDone: { target: 'waiting', actions: { type: 'say', params: ({ event }) => event.output } },
+            // The answer, then the step's choices again: the latest agent message is the one whose buttons work.
+            onDone: { target: 'waiting', actions: { type: 'say', params: ({ event }) => answered(event.output) } },
             onError: { target: 'waiting', actions: { type: 'say', params: ANSWER_FAILED } },
           },
         },
