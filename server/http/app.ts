@@ -22,6 +22,7 @@ import { renderApiDocs } from './api-docs.ts';
 import { forwardTo, isForwarded } from './forward.ts';
 import { refuseUnstorable } from './input-guard.ts';
 import { landingPages } from './landing-page.ts';
+import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
 import { loggerOptions } from './logger.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
@@ -185,6 +186,16 @@ export async function buildApp({
         : null;
     request.auth = { user: user ?? owner ?? localUser, token: user ? token : null, affiliate: null };
   }
+
+  const headersFor = securityHeaders({
+    publicUrl: config.publicUrl,
+    vscodeUrl: config.vscodeUrl,
+    inlineScripts: inlineScriptHashes(webRoot && fs.existsSync(webRoot) ? webRoot : null),
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.headers(headersFor(request.hostname));
+    return payload;
+  });
 
   if (validator) {
     app.addHook('onSend', async (request, reply, payload) => {

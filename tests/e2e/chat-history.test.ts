@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { browserMissing } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
-import { browserSuite } from '../support/browser-suite.ts';
+import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
 
 // A conversation longer than one history page: the chat opens at its newest message, and
 // scrolling up loads the older pages until the first message, each row once and in order.
@@ -46,7 +46,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
 
     const page = await browser.newPage();
     const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.goto(`${server.url}/experiment/conversations/${id}`);
     const log = page.getByRole('log');
     const rows = log.locator('[data-index]');

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
-import { browserSuite } from '../support/browser-suite.ts';
+import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 
 // A self-hosted installation without LLM_* variables: the person picks the model in the product,
@@ -25,7 +25,7 @@ describe.skipIf(browserMissing())('choosing the model in the settings of a self-
   it('opens the AI settings modal on the home page while no model is set, and not once one is saved', async () => {
     const { server, browser } = suite;
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.goto(`${server.url}/dashboard`);
     const modal = page.getByRole('dialog', { name: 'AI provider configuration' });
     await modal.getByLabel('Provider').waitFor();
@@ -58,7 +58,7 @@ describe.skipIf(browserMissing())('choosing the model in the settings of a self-
   it('tests the connection with the entered key, saves, and a conversation runs on that model', async () => {
     const { server, browser } = suite;
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.goto(`${server.url}/settings`);
     await page.getByRole('heading', { name: 'Language model' }).waitFor();
     // Back to the spec's default model in basic mode, then to the fake model in advanced mode.
@@ -164,7 +164,7 @@ describe.skipIf(browserMissing())('choosing the model in the settings of a self-
     });
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     const chat = page.getByRole('region', { name: 'Chat with the agent' });
     await chat.getByText('No language model is configured.', { exact: true }).first().waitFor({ timeout: 30_000 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserMissing } from '../support/browser.ts';
-import { browserSuite } from '../support/browser-suite.ts';
+import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 
 // A server restart under an open workspace: the conversation is stopped, the page says so and
@@ -30,7 +30,7 @@ describe.skipIf(browserMissing())('a server restart under an open workspace', ()
     });
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     const chat = page.getByRole('region', { name: 'Chat with the agent' });
     await chat.getByText('First answer.').waitFor({ timeout: 30_000 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
-import { browserSuite, createOssConversation } from '../support/browser-suite.ts';
+import { browserSuite, createOssConversation, watchPageErrors } from '../support/browser-suite.ts';
 import { waitFor } from '../support/conversations.ts';
 
 // The app on a phone (390 × 844) and a tablet (768 × 1024): nothing wraps one word per line or
@@ -38,7 +38,7 @@ describe.skipIf(browserMissing())('small screens', () => {
     const { server, browser } = suite;
     const conversationId = await createOssConversation(server);
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.setViewportSize({ width, height });
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     await page.getByRole('tab', { name: 'Chat', exact: true }).waitFor();
@@ -48,7 +48,7 @@ describe.skipIf(browserMissing())('small screens', () => {
   it('on a phone: the sidebar is a drawer, and the workspace shows one tile with its tabs as a strip', async () => {
     const { server, browser } = suite;
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${server.url}/dashboard`);
     await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
@@ -80,7 +80,7 @@ describe.skipIf(browserMissing())('small screens', () => {
   it('on a tablet: the sidebar stays; one tile beside it open, two beside it collapsed, the chat always wide enough', async () => {
     const { server, browser } = suite;
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.goto(`${server.url}/dashboard`);
     await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
 import { FakeLlm } from '../support/fake-llm/index.ts';
-import { browserSuite, createOssConversation } from '../support/browser-suite.ts';
+import { browserSuite, createOssConversation, watchPageErrors } from '../support/browser-suite.ts';
 
 // The workspace's menus against the real server in self-hosted mode: a tab popped out into a
 // browser window of its own stays live there and returns to the layout when the window closes
@@ -74,7 +74,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     );
 
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     for (const name of ['Chat', 'App', 'Browser']) await tabButton(page, name).waitFor();
 
@@ -134,7 +134,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     const { server, browser } = suite;
     const conversationId = await createOssConversation(server);
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     await tabButton(page, 'Chat').waitFor();
 

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
-import { browserSuite } from '../support/browser-suite.ts';
+import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Event } from '../../openapi/types.ts';
 
@@ -107,7 +107,7 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
       ),
     );
     const page = await browser.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    watchPageErrors(page, pageErrors);
     await page.addInitScript(RECORD_SOCKETS);
 
     await page.goto(`${server.url}/dashboard`);

@@ -34,6 +34,17 @@ export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm; env
 }
 
 /**
+ * Collects a page's uncaught errors into `errors`, and what its Content-Security-Policy blocked:
+ * the policy must allow everything the application does.
+ */
+export function watchPageErrors(page: Page, errors: string[]): void {
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) errors.push(message.text());
+  });
+}
+
+/**
  * Pages whose uncaught errors fail the test that opened them (checked after each test of the
  * file): `openPage(browser)` opens a tab and starts listening.
  */
@@ -51,7 +62,7 @@ export function pagesWithoutErrors() {
   return async function openPage(browser: Browser) {
     const page = await browser.newPage();
     open.add(page);
-    page.on('pageerror', (error) => errors.push(error.message));
+    watchPageErrors(page, errors);
     return page;
   };
 }
