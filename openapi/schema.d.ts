@@ -72,6 +72,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's figures for Prometheus
+         * @description The Prometheus text format: HTTP answers by operation, open sockets, running
+         *     conversations, agent steps, language model tokens and cost, credit ledger writes,
+         *     appended events, and the process's own figures. Aggregate counts of this server process
+         *     only, nothing about any user, so it needs no sign-in (keep it off the public network
+         *     with the proxy in front if the figures are private).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -3324,6 +3348,27 @@ export interface operations {
                 };
                 content: {
                     "application/yaml": string;
+                };
+            };
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             422: components["responses"]["ValidationError"];

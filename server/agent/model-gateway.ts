@@ -6,6 +6,14 @@ import { streamModelCall, type ModelResponse } from './llm/stream-call.ts';
 import type { CallUsage, MetricsTracker } from './metrics.ts';
 import type { AgentHost } from './types.ts';
 import { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from '../shared/credit-limits.ts';
+import { agentSteps, llmCostMicros, llmTokens } from '../shared/metrics.ts';
+
+interface ModelCallRequest {
+  system: string;
+  messages: readonly ModelMessage[];
+  tools: readonly ProviderTool[];
+  signal: AbortSignal;
+}
 
 /** Below this balance (micro-dollars, $0.10) the chat is blocked (spec §9). */
 
@@ -53,6 +61,9 @@ export class ModelGateway {
 
   private async meter(usage: CallUsage): Promise<void> {
     const cost = this.metrics.record(usage);
+    llmTokens.inc({ kind: 'prompt' }, usage.promptTokens);
+    llmTokens.inc({ kind: 'completion' }, usage.completionTokens);
+    llmCostMicros.inc(Number(cost));
     const key = `${this.host.conversationId}:${this.callNumber++}`;
     if (this.host.charge && cost > 0n) await this.host.charge(cost, key);
   }
@@ -65,20 +76,21 @@ export class ModelGateway {
   }
 
   /** One agent step. Throws ModelCallError. */
-  async step(request: {
-    system: string;
-    messages: readonly ModelMessage[];
-    tools: readonly ProviderTool[];
-    signal: AbortSignal;
-  }): Promise<ModelResponse> {
+  async step(request: ModelCallRequest): Promise<ModelResponse> {
+    agentSteps.inc();
+    return this.call(request);
+  }
+
+  /** One metered model call. */
+  private async call(request: ModelCallRequest): Promise<ModelResponse> {
     const response = await streamModelCall({ model: this.currentModel(), ...request });
     await this.meter(response.usage);
     return response;
   }
 
-  /** A short completion without tools (the title), made like a step. Throws ModelCallError. */
+  /** A short completion without tools (the title), metered like a step. Throws ModelCallError. */
   async complete(request: { system: string; prompt: string; signal: AbortSignal }): Promise<string> {
-    const response = await this.step({
+    const response = await this.call({
       system: request.system,
       messages: [{ role: 'user', content: request.prompt }],
       tools: [],

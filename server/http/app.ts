@@ -23,6 +23,7 @@ import { forwardTo, isForwarded } from './forward.ts';
 import { refuseUnstorable } from './input-guard.ts';
 import { landingPages } from './landing-page.ts';
 import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
+import { httpDuration, metricsRegistry } from '../shared/metrics.ts';
 import { loggerOptions } from './logger.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { ResponseValidator } from './response-validator.ts';
@@ -146,9 +147,15 @@ export async function buildApp({
   // The path and query before anything (a runtime call's owner is looked up in onRequest), the body once parsed.
   app.addHook('onRequest', async (request) => refuseUnstorable({ path: request.params, query: request.query }));
   app.addHook('preValidation', async (request) => refuseUnstorable({ body: request.body }));
-  app.addHook('onResponse', async (request, reply) =>
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed'),
-  );
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    const operation =
+      request.routeOptions.config.operation?.operationId ?? (request.routeOptions.url ? 'static' : 'unknown');
+    httpDuration.observe(
+      { operation, method: request.method, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const index = webRoot && path.join(webRoot, 'index.html');
@@ -216,6 +223,8 @@ export async function buildApp({
   const handlers = {
     ...modules.handlers,
     getApiDocs: async () => new RawResponse(200, docsPage, { 'content-type': 'text/html; charset=utf-8' }),
+    getMetrics: async () =>
+      new RawResponse(200, await metricsRegistry.metrics(), { 'content-type': metricsRegistry.contentType }),
     getOpenApiDocument: async () =>
       new RawResponse(200, documentText, { 'content-type': 'application/yaml; charset=utf-8' }),
   } as Record<string, Handler<OperationId> | undefined>;

@@ -6,6 +6,7 @@ import type { AuthUser } from '../shared/operations.ts';
 import type { Event, EventReader, EventStreams } from './streams.ts';
 import { bearerToken } from '../shared/bearer-token.ts';
 import type { ClientAction } from '../../openapi/types.ts';
+import { openSockets } from '../shared/metrics.ts';
 
 type ClientFrame = components['schemas']['ClientFrame'];
 
@@ -102,6 +103,8 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     );
     socket.on('close', unsubscribe);
     if (socket.readyState !== socket.OPEN) return unsubscribe();
+    openSockets.inc();
+    socket.on('close', () => openSockets.dec());
 
     for (;;) {
       const page = await channel.events.after(conversationId, lastSent, REPLAY_PAGE);

@@ -84,6 +84,7 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   getReady: () => call(t.app, 'GET', '/ready'),
   getApiDocs: () => t.app.http.inject({ method: 'GET', url: '/api/docs' }),
   getOpenApiDocument: () => t.app.http.inject({ method: 'GET', url: '/api/openapi.yaml' }),
+  getMetrics: () => t.app.http.inject({ method: 'GET', url: '/metrics' }),
   register: () =>
     call(t.app, 'POST', '/api/auth/register', {
       body: { name: 'N', email: 'other@acme.example', password: 'long enough' },

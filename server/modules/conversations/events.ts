@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { conversations, events } from '../../db/schema.ts';
 import type { Event } from '../../../openapi/types.ts';
+import { eventAppends } from '../../shared/metrics.ts';
 
 /** An event before the store gives it its id and timestamp. */
 export type NewEvent = Omit<Event, 'id' | 'timestamp'>;
@@ -16,6 +17,7 @@ export function createEventStore(db: Db) {
   return {
     async append(conversationId: string, batch: NewEvent[]): Promise<Event[]> {
       if (batch.length === 0) return [];
+      eventAppends.inc(batch.length);
       const now = new Date();
       const timestamp = now.toISOString();
       const result = await db.execute(sql`

@@ -15,6 +15,7 @@ import type { ConversationRow, ConversationStore } from './store.ts';
 import { runUserCommand } from './terminal.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { ClientAction, Event } from '../../../openapi/types.ts';
+import { countRunningConversations } from '../../shared/metrics.ts';
 
 export interface StartOptions {
   /** Git providers whose tokens the runtime gets (all the user has when absent). */
@@ -60,12 +61,14 @@ export interface ManagerDeps {
  */
 export class ConversationManager {
   private readonly active = new Map<string, ActiveConversation>();
+  private readonly uncount: () => void;
   private readonly renewal: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: ManagerDeps) {
     this.renewal = setInterval(() => void this.renewLeases(), deps.leaseMs / 3).unref();
     this.unsubscribe = deps.bus.onSignal((id, message) => void this.onSignal(id, message));
+    this.uncount = countRunningConversations(() => this.active.size);
   }
 
   /** Persists an event, then tells every node (and so every socket) about it. */
@@ -269,6 +272,7 @@ export class ConversationManager {
   async shutdown() {
     clearInterval(this.renewal);
     this.unsubscribe();
+    this.uncount();
     await Promise.all(
       [...this.active.keys()].map((id) =>
         this.stop(id).catch((error: unknown) => this.deps.log.error({ err: error, conversationId: id }, 'stop failed')),

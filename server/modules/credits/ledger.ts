@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { creditLedger } from '../../db/schema.ts';
+import { ledgerWrites } from '../../shared/metrics.ts';
 
 // The ledger's writes are the database functions of migration 0009 (credit_grant, credit_debit,
 // credit_settle): each takes the account's row lock, so one call is atomic and concurrent calls
@@ -31,6 +32,7 @@ export async function grantCredit(
   },
 ): Promise<boolean> {
   if (entry.amountMicros <= 0n) throw new RangeError('A grant must be positive');
+  ledgerWrites.inc({ operation: 'grant' });
   const result = await db.execute(sql`select credit_grant(${entry.userId}, ${entry.amountMicros.toString()}::bigint,
     ${entry.type}, ${entry.kind}, ${entry.description}, ${entry.idempotencyKey},
     ${entry.expiresAt?.toISOString() ?? null}::timestamptz) as granted`);
@@ -57,6 +59,7 @@ export async function chargeUsage(
   },
 ): Promise<bigint> {
   if (entry.amountMicros < 0n) throw new RangeError('A charge cannot be negative');
+  ledgerWrites.inc({ operation: 'charge' });
   const result = await db.execute(sql`select credit_debit(${entry.userId}, ${entry.amountMicros.toString()}::bigint,
     'usage', ${entry.description}, ${entry.idempotencyKey}, ${(entry.at ?? new Date()).toISOString()}::timestamptz,
     ${entry.conversationId}, ${entry.category}, ${entry.subcategory ?? null}) as balance`);
@@ -72,6 +75,7 @@ export async function takeBackCredit(
   entry: { userId: string; amountMicros: bigint; description: string; idempotencyKey: string; at?: Date },
 ): Promise<bigint> {
   if (entry.amountMicros <= 0n) throw new RangeError('Credit taken back must be positive');
+  ledgerWrites.inc({ operation: 'take_back' });
   const result = await db.execute(sql`select credit_debit(${entry.userId}, ${entry.amountMicros.toString()}::bigint,
     'debit', ${entry.description}, ${entry.idempotencyKey}, ${(entry.at ?? new Date()).toISOString()}::timestamptz,
     null, null, null) as balance`);
@@ -88,6 +92,7 @@ export async function recordFailedPurchase(
   db: Db,
   entry: { userId: string; amountMicros: bigint; description: string; idempotencyKey: string },
 ): Promise<void> {
+  ledgerWrites.inc({ operation: 'failed_purchase' });
   await db
     .insert(creditLedger)
     .values({
