@@ -1,6 +1,8 @@
 // Shared machinery of the model-based tests: generate paths from a machine's graph, run each
 // path against the real machine with fake side effects, and measure which states and which
 // transitions of the definition the runs went through.
+import fs from 'node:fs';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import {
   createActor,
@@ -70,6 +72,35 @@ export function withoutPrefixPaths<TPath extends StatePath<AnyMachineSnapshot, E
   return kept;
 }
 
+function eventDetail(event: EventObject): string {
+  const { type: _type, ...rest } = JSON.parse(serializeEvent(event)) as Record<string, unknown>;
+  const text = Object.keys(rest).length ? JSON.stringify(rest) : '';
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** A guard's name: its type, or the function's name for an inline guard. */
+function guardName(guard: unknown): string {
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'function') return guard.name || '(inline guard)';
+  const type = (guard as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? type : '(guard)';
+}
+
+/** A state value as dotted paths: `chatting.steps.idle + chatting.messages.quiet`. */
+export function stateText(value: StateValue): string {
+  if (typeof value === 'string') return value;
+  return Object.entries(value)
+    .map(([key, child]) =>
+      child === undefined
+        ? key
+        : stateText(child)
+            .split(' + ')
+            .map((part) => `${key}.${part}`)
+            .join(' + '),
+    )
+    .join(' + ');
+}
+
 function transitionId(transition: AnyTransitionDefinition): string {
   const siblings =
     transition.eventType === ''
@@ -102,9 +133,20 @@ function activeStateIds(machineId: string, value: StateValue, prefix: string[] =
   ]);
 }
 
+/** One step of a generated path as a tester reads it: the event, the guards that let it through, the state after. */
+export interface PathStep {
+  event: string;
+  /** The event's other fields, as JSON (cut at 120 characters). */
+  detail: string;
+  guards: string[];
+  state: string;
+}
+
 export class Coverage {
   readonly states = new Set<string>();
   readonly transitions = new Set<string>();
+  /** The paths run, in order, for `npm run paths`. */
+  readonly paths: { name: string; steps: PathStep[] }[] = [];
 
   constructor(private readonly machine: AnyStateMachine) {}
 
@@ -115,9 +157,28 @@ export class Coverage {
     };
   }
 
+  /** With ATELIER_PATHS_DIR set (`npm run paths`), writes what this file generated and covered there. */
+  private export(states: string[], transitions: string[]): void {
+    const dir = process.env['ATELIER_PATHS_DIR'];
+    if (!dir) return;
+    const file = path.join(dir, `${this.machine.id}.${process.pid}.${this.paths.length}.${Date.now()}.json`);
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        machine: this.machine.id,
+        states,
+        transitions,
+        reachedStates: states.filter((id) => this.states.has(id)),
+        reachedTransitions: transitions.filter((id) => this.transitions.has(id)),
+        paths: this.paths,
+      }),
+    );
+  }
+
   summary(paths: number): string {
     const states = stateIdsOf(this.machine);
     const transitions = transitionIdsOf(this.machine);
+    this.export(states, transitions);
     const reachedStates = states.filter((id) => this.states.has(id)).length;
     const reachedTransitions = transitions.filter((id) => this.transitions.has(id)).length;
     return `${this.machine.id}: ${reachedStates}/${states.length} states, ${reachedTransitions}/${transitions.length} transitions covered by ${paths} generated paths`;
@@ -164,6 +225,8 @@ export async function runPath(
   let effects: string[] = [];
   let effectParams: unknown[] = [];
   let started: { src: string; input: unknown }[] = [];
+  let guards: string[] = [];
+  const recorded: PathStep[] = [];
 
   const actors: Record<string, AnyActorLogic> = {};
   for (const src of fakes.promises) {
@@ -200,6 +263,7 @@ export async function runPath(
     inspect(inspection) {
       if (inspection.type === '@xstate.microstep') {
         for (const transition of inspection._transitions) {
+          if (transition.guard) guards.push(guardName(transition.guard));
           coverage.transitions.add(transitionId(transition));
           // A transient state (left at once by an always transition) is never a snapshot, but the machine was in it.
           coverage.states.add(transition.source.id);
@@ -220,6 +284,7 @@ export async function runPath(
     effects = [];
     effectParams = [];
     started = [];
+    guards = [];
     const settled = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
     if (settled) {
       const [, outcome, src] = settled;
@@ -250,7 +315,9 @@ export async function runPath(
       );
     }
     options.expectStep?.({ event, before, after, effects, effectParams, started });
+    recorded.push({ event: event.type, detail: eventDetail(event), guards, state: stateText(after.value) });
   }
+  coverage.paths.push({ name: describePath(path), steps: recorded });
   actor.stop();
   return actor.getSnapshot();
 }
