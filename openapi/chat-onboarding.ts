@@ -12,9 +12,9 @@ export const LETS_GO = "Let's go!";
 export const choicesOf = (message: string): string[] =>
   [...message.matchAll(/\[([^\][\n]{1,80})\]/g)].map((match) => match[1]!.trim()).filter(Boolean);
 
+/** A message without its bracketed choices (the browser shows them as buttons). */
+export const withoutChoices = (message: string): string => message.replace(/\s*\[[^\][\n]{1,80}\]/g, '').trim();
+
 /** The upgrade message: without its bracketed choices it ends with the question, and Let's go! is a choice. */
 export const asksToJumpIn = (message: string): boolean =>
-  message
-    .replace(/\[[^\][\n]{1,80}\]/g, '')
-    .trim()
-    .endsWith(JUMP_IN_QUESTION) && choicesOf(message).includes(LETS_GO);
+  withoutChoices(message).endsWith(JUMP_IN_QUESTION) && choicesOf(message).includes(LETS_GO);

@@ -171,13 +171,13 @@ export async function buildApp({
    */
   async function identify(request: FastifyRequest, op: Operation) {
     const token = bearerToken(request.headers.authorization);
-    // Affiliate tokens are accepted by the affiliate operations only, and application tokens never there.
     // A chat-only onboarding call: the handler checks the chat's token against its chat.
     if (op.security.includes('chatToken')) {
       request.auth = { user: null, token: null, affiliate: null };
       if (typeof request.headers['x-chat-token'] !== 'string') throw new HttpError(401, 'Not authenticated');
       return;
     }
+    // Affiliate tokens are accepted by the affiliate operations only, and application tokens never there.
     if (op.security.includes('affiliateBearer')) {
       const affiliate = token ? await modules.affiliates.accounts.authenticate(token) : null;
       request.auth = { user: null, token: affiliate ? token : null, affiliate };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { LOGIN_PROMPT, SIGNUP_PROMPT, UPLOAD_PROMPT } from '../../openapi/chat-onboarding.ts';
+import { LOGIN_PROMPT, SIGNUP_PROMPT, UPLOAD_PROMPT, withoutChoices } from '../../openapi/chat-onboarding.ts';
 import { ACCOUNT_QUESTION, GREETING, confirmation } from '../../server/modules/chat-onboarding/flow.ts';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
@@ -50,7 +50,7 @@ describe.skipIf(browserMissing())('the chat-only onboarding in the browser', () 
       await signup.getByRole('button', { name: 'Cancel' }).click();
       await page.waitForFunction(
         (text) => [...document.querySelectorAll('[role="log"] p')].filter((p) => p.textContent === text).length === 2,
-        ACCOUNT_QUESTION.replace(/\s*\[.*$/, ''),
+        withoutChoices(ACCOUNT_QUESTION),
       );
       expect(await signup.count()).toBe(0);
       await expect
@@ -75,9 +75,7 @@ describe.skipIf(browserMissing())('the chat-only onboarding in the browser', () 
       ]);
       await upload.getByRole('button', { name: 'Upload' }).click();
       const confirmed = confirmation('A notes app for my team', ['README.md', 'app.ts']);
-      await log(page)
-        .getByText(confirmed.replace(/\s*\[.*$/, ''))
-        .waitFor();
+      await log(page).getByText(withoutChoices(confirmed)).waitFor();
 
       // The account's registration onboarding and its credit, done elsewhere meanwhile; the chat reopens where it was.
       const verification = new URLSearchParams((await mailedLink(server, email)).split('?')[1]).get('token');
@@ -90,9 +88,7 @@ describe.skipIf(browserMissing())('the chat-only onboarding in the browser', () 
       expect((await server.admin('activate-user', email)).code).toBe(0);
       expect((await server.admin('grant-credits', email, '5')).code).toBe(0);
       await page.reload();
-      await log(page)
-        .getByText(confirmed.replace(/\s*\[.*$/, ''))
-        .waitFor();
+      await log(page).getByText(withoutChoices(confirmed)).waitFor();
       expect(await agentSays(page, GREETING).count()).toBe(1);
 
       llm.enqueue(

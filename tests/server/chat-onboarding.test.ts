@@ -210,6 +210,27 @@ async function uploadToChat(chatId: string, chatToken: string | null, files: [st
   return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
 }
 
+const agentSaid = (text: string) => (s: SocketClient) => s.events.some((e) => e.message === text);
+
+/** A visitor describes 'A notes app' and logs in within the chat: the socket, at the upload step. */
+async function logInThroughChat(baseUrl: string, chatId: string, chatToken: string, userToken: string) {
+  const socket = await SocketClient.open(baseUrl, {
+    conversation_id: chatId,
+    latest_event_id: -1,
+    chat_only_mode: 'true',
+    auth_token: chatToken,
+  });
+  await socket.waitFor(agentSaid(GREETING), 'the greeting');
+  socket.send({ action: 'message', args: { content: 'A notes app' } });
+  await socket.waitFor(agentSaid(ACCOUNT_QUESTION), 'the account question');
+  socket.send({ action: 'message', args: { content: HAVE_ACCOUNT } });
+  await socket.waitFor(agentSaid(LOGIN_PROMPT), 'the login form');
+  expect((await claim(userToken, chatId, chatToken)).status).toBe(200);
+  socket.send({ action: 'user_authenticated', args: { auth_method: 'login', user_preferences: {} } });
+  await socket.waitFor(agentSaid(uploadPrompt()), 'the upload panel');
+  return socket;
+}
+
 describe('the onboarding chat’s files', () => {
   it('keeps what the visitor uploads with the chat’s token, within the chat’s limits, and writes it into the upgraded workspace', async () => {
     const baseUrl = await listen(t.app);
@@ -243,21 +264,7 @@ describe('the onboarding chat’s files', () => {
     expect(tooMuch).toMatchObject({ status: 413, body: { detail: expect.stringMatching(/over 50 MB/) } });
 
     // The visitor logs in within the chat; the files the agent names are those stored, not those the client claims.
-    const socket = await SocketClient.open(baseUrl, {
-      conversation_id: id!,
-      latest_event_id: -1,
-      chat_only_mode: 'true',
-      auth_token: token!,
-    });
-    const agentSaid = (text: string) => (s: SocketClient) => s.events.some((e) => e.message === text);
-    await socket.waitFor(agentSaid(GREETING), 'the greeting');
-    socket.send({ action: 'message', args: { content: 'A notes app' } });
-    await socket.waitFor(agentSaid(ACCOUNT_QUESTION), 'the account question');
-    socket.send({ action: 'message', args: { content: HAVE_ACCOUNT } });
-    await socket.waitFor(agentSaid(LOGIN_PROMPT), 'the login form');
-    await claim(ada.token, id!, token!);
-    socket.send({ action: 'user_authenticated', args: { auth_method: 'login', user_preferences: {} } });
-    await socket.waitFor(agentSaid(uploadPrompt()), 'the upload panel');
+    const socket = await logInThroughChat(baseUrl, id!, token!, ada.token);
     socket.send({ action: 'files_uploaded', args: { uploaded_files: ['evil.sh'], skipped_files: [] } });
     await socket.waitFor(agentSaid(confirmation('A notes app', ['app.ts', 'docs/README.md'])), 'the confirmation');
     socket.send({ action: 'message', args: { content: "Let's go!" } });
@@ -284,21 +291,7 @@ describe('the onboarding chat’s files', () => {
     const baseUrl = await listen(t.app);
     const eve = await signUp(t.app, t.db, 'eve-inactive@acme.example', { onboarded: false });
     const { chat_id: id, chat_token: token } = (await open('192.0.2.31')).body as Record<string, string>;
-    const socket = await SocketClient.open(baseUrl, {
-      conversation_id: id!,
-      latest_event_id: -1,
-      chat_only_mode: 'true',
-      auth_token: token!,
-    });
-    const agentSaid = (text: string) => (s: SocketClient) => s.events.some((e) => e.message === text);
-    await socket.waitFor(agentSaid(GREETING), 'the greeting');
-    socket.send({ action: 'message', args: { content: 'A notes app' } });
-    await socket.waitFor(agentSaid(ACCOUNT_QUESTION), 'the account question');
-    socket.send({ action: 'message', args: { content: HAVE_ACCOUNT } });
-    await socket.waitFor(agentSaid(LOGIN_PROMPT), 'the login form');
-    expect((await claim(eve.token, id!, token!)).status).toBe(200);
-    socket.send({ action: 'user_authenticated', args: { auth_method: 'login', user_preferences: {} } });
-    await socket.waitFor(agentSaid(uploadPrompt()), 'the upload panel');
+    const socket = await logInThroughChat(baseUrl, id!, token!, eve.token);
     socket.send({ action: 'message', args: { content: SKIP_UPLOAD } });
     await socket.waitFor(agentSaid(confirmation('A notes app', [])), 'the confirmation');
     socket.send({ action: 'message', args: { content: "Let's go!" } });

@@ -19,7 +19,7 @@ import {
 import type { ConnectionNotice } from '../../../machines/connection.ts';
 import { enterKeyIntent } from '../../../machines/chat-input.ts';
 import { validateFiles, type UploadError } from '../../../machines/upload.ts';
-import { choicesOf } from '../../../openapi/chat-onboarding.ts';
+import { choicesOf, withoutChoices } from '../../../openapi/chat-onboarding.ts';
 import { storedAffiliateCode } from '../../app/local-data.ts';
 import { requests } from '../../app/services.ts';
 import { SessionContext, type SessionActor } from '../../app/session.ts';
@@ -48,8 +48,6 @@ export interface ChatOnboardingPageProps {
 const selectMessages = (snapshot: StreamSnapshot) => snapshot.events;
 const isMessage = (event: Event) => event.action === 'message' && (event.source === 'user' || event.source === 'agent');
 const textOf = (event: Event) => String(event.args?.content ?? event.message ?? '');
-/** An agent message without its bracketed choices, which show as buttons. */
-const withoutChoices = (text: string) => text.replace(/\s*\[[^\][\n]{1,80}\]/g, '').trim();
 
 let opening: Promise<OnboardingChat> | null = null;
 
