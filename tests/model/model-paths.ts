@@ -14,6 +14,7 @@ import {
   type AnyStateMachine,
   type AnyTransitionDefinition,
   type EventObject,
+  type InspectionEvent,
   type StateValue,
 } from 'xstate';
 import { getShortestPaths, getStateNodes, type StatePath } from 'xstate/graph';
@@ -131,6 +132,31 @@ function activeStateIds(machineId: string, value: StateValue, prefix: string[] =
     [machineId, ...prefix, key].join('.'),
     ...(child === undefined ? [] : activeStateIds(machineId, child, [...prefix, key])),
   ]);
+}
+
+/**
+ * An actor's `inspect` option that adds the states and transitions the actor goes through to
+ * `coverage`, and names each guard that let a transition through to `onGuard`.
+ */
+export function coverageInspector(
+  machine: AnyStateMachine,
+  coverage: Coverage,
+  onGuard: (name: string) => void = () => undefined,
+): (inspection: InspectionEvent) => void {
+  return (inspection) => {
+    if (inspection.type === '@xstate.microstep') {
+      for (const transition of inspection._transitions) {
+        if (transition.guard) onGuard(guardName(transition.guard));
+        coverage.transitions.add(transitionId(transition));
+        // A transient state (left at once by an always transition) is never a snapshot, but the machine was in it.
+        coverage.states.add(transition.source.id);
+      }
+    }
+    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId) {
+      const value = (inspection.snapshot as AnyMachineSnapshot).value;
+      for (const id of activeStateIds(machine.id, value)) coverage.states.add(id);
+    }
+  };
 }
 
 /** One step of a generated path as a tester reads it: the event, the guards that let it through, the state after. */
@@ -260,20 +286,7 @@ export async function runPath(
 
   const actor = createActor(machine.provide({ actors, actions }), {
     input: options.input,
-    inspect(inspection) {
-      if (inspection.type === '@xstate.microstep') {
-        for (const transition of inspection._transitions) {
-          if (transition.guard) guards.push(guardName(transition.guard));
-          coverage.transitions.add(transitionId(transition));
-          // A transient state (left at once by an always transition) is never a snapshot, but the machine was in it.
-          coverage.states.add(transition.source.id);
-        }
-      }
-      if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId) {
-        const value = (inspection.snapshot as AnyMachineSnapshot).value;
-        for (const id of activeStateIds(machine.id, value)) coverage.states.add(id);
-      }
-    },
+    inspect: coverageInspector(machine, coverage, (guard) => guards.push(guard)),
   });
   actor.start();
   await flush();

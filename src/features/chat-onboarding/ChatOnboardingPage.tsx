@@ -21,9 +21,10 @@ import { enterKeyIntent } from '../../../machines/chat-input.ts';
 import { validateFiles, type UploadError } from '../../../machines/upload.ts';
 import { choicesOf, withoutChoices } from '../../../openapi/chat-onboarding.ts';
 import { storedAffiliateCode } from '../../app/local-data.ts';
-import { requests } from '../../app/services.ts';
+import { queryClient, requests } from '../../app/services.ts';
 import { SessionContext, type SessionActor } from '../../app/session.ts';
 import type { LiveConversationStream } from '../../realtime/conversation-stream.ts';
+import { queryKeys } from '../../api/queries.ts';
 import { useStreamSelector } from '../../realtime/use-stream-selector.ts';
 import type { StreamSnapshot } from '../../realtime/types.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
@@ -99,7 +100,12 @@ function chatOnboardingLogic(
     },
     actions: {
       rememberChat: (_, chat) => page.showChat(chat.id),
-      openConversation: (_, conversationId) => page.openConversation(conversationId),
+      // The account may have been activated elsewhere since this page signed in: the workspace
+      // must see it as it is now, not as the session loaded it.
+      openConversation: (_, conversationId) =>
+        void queryClient
+          .refetchQueries({ queryKey: queryKeys.currentUser })
+          .finally(() => page.openConversation(conversationId)),
     },
   });
 }

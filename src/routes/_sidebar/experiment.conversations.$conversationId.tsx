@@ -32,8 +32,9 @@ function ExperimentWorkspace() {
     if (from !== 'onboarding' || welcomed.current) return;
     welcomed.current = true;
     toast.success(t('fromOnboarding'));
-    void navigate({ search: (search) => ({ ...search, from: undefined }), replace: true });
-  }, [from, navigate, t]);
+    // The id is named: a navigation right after mounting would otherwise take the params of the page it came from.
+    void navigate({ params: { conversationId }, search: (search) => ({ ...search, from: undefined }), replace: true });
+  }, [conversationId, from, navigate, t]);
   const { ChatPanel } = Route.useLoaderData();
   const views = useMemo(() => ({ ...LAZY_TAB_VIEWS, chat: ChatPanel }), [ChatPanel]);
   return (
@@ -42,7 +43,7 @@ function ExperimentWorkspace() {
       conversationId={conversationId}
       views={views}
       tempMessage={temp_message ?? null}
-      clearTempMessage={() => void navigate({ search: {}, replace: true })}
+      clearTempMessage={() => void navigate({ params: { conversationId }, search: {}, replace: true })}
     />
   );
 }
