@@ -3,8 +3,9 @@ import { browserMissing, seriousAccessibilityViolations } from '../support/brows
 import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 
-// A self-hosted installation without LLM_* variables: the person picks the model in the product,
-// tests the connection, saves, and a conversation runs on it.
+// A self-hosted installation without LLM_* variables: the AI settings dialog on a fresh
+// installation and in the chat. (Settings → Test connection → a conversation is a journey model:
+// tests/e2e/journeys/model-settings.test.ts.)
 
 let pageErrors: string[] = [];
 afterEach(() => {
@@ -54,100 +55,6 @@ describe.skipIf(browserMissing())('choosing the model in the settings of a self-
     await page.getByRole('heading', { name: 'Language model' }).waitFor();
     await page.close();
   });
-
-  it('tests the connection with the entered key, saves, and a conversation runs on that model', async () => {
-    const { server, browser } = suite;
-    const page = await browser.newPage();
-    watchPageErrors(page, pageErrors);
-    await page.goto(`${server.url}/settings`);
-    await page.getByRole('heading', { name: 'Language model' }).waitFor();
-    // Back to the spec's default model in basic mode, then to the fake model in advanced mode.
-    const save = page.getByRole('button', { name: 'Save', exact: true });
-    await page.getByLabel('Custom model').waitFor();
-    expect(await save.isDisabled()).toBe(true);
-    await page.getByRole('checkbox', { name: 'Advanced settings' }).click();
-    expect(await page.getByLabel('Provider').inputValue()).toBe('openai');
-    await page.getByLabel('Provider').selectOption('anthropic');
-    expect(await page.getByLabel('Model', { exact: true }).inputValue()).toBe('claude-sonnet-4-20250514');
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
-
-    await page.getByRole('checkbox', { name: 'Advanced settings' }).click();
-    expect(await page.getByLabel('Custom model').inputValue()).toBe('anthropic/claude-sonnet-4-20250514');
-    await page.getByLabel('Custom model').fill('openai/fake-model');
-    await page.getByLabel('Base URL').fill(llmUrl);
-    await page.getByLabel('API key', { exact: true }).fill('sk-wrong');
-    llm.enqueue(reply.error(401, 'Incorrect API key provided: sk-wrong.'));
-    await page.getByRole('button', { name: 'Test connection' }).click();
-    await page
-      .getByRole('status')
-      .getByText(/The model could not be reached: .*Incorrect API key provided/)
-      .waitFor();
-
-    await page.getByLabel('API key', { exact: true }).fill('sk-right');
-    llm.enqueue(reply.text('OK'));
-    await page.getByRole('button', { name: 'Test connection' }).click();
-    await page.getByRole('status').getByText('The model answered: OK').waitFor();
-    expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-right');
-
-    await save.click();
-    await page.waitForFunction(() => {
-      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Save');
-      return button?.disabled === true;
-    });
-    const saved = (await (await fetch(`${server.url}/api/settings`)).json()) as Record<string, unknown>;
-    expect(saved).toMatchObject({ llm_model: 'openai/fake-model', llm_base_url: llmUrl, llm_api_key_set: true });
-    expect(JSON.stringify(saved)).not.toContain('sk-right');
-
-    // An unknown model opens the advanced settings on load; the key shows as saved, not its value.
-    await page.reload();
-    expect(await page.getByLabel('Custom model').inputValue()).toBe('openai/fake-model');
-    expect(await page.getByLabel('API key', { exact: true }).getAttribute('placeholder')).toBe(
-      'A key is saved (hidden). Type a new one to replace it.',
-    );
-
-    llm.enqueue(
-      reply.text('Settings check', { when: withoutTools }),
-      reply.toolCall(
-        'finish',
-        { message: 'Running on the chosen model.', task_completed: 'true' },
-        { when: withTools },
-      ),
-    );
-    const created = await fetch(`${server.url}/api/conversations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ initial_user_msg: 'Which model are you?' }),
-    });
-    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
-    // Sound notifications on (Application tab): the finish sound plays at volume 0.5, once.
-    await fetch(`${server.url}/api/settings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ enable_sound_notifications: true }),
-    });
-    await page.addInitScript(() => {
-      const played: number[] = [];
-      Object.assign(window, { playedSounds: played });
-      const Real = window.AudioContext;
-      window.AudioContext = class extends Real {
-        override createGain() {
-          const gain = super.createGain();
-          queueMicrotask(() => played.push(gain.gain.value));
-          return gain;
-        }
-      };
-    });
-    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
-    await page
-      .getByRole('region', { name: 'Chat with the agent' })
-      .getByText('Running on the chosen model.')
-      .waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => (window as unknown as { playedSounds: number[] }).playedSounds.length > 0);
-    expect(await page.evaluate(() => (window as unknown as { playedSounds: number[] }).playedSounds)).toEqual([0.5]);
-    expect(llm.completions.at(-1)?.model).toBe('fake-model');
-    expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-right');
-    await page.close();
-  }, 120_000);
 
   it('offers the AI settings from the chat’s “no model” message; saving ends the session and the next message runs on the model', async () => {
     const { server, browser } = suite;
