@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { browserSuite, createOssConversation, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { waitFor } from '../support/conversations.ts';
 import { FakeLlm, reply, type ModelRequest } from '../support/fake-llm/index.ts';
+import { chooseMenuItem, menuBar } from '../support/workspace-page.ts';
 
 // The DevOps agent in Chromium against the real server (self-hosted, deploying on this machine),
 // its model the fake one: the developer preset shows the DevOps tab, which starts the workflow;
@@ -16,12 +16,6 @@ const llm = new FakeLlm('fake-model');
 const devops = (request: ModelRequest) => JSON.stringify(request.tools ?? []).includes('"propose_deployment"');
 const SERVER_JS =
   "require('node:http').createServer((q, s) => s.end('<h1>Todo app</h1>')).listen(Number(process.env.PORT));";
-
-const menuBar = (page: Page) => page.getByRole('navigation', { name: 'Workspace menu' });
-async function chooseMenuItem(page: Page, menu: string, item: string) {
-  await menuBar(page).getByRole('button', { name: menu, exact: true }).click();
-  await page.getByRole('menuitem', { name: item, exact: true }).click();
-}
 
 describe.skipIf(browserMissing())('the DevOps agent in the browser', () => {
   const suite = browserSuite({ mode: 'oss', llm });

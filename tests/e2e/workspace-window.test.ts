@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
 import { FakeLlm } from '../support/fake-llm/index.ts';
 import { browserSuite, createOssConversation, watchPageErrors } from '../support/browser-suite.ts';
+import { chooseMenuItem, menuBar, openMenu, popOutActiveTab, tabButton } from '../support/workspace-page.ts';
 
 // The workspace's menus against the real server in self-hosted mode: a tab popped out into a
 // browser window of its own stays live there and returns to the layout when the window closes
@@ -17,45 +17,6 @@ afterEach(() => {
   pageErrors = [];
   expect(errors).toEqual([]);
 });
-
-const menuBar = (page: Page) => page.getByRole('navigation', { name: 'Workspace menu' });
-
-async function openMenu(page: Page, menu: string) {
-  await menuBar(page).getByRole('button', { name: menu, exact: true }).click();
-}
-
-async function chooseMenuItem(page: Page, menu: string, item: string) {
-  await openMenu(page, menu);
-  await page.getByRole('menuitem', { name: item, exact: true }).click();
-}
-
-const tabButton = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
-
-/**
- * Layout → Open in a new window on the active tab; resolves with the window showing it (titled
- * with the tab's name). A development build (as here) runs effects twice (StrictMode), so
- * flexlayout opens, closes and opens the window again: the popout is the window still open.
- */
-async function popOutActiveTab(page: Page, tab: string): Promise<Page> {
-  const windows: Page[] = [];
-  const collect = (opened: Page) => void windows.push(opened);
-  page.context().on('page', collect);
-  await chooseMenuItem(page, 'Layout', 'Open in a new window');
-  const popup = await waitFor(
-    async () => {
-      for (const candidate of windows.filter((opened) => !opened.isClosed()))
-        if ((await candidate.title().catch(() => '')) === tab) return candidate;
-      return null;
-    },
-    (found) => found !== null,
-    20_000,
-    `the popout window of ${tab}`,
-  );
-  page.context().off('page', collect);
-  if (!popup) throw new Error(`no popout window for ${tab}`);
-  popup.on('pageerror', (error) => pageErrors.push(`popout: ${error.message}`));
-  return popup;
-}
 
 describe.skipIf(browserMissing())('the workspace menus and popout windows in the browser', () => {
   const llm = new FakeLlm('fake-model');
@@ -86,7 +47,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
 
     await chooseMenuItem(page, 'Window', 'Terminal');
     await tabButton(page, 'Terminal').waitFor();
-    const popup = await popOutActiveTab(page, 'Terminal');
+    const popup = await popOutActiveTab(page, 'Terminal', (message) => pageErrors.push(message));
     const popped = popup.getByRole('region', { name: 'Terminal' });
     await tabButton(page, 'Terminal').waitFor({ state: 'detached' });
     // Still the live terminal: a command typed in the window runs in the conversation's shell.
@@ -113,7 +74,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     // A framed tab pops out too: the window draws its page (loaded once more there), and the
     // page's framed layer draws it again once the window closes.
     await tabButton(page, 'App').click();
-    const appWindow = await popOutActiveTab(page, 'App');
+    const appWindow = await popOutActiveTab(page, 'App', (message) => pageErrors.push(message));
     const noApp = 'No web app is being served yet.';
     await appWindow.getByText(noApp, { exact: false }).waitFor();
     await page.locator('[data-framed-tab="app"]').waitFor({ state: 'detached' });

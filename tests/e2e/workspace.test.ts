@@ -6,6 +6,7 @@ import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/ind
 import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Event } from '../../openapi/types.ts';
+import { chooseMenuItem, tabButton } from '../support/workspace-page.ts';
 
 // The workspace against the real server in self-hosted mode and a scripted model: the home
 // prompt opens a conversation in the pm layout, the agent runs a command, writes a file and
@@ -48,16 +49,6 @@ async function events(server: RunningServer, conversationId: string): Promise<Ev
   expect(response.status).toBe(200);
   return ((await response.json()) as { events: Event[] }).events.reverse();
 }
-
-async function chooseMenuItem(page: Page, menu: string, item: string) {
-  await page
-    .getByRole('navigation', { name: 'Workspace menu' })
-    .getByRole('button', { name: menu, exact: true })
-    .click();
-  await page.getByRole('menuitem', { name: item, exact: true }).click();
-}
-
-const tabButton = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
 
 /** The terminal's screen, one string per row (xterm's DOM renderer draws a div a row). */
 const terminalLines = async (page: Page) =>
