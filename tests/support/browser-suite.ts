@@ -88,3 +88,15 @@ export async function createOssConversation(server: RunningServer): Promise<stri
   if (created.status !== 200) throw new Error(`creating a conversation answered ${created.status}`);
   return ((await created.json()) as { conversation_id: string }).conversation_id;
 }
+
+/**
+ * Makes the page a visitor's: the browser's profile is shared by a file's tests, so what an
+ * earlier test signed in or kept (tokens, a chat, a referral) is forgotten first.
+ */
+export async function forgetEarlierVisits(page: Page, server: RunningServer): Promise<void> {
+  await page.goto(`${server.url}/terms`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+}

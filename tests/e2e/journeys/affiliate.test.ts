@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { setup } from 'xstate';
 import { browserMissing, seriousAccessibilityViolations } from '../../support/browser.ts';
-import { browserSuite, pagesWithoutErrors } from '../../support/browser-suite.ts';
+import { browserSuite, forgetEarlierVisits, pagesWithoutErrors } from '../../support/browser-suite.ts';
 import { journeyTests } from '../../support/journey.ts';
 
 // Journey 4: an affiliate registers → is verified → creates a link → a visitor comes through
@@ -143,11 +143,7 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
       await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
       const stamp = `${Date.now()}-${++affiliates}`;
       const page = await openPage(browser);
-      await page.goto(`${server.url}/terms`);
-      await page.evaluate(() => {
-        localStorage.clear();
-        sessionStorage.clear();
-      });
+      await forgetEarlierVisits(page, server);
       await page.goto(`${server.url}/affiliate`);
       return {
         page,

@@ -4,7 +4,7 @@ import { setup } from 'xstate';
 import { LOGIN_PROMPT, SIGNUP_PROMPT, UPLOAD_PROMPT, withoutChoices } from '../../../openapi/chat-onboarding.ts';
 import { ACCOUNT_QUESTION, GREETING, confirmation } from '../../../server/modules/chat-onboarding/flow.ts';
 import { browserMissing, seriousAccessibilityViolations } from '../../support/browser.ts';
-import { browserSuite, pagesWithoutErrors } from '../../support/browser-suite.ts';
+import { browserSuite, forgetEarlierVisits, pagesWithoutErrors } from '../../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../../support/fake-llm/index.ts';
 import { journeyTests } from '../../support/journey.ts';
 import { mailedLink } from '../../support/mail.ts';
@@ -93,12 +93,7 @@ describe.skipIf(browserMissing())('journey: chat-only onboarding → upload → 
       });
       expect(registered.status).toBe(200);
       const page = await openPage(browser);
-      // A visitor: nothing signed in, no chat of an earlier path (the browser's profile is shared).
-      await page.goto(`${server.url}/terms`);
-      await page.evaluate(() => {
-        localStorage.clear();
-        sessionStorage.clear();
-      });
+      await forgetEarlierVisits(page, server);
       await page.goto(`${server.url}/`);
       return { page, knownEmail, email: '' };
     },

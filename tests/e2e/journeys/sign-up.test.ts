@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { setup } from 'xstate';
 import { browserMissing, seriousAccessibilityViolations } from '../../support/browser.ts';
-import { browserSuite, pagesWithoutErrors } from '../../support/browser-suite.ts';
+import { browserSuite, forgetEarlierVisits, pagesWithoutErrors } from '../../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../../support/fake-llm/index.ts';
 import { journeyTests } from '../../support/journey.ts';
 import { mailedLink } from '../../support/mail.ts';
@@ -116,12 +116,7 @@ describe.skipIf(browserMissing())('journey: visitor → landing → sign up → 
     async start() {
       const { server, browser } = suite;
       const page = await openPage(browser);
-      // A visitor: nothing signed in (the browser's profile is shared by the paths).
-      await page.goto(`${server.url}/terms`);
-      await page.evaluate(() => {
-        localStorage.clear();
-        sessionStorage.clear();
-      });
+      await forgetEarlierVisits(page, server);
       await page.goto(`${server.url}/`);
       return { page, email: '' };
     },
