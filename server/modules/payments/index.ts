@@ -122,24 +122,28 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
   }
 
   async function credit(userId: string, reference: string, amountCents: number) {
-    const granted = await grantCredit(db, {
-      userId,
-      amountMicros: BigInt(amountCents) * MICROS_PER_CENT,
-      type: 'purchase',
-      // Bought credit is spent after any free credit, and does not expire.
-      kind: 'paid',
-      description: `Purchase of ${dollarsText(amountCents)}${provider.test ? ' (test payment)' : ''}`,
-      idempotencyKey: `purchase:${reference}`,
-      expiresAt: null,
-    });
-    // A referred customer's purchase earns their affiliate a commission (once per purchase).
-    if (granted)
-      await recordPurchaseCommissions(db, {
+    // One transaction: a crash between the credit and its commission would lose the commission
+    // for good, as a repeated notice finds the credit granted and grants nothing.
+    await db.transaction(async (tx) => {
+      const granted = await grantCredit(tx, {
         userId,
-        purchaseKey: `purchase:${reference}`,
-        revenueMicros: BigInt(amountCents) * MICROS_PER_CENT,
-        at: new Date(),
+        amountMicros: BigInt(amountCents) * MICROS_PER_CENT,
+        type: 'purchase',
+        // Bought credit is spent after any free credit, and does not expire.
+        kind: 'paid',
+        description: `Purchase of ${dollarsText(amountCents)}${provider.test ? ' (test payment)' : ''}`,
+        idempotencyKey: `purchase:${reference}`,
+        expiresAt: null,
       });
+      // A referred customer's purchase earns their affiliate a commission (once per purchase).
+      if (granted)
+        await recordPurchaseCommissions(tx, {
+          userId,
+          purchaseKey: `purchase:${reference}`,
+          revenueMicros: BigInt(amountCents) * MICROS_PER_CENT,
+          at: new Date(),
+        });
+    });
   }
 
   const returnUrl = (outcome: string) => `${deps.publicUrl}/profile?payment=${outcome}`;

@@ -36,15 +36,18 @@ export async function recordRefund(
   if (amountMicros <= 0n || amountMicros > purchase.amountMicros) throw new HttpError(400, REFUND_TOO_LARGE);
   const at = refund.at ?? new Date();
   const refundKey = `refund:${refund.refundId}`;
-  const balance = await takeBackCredit(db, {
-    userId: purchase.userId,
-    amountMicros,
-    description: `Refund of $${microsToDollars(amountMicros).toFixed(2)} (purchase ${refund.reference})`,
-    idempotencyKey: refundKey,
-    at,
+  // One transaction, so the credit taken back and the commissions reversed happen together or not at all.
+  return db.transaction(async (tx) => {
+    const balance = await takeBackCredit(tx, {
+      userId: purchase.userId,
+      amountMicros,
+      description: `Refund of $${microsToDollars(amountMicros).toFixed(2)} (purchase ${refund.reference})`,
+      idempotencyKey: refundKey,
+      at,
+    });
+    await reversePurchaseCommissions(tx, { purchaseKey: key, refundKey, refundedMicros: amountMicros, at });
+    return { userId: purchase.userId, balanceMicros: balance };
   });
-  await reversePurchaseCommissions(db, { purchaseKey: key, refundKey, refundedMicros: amountMicros, at });
-  return { userId: purchase.userId, balanceMicros: balance };
 }
 
 /** A user's completed purchases, newest first, by the reference a refund names. */
