@@ -9,6 +9,7 @@ import { benchEventFanout } from './event-fanout.ts';
 import { benchLandingPaint } from './landing-paint.ts';
 import { benchLedgerDebits } from './ledger-debits.ts';
 import { benchRestReads } from './rest-reads.ts';
+import { benchServerStart } from './server-start.ts';
 import type { BenchResult } from './result.ts';
 import { benchWorkspaceHistory } from './workspace-history.ts';
 import prepareTestDatabase from '../tests/support/global-setup.ts';
@@ -22,6 +23,7 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
   'workspace-history': benchWorkspaceHistory,
   'ledger-debits': benchLedgerDebits,
   'affiliate-clicks': benchAffiliateClicks,
+  'server-start': benchServerStart,
 };
 
 // `npm run bench`: runs every benchmark, prints a table and writes bench/RESULTS.md.

@@ -51,7 +51,16 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
   let client: PGlite;
   try {
     fs.mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    const created = !fs.existsSync(path.join(dir, 'PG_VERSION'));
+    // 32 MB of shared buffers instead of PostgreSQL's 128 MB: the embedded database's files stay in
+    // the operating system's cache anyway, and the idle server keeps ~125 MB less resident.
+    const open = () => PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] });
+    client = await open();
+    // Creating the database grows its memory to ~700 MB, which it keeps: opened again, it starts small.
+    if (created) {
+      await client.close();
+      client = await open();
+    }
   } catch (error) {
     lock.release();
     throw error;

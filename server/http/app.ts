@@ -26,6 +26,7 @@ import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
 import { httpDuration, metricsRegistry } from '../shared/metrics.ts';
 import { loggerOptions } from './logger.ts';
 import { listOperations, openapiPath, type Operation } from './openapi.ts';
+import { lazyValidatorCompiler } from './lazy-validator.ts';
 import { ResponseValidator } from './response-validator.ts';
 
 /** What an account that is not active yet may call: its sign-in, onboarding, settings, the public configuration (and the affiliate calls, which have accounts of their own). */
@@ -101,17 +102,8 @@ export async function buildApp({
     frameworkErrors: (error, _request, reply) =>
       void (reply as FastifyReply).status(error.statusCode ?? 400).send({ detail: error.message }),
     bodyLimit: 10 * 1024 * 1024,
-    // Unknown body fields are refused rather than silently dropped, so typos surface.
-    ajv: {
-      customOptions: {
-        removeAdditional: false,
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: true,
-        strict: false,
-      },
-    },
   });
+  app.setValidatorCompiler(lazyValidatorCompiler());
   const bus = await createEventBus(config.databaseUrl, app.log);
   const runtime =
     givenRuntime ??

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import YAML from 'yaml';
+import { contractDocument, contractPath } from '../shared/contract-document.ts';
 
-export const openapiPath = path.join(import.meta.dirname, '..', '..', 'openapi', 'atelier.yaml');
+export const openapiPath = contractPath;
 
 type JsonSchema = Record<string, unknown>;
 type Document = {
@@ -49,7 +49,9 @@ export interface Operation {
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
+/** The contract (parsed once for the process), or another document from `file`. */
 export function loadDocument(file = openapiPath): Document {
+  if (file === openapiPath) return contractDocument() as Document;
   return YAML.parse(fs.readFileSync(file, 'utf8')) as Document;
 }
 

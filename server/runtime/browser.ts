@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { BrowserAction, BrowserState } from './types.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -36,7 +36,10 @@ export class SharedBrowser {
     this.opening += 1;
     try {
       if (!this.browser) {
-        const launching = chromium.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS, headless: true });
+        // Playwright is loaded with the first browser: it costs the server's start half a second.
+        const launching = import('playwright-core').then(({ chromium }) =>
+          chromium.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS, headless: true }),
+        );
         this.browser = launching;
         const forget = () => {
           if (this.browser === launching) this.browser = null;

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import YAML from 'yaml';
-
-const documentPath = path.join(import.meta.dirname, '..', '..', 'openapi', 'atelier.yaml');
+import { contractDocument } from './contract-document.ts';
 
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -21,24 +17,28 @@ export interface ContractValidator<T> {
  * resolves the document's own `$ref`s, so the schemas are used exactly as written.
  */
 export function contractValidator<T>(schemaName: string): ContractValidator<T> {
-  let validate = compiled.get(schemaName);
-  if (!validate) {
-    if (!ajv) {
-      ajv = new Ajv2020({ strict: false, allErrors: true });
-      addFormats.default(ajv);
-      const document = YAML.parse(fs.readFileSync(documentPath, 'utf8')) as { components: unknown };
-      ajv.addSchema({ $id: 'atelier', components: document.components });
+  // Compiled on the first check, not when the server starts.
+  let check: ValidateFunction | undefined;
+  const compile = (): ValidateFunction => {
+    let validate = compiled.get(schemaName);
+    if (!validate) {
+      if (!ajv) {
+        ajv = new Ajv2020({ strict: false, allErrors: true });
+        addFormats.default(ajv);
+        ajv.addSchema({ $id: 'atelier', components: (contractDocument() as { components: unknown }).components });
+      }
+      validate = ajv.compile({ $ref: `atelier#/components/schemas/${schemaName}` });
+      compiled.set(schemaName, validate);
     }
-    validate = ajv.compile({ $ref: `atelier#/components/schemas/${schemaName}` });
-    compiled.set(schemaName, validate);
-  }
-  const check = validate;
+    return validate;
+  };
   return {
-    is: (value): value is T => check(value) as boolean,
+    is: (value): value is T => (check ??= compile())(value) as boolean,
     explain() {
       // oneOf reports every branch; the branch-selecting `const` and the summary add nothing.
-      const useful = (check.errors ?? []).filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'const');
-      const shown = (useful.length ? useful : (check.errors ?? [])).slice(0, 3);
+      const errors = check?.errors ?? [];
+      const useful = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'const');
+      const shown = (useful.length ? useful : errors).slice(0, 3);
       return shown.map((e) => `${e.instancePath || 'value'} ${e.message ?? 'is invalid'}`).join('; ') || 'invalid';
     },
   };

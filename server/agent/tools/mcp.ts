@@ -1,12 +1,31 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpConfig } from '../types.ts';
 import { OUTPUT_LIMIT, ToolInputError, truncateMiddle, type AgentTool, type ToolOutcome } from './tool.ts';
 
 const CLIENT_INFO = { name: 'atelier-agent', version: '1.0.0' };
+
+/**
+ * The MCP SDK, loaded when a conversation first connects to or checks an MCP server: most have
+ * none, and loading it with the server costs its start about 0.4 s and 20 MB.
+ */
+async function loadMcpSdk() {
+  const [client, sse, stdio, streamable] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  return {
+    Client: client.Client,
+    SSEClientTransport: sse.SSEClientTransport,
+    StdioClientTransport: stdio.StdioClientTransport,
+    getDefaultEnvironment: stdio.getDefaultEnvironment,
+    StreamableHTTPClientTransport: streamable.StreamableHTTPClientTransport,
+  };
+}
+let sdk: ReturnType<typeof loadMcpSdk> | null = null;
+const mcpSdk = () => (sdk ??= loadMcpSdk());
 const CONNECT_TIMEOUT_MS = 30_000;
 /**
  * Where stdio servers run: as processes of the server host (oss mode's one local user), inside
@@ -40,7 +59,8 @@ function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string, la
   return {
     label: server.name,
     transport: 'stdio',
-    connect: (client, timeoutMs) => {
+    connect: async (client, timeoutMs) => {
+      const { StdioClientTransport, getDefaultEnvironment } = await mcpSdk();
       const argv = [server.command, ...(server.args ?? [])];
       const sandboxed = launcher.kind === 'sandbox' ? launcher.launch(argv) : null;
       const [command = server.command, ...args] = sandboxed?.argv ?? argv;
@@ -68,6 +88,7 @@ function remoteServer(server: McpConfig['sse_servers'][number]): McpServerSpec {
     label: url,
     transport: 'remote',
     async connect(client, timeoutMs) {
+      const { StreamableHTTPClientTransport, SSEClientTransport } = await mcpSdk();
       const attempt = async (transport: Transport) => client.connect(transport, { timeout: timeoutMs });
       try {
         await attempt(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
@@ -141,7 +162,7 @@ export async function connectMcpServers(
   const clients: Client[] = [];
   const connected = await Promise.all(
     specs.map(async (spec) => {
-      const client = new Client(CLIENT_INFO);
+      const client = new (await mcpSdk()).Client(CLIENT_INFO);
       try {
         await spec.connect(client, CONNECT_TIMEOUT_MS);
         clients.push(client);
@@ -215,7 +236,7 @@ export async function checkMcpServers(
 }
 
 async function probe(spec: McpServerSpec, timeoutMs: number): Promise<McpServerCheck> {
-  const client = new Client(CLIENT_INFO);
+  const client = new (await mcpSdk()).Client(CLIENT_INFO);
   const shown = { server: spec.label, transport: spec.transport };
   try {
     await spec.connect(client, timeoutMs);
