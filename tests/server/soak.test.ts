@@ -13,8 +13,9 @@ import { mailedLink } from '../support/mail.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 // A bounded soak (loopback only): the server process is killed (SIGKILL, nothing shut down) at
-// random moments while customers buy credits, visitors click a referral link and agents run,
-// then started again on the same data — SOAK_ROUNDS times (3 by default). Afterwards nothing
+// random moments while customers buy credits, visitors click a referral link and an agent runs
+// (within a second of its first step), then started again on the same data — SOAK_ROUNDS times
+// (3 by default). Afterwards nothing
 // the server acknowledged is lost and nothing is counted twice: every acknowledged purchase is in
 // the ledger exactly once with exactly one commission, a purchase the crash cut off is there with
 // its commission or not at all, every acknowledged click is stored once, each conversation's
@@ -183,9 +184,20 @@ describe('kill -9 soak: purchases, clicks, commissions and agent runs', () => {
           body: { initial_user_msg: `Soak round ${round}` },
         });
         expect(created.status).toBe(200);
-        conversations.add(created.body?.conversation_id as string);
+        const conversationId = created.body?.conversation_id as string;
+        conversations.add(conversationId);
 
-        await sleep(randomBetween(800, 2_500));
+        // The kill lands while the agent runs: once it has taken a step, within the next second.
+        const owner = customers[round % CUSTOMERS]?.token;
+        for (let waited = 0; waited < 60_000; waited += 100) {
+          const history = await api('GET', `/api/conversations/${conversationId}/events?limit=100`, { token: owner });
+          const steps = ((history.body?.events ?? []) as { action?: string; source?: string }[]).filter(
+            (event) => event.source === 'agent' && event.action === 'think',
+          );
+          if (steps.length > 0) break;
+          await sleep(100);
+        }
+        await sleep(randomBetween(0, 1_000));
         await server.crash();
         running = false;
         await Promise.all(workers);
