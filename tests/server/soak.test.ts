@@ -10,7 +10,7 @@ import {
 } from '../../server/db/schema.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { mailedLink } from '../support/mail.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { saveTestCard, startServer, type RunningServer } from '../support/server.ts';
 
 // A bounded soak (loopback only): the server process is killed (SIGKILL, nothing shut down) at
 // random moments while customers buy credits, visitors click a referral link and an agent runs
@@ -103,28 +103,7 @@ describe('kill -9 soak: purchases, clicks, commissions and agent runs', () => {
         });
         const token = (await ok('POST', '/api/auth/login', { body: { email, password: PASSWORD } }))
           .access_token as string;
-        const contact = await ok('POST', '/api/atelier/onboarding/save-contact-information', {
-          token,
-          body: {
-            organization_name: 'Acme',
-            legal_name: `Customer ${i}`,
-            street_address: 'Main street 1',
-            city: 'Berlin',
-            province: 'Berlin',
-            postal_code: '10115',
-          },
-        });
-        await ok('POST', '/api/atelier/onboarding/save-payment-information', {
-          token,
-          body: {
-            contact_information_id: (contact.contact_information as { id: string }).id,
-            card_number: '4242 4242 4242 4242',
-            expiry_date: '12/35',
-            security_code: '123',
-            cardholder_name: `Customer ${i}`,
-            same_billing_address: true,
-          },
-        });
+        await saveTestCard(server, token, `Customer ${i}`);
         const verification = new URLSearchParams((await mailedLink(server, email)).split('?')[1]).get('token');
         await ok('POST', '/api/auth/verify-email', { body: { token: verification } });
         expect((await server.admin('activate-user', email)).code).toBe(0);

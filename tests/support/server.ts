@@ -133,3 +133,35 @@ export async function startServer(
     },
   };
 }
+
+/**
+ * Saves contact information and the test card through a server process's onboarding API, as the
+ * application does for the signed-in `token`; throws when the server refuses either.
+ */
+export async function saveTestCard(server: Pick<RunningServer, 'url'>, token: string, holder = 'Ada Lovelace') {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${server.url}/api/atelier/onboarding/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as { contact_information?: { id: string } };
+  };
+  const contact = await post('save-contact-information', {
+    organization_name: 'Acme',
+    legal_name: holder,
+    street_address: 'Main street 1',
+    city: 'Berlin',
+    province: 'Berlin',
+    postal_code: '10115',
+  });
+  await post('save-payment-information', {
+    contact_information_id: contact.contact_information?.id,
+    card_number: '4242 4242 4242 4242',
+    expiry_date: '12/35',
+    security_code: '123',
+    cardholder_name: holder,
+    same_billing_address: true,
+  });
+}

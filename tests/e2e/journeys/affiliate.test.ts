@@ -4,6 +4,7 @@ import { setup } from 'xstate';
 import { browserMissing, seriousAccessibilityViolations } from '../../support/browser.ts';
 import { browserSuite, forgetEarlierVisits, pagesWithoutErrors } from '../../support/browser-suite.ts';
 import { journeyTests } from '../../support/journey.ts';
+import { saveTestCard } from '../../support/server.ts';
 
 // Journey 4: an affiliate registers → is verified → creates a link → a visitor comes through
 // /{code} → signs up → buys credits → the commission shows on the affiliate's dashboard. On the
@@ -74,36 +75,6 @@ async function logIn(page: Page, email: string, password: string) {
   await login.getByLabel('Email').fill(email);
   await login.getByLabel('Password').fill(password);
   await login.getByRole('button', { name: 'Login' }).click();
-}
-
-/** A purchase as the application makes it: contact and test card saved in onboarding, then $`amount` bought. */
-async function buyCredits(url: string, token: string, amount: number) {
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as Record<string, unknown>;
-  };
-  const contact = await post('/api/atelier/onboarding/save-contact-information', {
-    organization_name: 'Acme',
-    legal_name: 'Referred Customer',
-    street_address: 'Main street 1',
-    city: 'Berlin',
-    province: 'Berlin',
-    postal_code: '10115',
-  });
-  await post('/api/atelier/onboarding/save-payment-information', {
-    contact_information_id: (contact.contact_information as { id: string }).id,
-    card_number: '4242 4242 4242 4242',
-    expiry_date: '12/35',
-    security_code: '123',
-    cardholder_name: 'Referred Customer',
-    same_billing_address: true,
-  });
-  await post('/api/auth/purchase-credits', { amount });
 }
 
 describe.skipIf(browserMissing())('journey: affiliate → link → referred visitor → purchase → commission', () => {
@@ -358,7 +329,14 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
         const token = await world.visitor?.evaluate(
           () => localStorage.getItem('atelier_token') ?? sessionStorage.getItem('atelier_token'),
         );
-        await buyCredits(suite.server.url, token ?? '', 100);
+        // A purchase as the application makes it: contact and test card saved in onboarding, then $100 bought.
+        await saveTestCard(suite.server, token ?? '', 'Referred Customer');
+        const bought = await fetch(`${suite.server.url}/api/auth/purchase-credits`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ amount: 100 }),
+        });
+        expect(bought.status).toBe(200);
         await world.visitor?.close();
         world.visitor = null;
         await world.page.reload();
