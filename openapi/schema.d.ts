@@ -1420,6 +1420,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{conversation_id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a conversation from one of its events — history and workspace as they were then
+         * @description Creates and starts a new conversation whose history is this one's events up to and
+         *     including `event_id` (same ids, from 0) and whose workspace holds the files as they
+         *     were after the last file-changing step at or before it (uncommitted changes stay
+         *     uncommitted; ignored files are not kept), on the same repository, branch and provider.
+         *     With `message`, `event_id` must be one of the user's messages: the fork ends just
+         *     before it, and `message` is sent in its place (edit and retry). The original is not
+         *     changed and keeps running if it was. 402, 403 and 429 as when starting one.
+         */
+        post: operations["forkConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations/{conversation_id}/events": {
         parameters: {
             query?: never;
@@ -2626,6 +2652,20 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             last_updated_at: string;
+            /** @description Where a fork came from; null for a conversation that is no fork. */
+            forked_from?: components["schemas"]["ForkOrigin"] | null;
+        };
+        ForkOrigin: {
+            conversation_id: string;
+            /** @description The original's event the fork was made at; with an edit and retry, the edited message (the fork's history ends just before it). */
+            event_id: number;
+            /** @description The original's title when the fork was made. */
+            title: string;
+        };
+        ConversationForkRequest: {
+            event_id: number;
+            /** @description An edited user message sent instead of the one at `event_id`. */
+            message?: string;
         };
         ConversationPage: {
             results: components["schemas"]["Conversation"][];
@@ -2963,6 +3003,15 @@ export interface components {
                 suffix?: string;
             } & {
                 [key: string]: unknown;
+            };
+            /** @description The workspace after this step, when the step changed it (a fork from here gets these files). */
+            workspace_snapshot?: {
+                /** @description The git tree of the tracked and untracked files. */
+                tree: string;
+                /** @description The commit HEAD pointed at; null before the first commit. */
+                head: string | null;
+                /** @description The branch HEAD was on; null when detached. */
+                branch: string | null;
             };
             /** @enum {string} */
             recall_type?: "workspace_context" | "knowledge";
@@ -5151,6 +5200,8 @@ export interface operations {
                 user_id?: string;
                 selected_repository?: string;
                 conversation_trigger?: components["schemas"]["ConversationTrigger"];
+                /** @description Only the forks of this conversation. */
+                forked_from?: string;
             };
             header?: never;
             path?: never;
@@ -5341,6 +5392,39 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
+        };
+    };
+    forkConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationForkRequest"];
+            };
+        };
+        responses: {
+            /** @description The new conversation, STARTING. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listEvents: {

@@ -21,6 +21,9 @@ interface ToolCallPlan {
   risk: RiskLevel;
 }
 
+/** The actions whose steps may change the workspace's files: a fork from after them needs a snapshot. */
+const FILE_CHANGING = new Set(['run', 'run_ipython', 'edit', 'call_tool_mcp']);
+
 const NOT_RUN = 'This action was not run: the agent was paused or stopped before it started.';
 
 const fingerprint = (text: string) => createHash('sha256').update(text).digest('base64url');
@@ -195,13 +198,18 @@ export class ActionRunner {
         };
       }
     }
+    // Also after a failed step: a command that failed may have changed files all the same.
+    const snapshot =
+      plan.parsed.ok && plan.tool?.run && FILE_CHANGING.has(this.description(plan).action)
+        ? await this.host.runtime.snapshot(actionEventId)
+        : null;
     await this.log.emit({
       source: 'agent',
       observation: outcome.observation,
       cause: actionEventId,
       content: outcome.content,
       message: outcome.message ?? '',
-      extras: outcome.extras,
+      extras: snapshot ? { ...outcome.extras, workspace_snapshot: snapshot } : outcome.extras,
     });
     return {
       action: fingerprint(`${plan.call.toolName} ${JSON.stringify(plan.call.input)}`),

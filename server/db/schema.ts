@@ -393,6 +393,10 @@ export const conversations = pgTable(
     gitProvider: text('git_provider'),
     trigger: text('trigger'),
     instructions: text('instructions'),
+    /** A fork's original (not a reference: the fork outlives a deleted original), its last event in the fork, and its title then. */
+    forkedFromId: text('forked_from_id'),
+    forkedAtEventId: integer('forked_at_event_id'),
+    forkedFromTitle: text('forked_from_title'),
     nextEventId: integer('next_event_id').notNull().default(0),
     /** The node whose runtime and agent serve the conversation while it runs, and until when its claim holds. */
     ownerNode: text('owner_node'),
@@ -405,6 +409,11 @@ export const conversations = pgTable(
   (t) => [
     index('conversations_user_updated_idx').on(t.userId, t.lastUpdatedAt, t.id),
     index('conversations_owner_idx').on(t.ownerNode),
+    index('conversations_forked_from_idx').on(t.forkedFromId),
+    check(
+      'conversations_fork_origin',
+      sql`(${t.forkedFromId} is null) = (${t.forkedAtEventId} is null) and (${t.forkedFromId} is null) = (${t.forkedFromTitle} is null)`,
+    ),
     check('conversations_status', sql`${t.status} in ('RUNNING', 'STARTING', 'STOPPED')`),
   ],
 );

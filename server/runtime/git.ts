@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { FileChange, RepositorySource } from './types.ts';
+import type { FileChange, RepositorySource, WorkspaceSnapshot } from './types.ts';
 
 const exec = promisify(execFile);
 
@@ -26,13 +26,56 @@ function changeKind(x: string, y: string): FileChange['status'] {
   return 'M';
 }
 
+/** Where snapshots keep their trees: refs to trees are outside every branch, tag and `git log --all`. */
+export const SNAPSHOT_REFS = 'refs/atelier/snapshots/';
+
+/**
+ * Records the workspace's files (tracked and untracked, not ignored) as a tree from a private
+ * index, so the user's index, branch and stash are never touched: with the index's stat cache,
+ * only files changed since the last snapshot are read again. A tree unlike the previous one
+ * ($2) is kept alive by the ref `$1`. Prints the tree, the HEAD commit and the branch.
+ */
+const SNAPSHOT_SCRIPT = `set -e
+export GIT_INDEX_FILE="$(git rev-parse --git-dir)/atelier-snapshot-index"
+git -c core.fsmonitor=false add -A -- .
+tree=$(git write-tree)
+[ "$tree" = "$2" ] || git update-ref "${SNAPSHOT_REFS}$1" "$tree"
+printf '%s\n%s\n%s\n' "$tree" "$(git rev-parse -q --verify 'HEAD^{commit}' || true)" "$(git symbolic-ref -q --short HEAD || true)"`;
+
+/**
+ * Makes a copied repository the workspace of a snapshot: its files in the working tree, HEAD
+ * at the commit and branch of then, and the index at HEAD, so changes not committed then are
+ * changes not committed now (what was staged is unstaged). Snapshots after event $4 go.
+ */
+const RESTORE_SCRIPT = `set -e
+git read-tree "$1"
+git -c core.fsmonitor=false checkout-index -a -f
+if [ -n "$3" ]; then
+  git symbolic-ref HEAD "refs/heads/$3"
+  if [ -n "$2" ]; then git update-ref "refs/heads/$3" "$2"; else git update-ref -d "refs/heads/$3"; fi
+elif [ -n "$2" ]; then git update-ref --no-deref HEAD "$2"; fi
+if [ -n "$2" ]; then git read-tree "$2"; else git read-tree --empty; fi
+rm -f "$(git rev-parse --git-dir)/atelier-snapshot-index"
+git for-each-ref --format='%(refname)' ${SNAPSHOT_REFS} | while read -r ref; do
+  if [ "\${ref##*/}" -gt "$4" ]; then git update-ref -d "$ref"; fi
+done`;
+
 /** The workspace's git repository, as the Changes tab needs it. */
 export class Git {
   constructor(private readonly options: GitOptions) {}
 
-  private async git(args: string[], network = false): Promise<string> {
+  private git(args: string[], network = false): Promise<string> {
     // core.fsmonitor would run a program the repository names; the Changes tab never needs it.
-    const [file, ...rest] = this.options.wrap(['git', '-c', 'core.fsmonitor=false', ...args], network);
+    return this.run(['git', '-c', 'core.fsmonitor=false', ...args], network);
+  }
+
+  /** A shell script of git commands in one (sandboxed) process: a snapshot is one process, not five. */
+  private script(text: string, args: string[]): Promise<string> {
+    return this.run(['sh', '-c', text, 'sh', ...args], false);
+  }
+
+  private async run(argv: string[], network: boolean): Promise<string> {
+    const [file, ...rest] = this.options.wrap(argv, network);
     if (!file) throw new Error('Empty git command line');
     const { stdout } = await exec(file, rest, {
       cwd: this.options.workspaceDir,
@@ -79,6 +122,19 @@ export class Git {
     }
     await this.git(['checkout', '-q', '-B', branch, '--track', `origin/${branch}`]);
     return true;
+  }
+
+  /** Records the files as they are now under `name` (an event id); `previous` is the last snapshot's tree. */
+  async snapshot(name: string, previous: string | null): Promise<WorkspaceSnapshot> {
+    const [tree = '', head = '', branch = ''] = (await this.script(SNAPSHOT_SCRIPT, [name, previous ?? ''])).split(
+      '\n',
+    );
+    return { tree, head: head || null, branch: branch || null };
+  }
+
+  /** Makes this repository (a copy of the snapshot's) hold the workspace of `snapshot`, taken at event `eventId`. */
+  async restore(snapshot: WorkspaceSnapshot, eventId: number): Promise<void> {
+    await this.script(RESTORE_SCRIPT, [snapshot.tree, snapshot.head ?? '', snapshot.branch ?? '', String(eventId)]);
   }
 
   async changes(): Promise<FileChange[]> {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BrowserTab, SharedBrowser } from './browser.ts';
@@ -7,12 +7,13 @@ import { AppHost } from './hosted-app.ts';
 import { Git } from './git.ts';
 import { assertConversationId } from './paths.ts';
 import { PortPool } from './ports.ts';
+import { copyRepository } from './repository-copy.ts';
 import { detectNetworkIsolation, IsolatedNetwork, type NetworkTools } from './network.ts';
 import { connectedKernelPorts, freeKernelPorts, PythonKernel } from './python-kernel.ts';
 import { detectBwrap, Sandbox, type SandboxScope } from './sandbox.ts';
 import { LocalSession } from './session.ts';
 import { Shell } from './shell.ts';
-import type { Runtime, RuntimeSession } from './types.ts';
+import { MissingWorkspaceError, type Runtime, type RuntimeSession, type WorkspaceSnapshot } from './types.ts';
 import type { Logger } from '../shared/logger.ts';
 
 export interface LocalRuntimeOptions {
@@ -170,7 +171,8 @@ export class LocalRuntime implements Runtime {
     return this.networkCheck;
   }
 
-  private async create(id: string, givenEnv: Record<string, string>): Promise<LocalSession> {
+  /** The conversation's workspace and home, created when missing (real paths). */
+  private async directories(id: string) {
     await mkdir(this.workspacePath(id), { recursive: true });
     await mkdir(this.homePath(id), { recursive: true, mode: 0o700 });
     const homeDir = await realpath(this.homePath(id));
@@ -178,6 +180,33 @@ export class LocalRuntime implements Runtime {
     await mkdir(tmpDir, { recursive: true });
     const controlDir = path.join(homeDir, '.atelier');
     await mkdir(controlDir, { recursive: true });
+    return { workspaceDir: await realpath(this.workspacePath(id)), homeDir, tmpDir, controlDir };
+  }
+
+  async fork(sourceId: string, targetId: string, snapshot: WorkspaceSnapshot, eventId: number): Promise<void> {
+    assertConversationId(sourceId);
+    assertConversationId(targetId);
+    const sourceGit = path.join(this.workspacePath(sourceId), '.git');
+    if (!existsSync(sourceGit))
+      throw new MissingWorkspaceError(`There is no workspace of conversation ${sourceId} on this server`);
+    const { workspaceDir, homeDir, tmpDir } = await this.directories(targetId);
+    await copyRepository(sourceGit, path.join(workspaceDir, '.git'));
+    // Its own git config (and so its filters) is the user's: git runs confined to the new workspace, like every git call.
+    const scope: SandboxScope = { workspaceDir, homeDir, tmpDir, network: null };
+    const git = new Git({
+      workspaceDir,
+      env: {
+        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+        LANG: process.env.LANG ?? 'C.UTF-8',
+        HOME: homeDir,
+      },
+      wrap: (argv, network) => this.sandbox.wrap(argv, scope, { network }),
+    });
+    await git.restore(snapshot, eventId);
+  }
+
+  private async create(id: string, givenEnv: Record<string, string>): Promise<LocalSession> {
+    const { workspaceDir, homeDir, tmpDir, controlDir } = await this.directories(id);
     const ports = await this.ports.reserve(id);
     const networkTools = this.sandboxed ? await this.networkTools() : null;
     // In a namespace of its own the kernel keeps the ports forwarded to it; on the host's network it takes free ones at each start.
@@ -194,7 +223,7 @@ export class LocalRuntime implements Runtime {
       this.ports.release(id);
       throw error;
     }
-    const scope: SandboxScope = { workspaceDir: await realpath(this.workspacePath(id)), homeDir, tmpDir, network };
+    const scope: SandboxScope = { workspaceDir, homeDir, tmpDir, network };
     // Only what the workspace needs: the server's own environment holds its secrets.
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',

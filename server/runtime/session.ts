@@ -15,6 +15,7 @@ import type {
   EditorResult,
   FileChange,
   RepositorySource,
+  WorkspaceSnapshot,
   PythonResult,
   RunCommandInput,
   RuntimeSession,
@@ -54,6 +55,7 @@ export class LocalSession implements RuntimeSession {
   private readonly files: WorkspaceFiles;
   private readonly edits: Editor;
   private stopping: Promise<void> | null = null;
+  private lastSnapshot: WorkspaceSnapshot | null = null;
 
   constructor(private readonly parts: LocalSessionParts) {
     this.conversationId = parts.conversationId;
@@ -115,6 +117,15 @@ export class LocalSession implements RuntimeSession {
 
   gitChanges(): Promise<FileChange[]> {
     return this.parts.git.changes();
+  }
+
+  async snapshot(eventId: number): Promise<WorkspaceSnapshot | null> {
+    const taken = await this.parts.git.snapshot(String(eventId), this.lastSnapshot?.tree ?? null).catch(() => null);
+    const last = this.lastSnapshot;
+    if (!taken || (last && taken.tree === last.tree && taken.head === last.head && taken.branch === last.branch))
+      return null;
+    this.lastSnapshot = taken;
+    return taken;
   }
 
   async gitDiff(file: string): Promise<{ original: string; modified: string }> {

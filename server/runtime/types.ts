@@ -89,6 +89,21 @@ export interface RepositorySource {
   credentialHelper: string | null;
 }
 
+/** This node holds no workspace of the conversation (it never started here, or was deleted). */
+export class MissingWorkspaceError extends Error {
+  override name = 'MissingWorkspaceError';
+}
+
+/** The workspace at one point of a conversation: its files as a git tree, and HEAD then. */
+export interface WorkspaceSnapshot {
+  /** The tree of the tracked and untracked files (ignored ones are not kept). */
+  tree: string;
+  /** The commit HEAD pointed at; null before the first commit. */
+  head: string | null;
+  /** The branch HEAD was on; null when detached. */
+  branch: string | null;
+}
+
 export interface RuntimeSession {
   readonly conversationId: string;
   /** Absolute path of the workspace on the host. */
@@ -119,6 +134,11 @@ export interface RuntimeSession {
   /** Checks `source` out into the workspace unless it has commits or a remote already; true when it did. */
   checkoutRepository(source: RepositorySource): Promise<boolean>;
   gitChanges(): Promise<FileChange[]>;
+  /**
+   * Records the workspace's files after the step of event `eventId`; null when nothing changed
+   * since the previous snapshot of this session, or the workspace is no git repository.
+   */
+  snapshot(eventId: number): Promise<WorkspaceSnapshot | null>;
   gitDiff(path: string): Promise<{ original: string; modified: string }>;
 
   /** Null when the host has no Jupyter kernel (python3-ipykernel missing): the reason. */
@@ -151,6 +171,12 @@ export interface Runtime {
   get(conversationId: string): RuntimeSession | undefined;
   /** Stops the session and deletes the workspace. */
   remove(conversationId: string): Promise<void>;
+  /**
+   * Creates the workspace of a new conversation `targetId` as the workspace of `sourceId` was at
+   * `snapshot`, taken at event `eventId` (its repository copied, the snapshot's files checked out).
+   * Throws when this node has no workspace of `sourceId`.
+   */
+  fork(sourceId: string, targetId: string, snapshot: WorkspaceSnapshot, eventId: number): Promise<void>;
   stopAll(): Promise<void>;
 }
 

@@ -276,6 +276,7 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       payload: '--b\r\nContent-Disposition: form-data; name="files"; filename="b.txt"\r\n\r\nB\r\n--b--\r\n',
     }),
   listEvents: (s) => call(t.app, 'GET', on('/events?limit=2'), { token: s.token }),
+  forkConversation: (s) => call(t.app, 'POST', on('/fork'), { token: s.token, body: { event_id: 0 } }),
   downloadWorkspaceZip: (s) =>
     t.app.http.inject({ method: 'GET', url: on('/zip-directory'), headers: { authorization: `Bearer ${s.token}` } }),
   getWebHosts: (s) => call(t.app, 'GET', on('/web-hosts'), { token: s.token }),

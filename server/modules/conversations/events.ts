@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { conversations, events } from '../../db/schema.ts';
+import type { WorkspaceSnapshot } from '../../runtime/types.ts';
 import type { Event } from '../../../openapi/types.ts';
 import { eventAppends } from '../../shared/metrics.ts';
 
@@ -74,6 +75,42 @@ export function createEventStore(db: Db) {
         .from(events)
         .where(and(eq(events.conversationId, conversationId), eq(events.id, id)));
       return (row?.data as Event | undefined) ?? null;
+    },
+
+    /**
+     * Copies events 0…`lastId` of `sourceId` into `targetId`, a new conversation without events,
+     * with their ids, data and times, and numbers the target's next event after them: one statement.
+     */
+    async copyPrefix(sourceId: string, targetId: string, lastId: number): Promise<void> {
+      await db.execute(sql`
+        with copied as (
+          insert into ${events} (${sql.identifier(events.conversationId.name)}, ${sql.identifier(events.id.name)}, ${sql.identifier(events.data.name)}, ${sql.identifier(events.createdAt.name)})
+          select ${targetId}, ${events.id}, ${events.data}, ${events.createdAt} from ${events}
+          where ${events.conversationId} = ${sourceId} and ${events.id} <= ${lastId}
+          returning ${sql.identifier(events.id.name)} as id
+        )
+        update ${conversations} set ${sql.identifier(conversations.nextEventId.name)} = (select coalesce(max(id) + 1, 0) from copied)
+        where ${conversations.id} = ${targetId}`);
+    },
+
+    /** The workspace snapshot of the last file-changing step at or before event `atOrBefore`, null when none. */
+    async snapshotAt(
+      conversationId: string,
+      atOrBefore: number,
+    ): Promise<{ eventId: number; snapshot: WorkspaceSnapshot } | null> {
+      const [row] = await db
+        .select({ id: events.id, snapshot: sql<WorkspaceSnapshot>`${events.data} -> 'extras' -> 'workspace_snapshot'` })
+        .from(events)
+        .where(
+          and(
+            eq(events.conversationId, conversationId),
+            lte(events.id, atOrBefore),
+            sql`${events.data} -> 'extras' ? 'workspace_snapshot'`,
+          ),
+        )
+        .orderBy(desc(events.id))
+        .limit(1);
+      return row ? { eventId: row.id, snapshot: row.snapshot } : null;
     },
 
     async latestId(conversationId: string): Promise<number> {

@@ -19,6 +19,7 @@ export const RUNTIME_OPERATIONS: ReadonlySet<string> = new Set([
   'selectFile',
   'saveFile',
   'uploadFiles',
+  'forkConversation',
 ]);
 
 /** Binds the contract's conversation operations to the service and the workspace calls. */
@@ -43,6 +44,7 @@ export function conversationHandlers(
     startConversation: async (ctx) =>
       service.start(requireUser(ctx), ctx.params.conversation_id, ctx.body?.providers_set),
     stopConversation: async (ctx) => service.stop(requireUser(ctx), ctx.params.conversation_id),
+    forkConversation: async (ctx) => service.fork(requireUser(ctx), ctx.params.conversation_id, ctx.body),
     listEvents: async (ctx) => {
       const conversation = await row(ctx);
       return events.page(conversation.id, ctx.query.before_id ?? null, ctx.query.limit ?? 50);

@@ -72,7 +72,7 @@ export function createConversationsModule(deps: ConversationsDeps) {
         : null,
     log: deps.log,
   });
-  const service = createConversationService({ db, config, box, conversations, manager });
+  const service = createConversationService({ db, config, box, conversations, events, manager });
   const workspace = createWorkspaceCalls({ config, events, manager });
   return { handlers: conversationHandlers(service, workspace, events), service, events, manager };
 }

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentFactory, AgentSettings } from '../../agent/types.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import type { RepositorySource, Runtime, RuntimeSession, WorkspaceFile } from '../../runtime/types.ts';
+import type {
+  RepositorySource,
+  Runtime,
+  RuntimeSession,
+  WorkspaceFile,
+  WorkspaceSnapshot,
+} from '../../runtime/types.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { ActiveConversation } from './active.ts';
@@ -231,6 +237,11 @@ export class ConversationManager {
     await this.deps.conversations.update(conversationId, stopped);
     await this.deps.bus.signal(conversationId, 'stop');
     await this.emit(conversationId, statusUpdate(Status.STOPPED, 'The conversation was stopped.'));
+  }
+
+  /** The new conversation `targetId`'s workspace as `sourceId`'s was at `snapshot` (see Runtime.fork). */
+  forkWorkspace(sourceId: string, targetId: string, snapshot: WorkspaceSnapshot, throughEventId: number) {
+    return this.deps.runtime.fork(sourceId, targetId, snapshot, throughEventId);
   }
 
   /** Stops the conversation and has every node delete its workspace; the caller deletes the row (and with it the events). */

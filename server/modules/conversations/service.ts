@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../../openapi/schema.d.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
-import type { WorkspaceFile } from '../../runtime/types.ts';
+import { MissingWorkspaceError, type WorkspaceFile } from '../../runtime/types.ts';
 import { contractValidator } from '../../shared/contract-schemas.ts';
 import { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from '../../shared/credit-limits.ts';
 import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
@@ -10,6 +10,7 @@ import type { AuthUser } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { findUser } from '../auth/index.ts';
 import { balanceMicros } from '../credits/index.ts';
+import type { EventStore } from './events.ts';
 import type { ConversationManager } from './manager.ts';
 import { parseTrajectory } from './replay.ts';
 import type { ConversationRow, ConversationStore, ShownConversation } from './store.ts';
@@ -18,18 +19,23 @@ import { toConversation } from './view.ts';
 import type { ClientAction } from '../../../openapi/types.ts';
 
 type CreateRequest = components['schemas']['ConversationCreateRequest'];
+type ForkRequest = components['schemas']['ConversationForkRequest'];
+
+const TITLE_MAX = 200;
+const newConversationId = () => randomUUID().replaceAll('-', '');
 
 export interface ServiceDeps {
   db: Db;
   config: Config;
   box: SecretBox;
   conversations: ConversationStore;
+  events: EventStore;
   manager: ConversationManager;
 }
 
 /** The rules of conversations: who may see and change which, and what creating or starting one needs. */
 export function createConversationService(deps: ServiceDeps) {
-  const { db, config, box, conversations, manager } = deps;
+  const { db, config, box, conversations, events, manager } = deps;
   const isEvent = contractValidator('Event');
   const view = (row: ShownConversation) => toConversation(row, config.publicUrl, box);
 
@@ -67,7 +73,7 @@ export function createConversationService(deps: ServiceDeps) {
       if (typeof replay === 'string')
         throw new ValidationFailure([{ loc: ['body', 'replay_json'], msg: replay, type: 'value_error' }]);
       await mayStart(user);
-      const id = randomUUID().replaceAll('-', '');
+      const id = newConversationId();
       const content =
         body.initial_user_msg?.trim() || (body.suggested_task ? suggestedTaskPrompt(body.suggested_task) : '');
       const trigger = body.create_microagent ? 'microagent_management' : body.suggested_task ? 'suggested_task' : 'gui';
@@ -91,6 +97,54 @@ export function createConversationService(deps: ServiceDeps) {
       return { conversation_id: id, url: shown.url, session_api_key: shown.session_api_key, status: shown.status };
     },
 
+    /**
+     * A new conversation with this one's history up to `event_id` and its workspace as it was
+     * then, started at once (see forkConversation in the contract). The fork's title and card
+     * name the original and the event by its id, which the chat shows on every row.
+     */
+    async fork(user: AuthUser, sourceId: string, body: ForkRequest) {
+      const source = await owned(user, sourceId);
+      const fail = (msg: string) => new ValidationFailure([{ loc: ['body', 'event_id'], msg, type: 'value_error' }]);
+      const event = await events.get(source.id, body.event_id);
+      if (!event) throw fail(`This conversation has no event ${body.event_id}`);
+      if (body.message !== undefined && !(event.source === 'user' && event.action === 'message'))
+        throw fail('Only your own messages can be edited and sent again');
+      await mayStart(user);
+      // Edit and retry: the history ends just before the message, which is sent again as edited.
+      const through = body.message === undefined ? body.event_id : body.event_id - 1;
+      const snapshot = through >= 0 ? await events.snapshotAt(source.id, through) : null;
+      const id = newConversationId();
+      const title = `Fork of ${source.title} at message ${body.event_id}`;
+      const row = await conversations.insert({
+        id,
+        userId: user.id,
+        title: title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title,
+        status: 'STOPPED',
+        selectedRepository: source.selectedRepository,
+        selectedBranch: source.selectedBranch,
+        gitProvider: source.gitProvider,
+        trigger: source.trigger,
+        instructions: source.instructions,
+        forkedFromId: source.id,
+        forkedAtEventId: body.event_id,
+        forkedFromTitle: source.title,
+      });
+      try {
+        if (through >= 0) await events.copyPrefix(source.id, id, through);
+        if (snapshot) await manager.forkWorkspace(source.id, id, snapshot.snapshot, through);
+      } catch (error) {
+        await manager.remove(id);
+        await conversations.remove(id);
+        if (error instanceof MissingWorkspaceError)
+          throw new HttpError(409, 'The workspace of this conversation is not on this server, so it cannot be forked.');
+        throw error;
+      }
+      // The copied history may name the original: the fork's own title comes after it.
+      await manager.setTitle(id, row.title);
+      const message = body.message && { content: body.message, image_urls: event.args?.image_urls ?? [] };
+      return view(await manager.start(row, message ? { initialMessage: message } : {}));
+    },
+
     async list(
       user: AuthUser,
       query: {
@@ -99,6 +153,7 @@ export function createConversationService(deps: ServiceDeps) {
         user_id?: string;
         selected_repository?: string;
         conversation_trigger?: string;
+        forked_from?: string;
       },
     ) {
       if (query.user_id && query.user_id !== user.id)
@@ -108,6 +163,7 @@ export function createConversationService(deps: ServiceDeps) {
         cursor: query.page_id,
         repository: query.selected_repository,
         trigger: query.conversation_trigger,
+        forkedFrom: query.forked_from,
       });
       return { results: page.rows.map(view), next_page_id: page.next };
     },

@@ -16,6 +16,9 @@ const shownColumns = {
   selectedBranch: conversations.selectedBranch,
   gitProvider: conversations.gitProvider,
   trigger: conversations.trigger,
+  forkedFromId: conversations.forkedFromId,
+  forkedAtEventId: conversations.forkedAtEventId,
+  forkedFromTitle: conversations.forkedFromTitle,
   createdAt: conversations.createdAt,
   lastUpdatedAt: conversations.lastUpdatedAt,
 };
@@ -72,12 +75,14 @@ export function createConversationStore(db: Db) {
         cursor?: string | undefined;
         repository?: string | undefined;
         trigger?: string | undefined;
+        forkedFrom?: string | undefined;
       },
     ) {
       const after = options.cursor ? decodeCursor(options.cursor) : null;
       const where: (SQL | undefined)[] = [eq(conversations.userId, userId)];
       if (options.repository) where.push(eq(conversations.selectedRepository, options.repository));
       if (options.trigger) where.push(eq(conversations.trigger, options.trigger));
+      if (options.forkedFrom) where.push(eq(conversations.forkedFromId, options.forkedFrom));
       if (after)
         where.push(
           or(

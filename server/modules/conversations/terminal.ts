@@ -33,13 +33,19 @@ export async function runUserCommand(session: RuntimeSession, action: Event, sta
       result = await attempt(!state.running);
     }
     state.running = result.running;
+    const snapshot = await session.snapshot(action.id);
     return {
       source: 'environment',
       observation: 'run',
       cause: action.id,
       content: result.output,
       message: `Command \`${command}\` executed with exit code ${result.exitCode}.`,
-      extras: { command, hidden, metadata: { exit_code: result.exitCode, working_dir: result.cwd } },
+      extras: {
+        command,
+        hidden,
+        metadata: { exit_code: result.exitCode, working_dir: result.cwd },
+        ...(snapshot && { workspace_snapshot: snapshot }),
+      },
     };
   } catch (error) {
     return {

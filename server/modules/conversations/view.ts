@@ -19,6 +19,10 @@ export function toConversation(row: ShownConversation, publicUrl: string, box: S
     selected_branch: row.selectedBranch,
     git_provider: row.gitProvider as Conversation['git_provider'],
     trigger: row.trigger as Conversation['trigger'],
+    forked_from:
+      row.forkedFromId === null || row.forkedAtEventId === null
+        ? null
+        : { conversation_id: row.forkedFromId, event_id: row.forkedAtEventId, title: row.forkedFromTitle ?? '' },
     created_at: row.createdAt.toISOString(),
     last_updated_at: row.lastUpdatedAt.toISOString(),
   };

@@ -1,0 +1,98 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
+import type { RuntimeSession, WorkspaceSnapshot } from './types.ts';
+
+let temp: TempRuntime;
+let source: RuntimeSession;
+
+beforeAll(async () => {
+  temp = await tempRuntime();
+  source = await temp.runtime.start('snapshot-source');
+});
+
+afterAll(async () => {
+  await temp.cleanup();
+});
+
+/** Every file of a workspace but git's own, with its text. */
+async function filesOf(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    const relative = path.relative(dir, full);
+    if (entry.isFile() && !relative.split(path.sep).includes('.git')) files[relative] = await readFile(full, 'utf8');
+  }
+  return files;
+}
+
+const git = async (session: RuntimeSession, command: string) => (await session.runCommand({ command })).output;
+
+describe('workspace snapshots', () => {
+  const taken: { eventId: number; snapshot: WorkspaceSnapshot; files: Record<string, string> }[] = [];
+
+  it('record the files after each change, and nothing when nothing changed', async () => {
+    await source.writeFile('a.txt', 'one\n');
+    const first = await source.snapshot(1);
+    expect(first).toMatchObject({ head: null, branch: 'main' });
+    taken.push({ eventId: 1, snapshot: first!, files: await filesOf(source.workspaceDir) });
+    expect(await source.snapshot(2)).toBeNull();
+
+    await git(source, 'git add a.txt && git commit -qm first && echo staged > staged.txt && git add staged.txt');
+    await source.writeFile('a.txt', 'one, changed\n');
+    await source.writeFile('dir/new.txt', 'new\n');
+    await source.writeFile('.gitignore', 'ignored/\n');
+    await source.writeFile('ignored/big.bin', 'not kept\n');
+    const second = await source.snapshot(3);
+    expect(second?.head).toMatch(/^[0-9a-f]{40}$/);
+    expect(second?.tree).not.toBe(first?.tree);
+    taken.push({ eventId: 3, snapshot: second!, files: await filesOf(source.workspaceDir) });
+
+    await git(source, 'git checkout -qb feature && git add -A && git commit -qm second && rm dir/new.txt');
+    const third = await source.snapshot(5);
+    expect(third?.branch).toBe('feature');
+    taken.push({ eventId: 5, snapshot: third!, files: await filesOf(source.workspaceDir) });
+  });
+
+  it("never touch the user's index, branch, stash or log", async () => {
+    expect(await git(source, 'git status --porcelain=v1')).toBe(' D dir/new.txt');
+    expect(await git(source, 'git log --all --format=%s')).toBe('second\nfirst');
+    expect(await git(source, 'git stash list')).toBe('');
+    expect(await git(source, "git for-each-ref --format='%(refname)' refs/atelier")).toBe(
+      'refs/atelier/snapshots/1\nrefs/atelier/snapshots/3\nrefs/atelier/snapshots/5',
+    );
+  });
+
+  it('fork into a workspace with exactly the files, HEAD and branch of then, changes uncommitted as they were', async () => {
+    for (const [index, { eventId, snapshot, files }] of taken.entries()) {
+      const id = `snapshot-fork-${index}`;
+      await temp.runtime.fork('snapshot-source', id, snapshot, eventId);
+      const fork = await temp.runtime.start(id);
+      const expected = Object.fromEntries(Object.entries(files).filter(([file]) => !file.startsWith('ignored')));
+      expect(await filesOf(fork.workspaceDir)).toEqual(expected);
+      expect(await git(fork, 'git symbolic-ref --short HEAD')).toBe(snapshot.branch);
+      expect(await git(fork, 'git rev-parse -q --verify HEAD')).toBe(snapshot.head ?? '');
+      expect(await git(fork, "git for-each-ref --format='%(refname)' refs/atelier")).toBe(
+        taken
+          .filter((earlier) => earlier.eventId <= eventId)
+          .map((earlier) => `refs/atelier/snapshots/${earlier.eventId}`)
+          .join('\n'),
+      );
+      // The fork's own snapshots go on from there.
+      await fork.writeFile('after-fork.txt', 'x\n');
+      expect(await fork.snapshot(eventId + 10)).toMatchObject({ branch: snapshot.branch });
+    }
+    const atCommit = await temp.runtime.start('snapshot-fork-1');
+    expect(await git(atCommit, 'git status --porcelain=v1 --untracked-files=all')).toBe(
+      [' M a.txt', '?? .gitignore', '?? after-fork.txt', '?? dir/new.txt', '?? staged.txt'].join('\n'),
+    );
+    expect(await git(source, 'git status --porcelain=v1')).toBe(' D dir/new.txt');
+  });
+
+  it('refuse a source without a workspace on this server', async () => {
+    await expect(temp.runtime.fork('snapshot-missing', 'snapshot-nowhere', taken[0]!.snapshot, 1)).rejects.toThrow(
+      'There is no workspace of conversation snapshot-missing on this server',
+    );
+  });
+});
