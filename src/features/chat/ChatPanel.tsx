@@ -8,6 +8,7 @@ import type { ConversationStream } from '../../realtime/types.ts';
 import { Button, toast } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
 import { MessageBox } from './MessageBox.tsx';
+import { useFork } from './use-fork.ts';
 import { useMicroagentLaunch } from './use-microagent-launch.ts';
 import { MessageList } from './MessageList.tsx';
 import { downloadTrajectory } from './requests.ts';
@@ -68,6 +69,7 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
   const feedbackEnabled = useClientConfig()?.APP_MODE === 'saas';
   const [dragging, setDragging] = useState(false);
   const { launch, remember, tasks: launchTasks } = useMicroagentLaunch(conversation);
+  const fork = useFork(conversation.conversation_id);
   const memory = useMemo(
     () => (remember ? { onRemember: remember, tasks: launchTasks } : null),
     [remember, launchTasks],
@@ -113,6 +115,7 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
         onReject={reject}
         feedbackEnabled={feedbackEnabled}
         memory={memory}
+        fork={fork}
       />
       {launch ? (
         <Suspense fallback={null}>

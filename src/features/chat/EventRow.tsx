@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/index.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
@@ -7,7 +7,7 @@ import { Markdown } from '../../ui/index.ts';
 import { ModelSetupButton } from './ModelSetupButton.tsx';
 import type { ConversationStream } from '../../realtime/types.ts';
 import { agentErrorKey } from './rules/agent-errors.ts';
-import type { ChatRow } from './rules/chat-rows.ts';
+import { editableText, forkPoint, type ChatRow } from './rules/chat-rows.ts';
 import {
   commandTitle,
   observationResult,
@@ -18,6 +18,9 @@ import {
 import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { Event } from '../../../openapi/types.ts';
 
+// The fork tools load when a row is first pointed at or focused, the edit form when a message is first edited.
+const ForkTools = lazy(() => import('./ForkTools.tsx').then((module) => ({ default: module.ForkTools })));
+const EditForm = lazy(() => import('./EditForm.tsx').then((module) => ({ default: module.EditForm })));
 // The star ratings (hosted service, the last agent messages) load after the chat itself.
 const FeedbackStars = lazy(() => import('./FeedbackStars.tsx').then((module) => ({ default: module.FeedbackStars })));
 
@@ -29,6 +32,17 @@ export interface EventRowProps {
   feedback: { stream: ConversationStream } | null;
   /** 'Remember in a microagent' on agent rows, and the row's launch task if there is one. */
   memory: { onRemember: (eventId: number) => void; task: LaunchTask | null } | null;
+  /** 'Fork from here' and 'Edit and retry'; null where the conversation cannot be forked. */
+  fork: RowFork | null;
+}
+
+export interface RowFork {
+  onFork: (eventId: number) => void;
+  onEdit: (eventId: number, text: string) => void;
+  /** A fork is being made: the buttons wait. */
+  busy: boolean;
+  /** The edit form, on the row of the message being edited. */
+  edit: { draft: string; onChange: (text: string) => void; onSend: () => void; onCancel: () => void } | null;
 }
 
 function Images({ urls }: { urls: readonly string[] | null | undefined }) {
@@ -335,11 +349,43 @@ function LaunchTaskStatus({ task }: { task: LaunchTask }) {
   );
 }
 
-export const EventRow = memo(function EventRow({ row, confirmation, feedback, memory }: EventRowProps) {
+export const EventRow = memo(function EventRow({ row, confirmation, feedback, memory, fork }: EventRowProps) {
   const { t } = useTranslation('chat');
+  const at = forkPoint(row);
+  const text = editableText(row);
+  const forkable = fork !== null && at !== null;
+  // The tools render once the row is first pointed at or focused: appending a row renders no menu.
+  const [toolsWanted, wantTools] = useState(false);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!forkable || event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === 'f' && !fork.busy) fork.onFork(at);
+    else if (event.key === 'e' && text !== null && !fork.busy) fork.onEdit(at, text);
+    else return;
+    event.preventDefault();
+  };
   return (
-    <div>
-      <RowContent row={row} />
+    <div
+      className={styles.row}
+      {...(forkable && {
+        tabIndex: 0,
+        'aria-keyshortcuts': text === null ? 'F' : 'F E',
+        onKeyDown,
+        onPointerEnter: () => wantTools(true),
+        onFocus: () => wantTools(true),
+      })}
+    >
+      {fork?.edit ? (
+        <Suspense fallback={<RowContent row={row} />}>
+          <EditForm edit={fork.edit} busy={fork.busy} />
+        </Suspense>
+      ) : (
+        <RowContent row={row} />
+      )}
+      {forkable && toolsWanted && !fork.edit ? (
+        <Suspense fallback={null}>
+          <ForkTools fork={fork} at={at} text={text} />
+        </Suspense>
+      ) : null}
       {confirmation && (
         <div className={styles.rowActions}>
           <Button size="sm" onClick={confirmation.onConfirm}>

@@ -6,7 +6,8 @@ import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
 import { Button } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
-import { EventRow, type EventRowProps } from './EventRow.tsx';
+import { EventRow, type EventRowProps, type RowFork } from './EventRow.tsx';
+import type { ForkControls } from './use-fork.ts';
 import {
   createRowsSelector,
   isAtBottom,
@@ -27,6 +28,8 @@ export interface MessageListProps {
   feedbackEnabled: boolean;
   /** Launching a microagent from agent rows, with each row's launch task; null when the conversation cannot. */
   memory: { onRemember: (eventId: number) => void; tasks: readonly LaunchTask[] } | null;
+  /** Forks from a row (and edit and retry). */
+  fork: ForkControls;
 }
 
 // A guess on the tall side: rows guessed too short are rendered, measured and dropped again in
@@ -58,6 +61,7 @@ export function MessageList({
   onReject,
   feedbackEnabled,
   memory,
+  fork,
 }: MessageListProps) {
   const { t } = useTranslation('chat');
   const [selectRows] = useState(createRowsSelector);
@@ -79,6 +83,28 @@ export function MessageList({
     const withTask = new Map(memory.tasks.map((task) => [task.eventId, { onRemember, task }]));
     return (eventId: number) => withTask.get(eventId) ?? plain;
   }, [memory]);
+
+  // Every row gets the same object but the one being edited, which also carries the edit form.
+  const { send, editing, busy } = fork;
+  const rowFork = useMemo(() => {
+    const plain: RowFork = {
+      onFork: (eventId) => send({ type: 'FORK', eventId }),
+      onEdit: (eventId, text) => send({ type: 'EDIT', eventId, text }),
+      busy,
+      edit: null,
+    };
+    if (!editing) return () => plain;
+    const edited: RowFork = {
+      ...plain,
+      edit: {
+        draft: editing.draft,
+        onChange: (text) => send({ type: 'CHANGE', text }),
+        onSend: () => send({ type: 'SEND' }),
+        onCancel: () => send({ type: 'CANCEL' }),
+      },
+    };
+    return (eventId: number) => (eventId === editing.eventId ? edited : plain);
+  }, [send, busy, editing]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
@@ -181,6 +207,7 @@ export function MessageList({
               confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null,
               feedback,
               memory: row.kind === 'pending' ? null : (memoryOf?.(row.id) ?? null),
+              fork: row.kind === 'pending' ? null : rowFork(row.id),
             };
             return (
               <div

@@ -117,6 +117,21 @@ export const errorBlock = style({
 });
 export const rowActions = style({ display: 'flex', gap: vars.space.sm, marginTop: vars.space.sm, flexWrap: 'wrap' });
 
+export const row = style({ position: 'relative', borderRadius: vars.radius.sm });
+/** Over the row's top right corner, shown while the row is hovered or holds the focus: rows keep their height. */
+export const rowTools = style({
+  position: 'absolute',
+  top: 0,
+  right: 0,
+  display: 'flex',
+  gap: vars.space.xs,
+  background: vars.color.surface,
+  borderRadius: vars.radius.sm,
+  opacity: 0,
+  selectors: { [`${row}:hover &, ${row}:focus-within &`]: { opacity: 1 } },
+});
+export const editForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs });
+
 export const typing = style({
   padding: `${vars.space.xs} ${vars.space.md}`,
   color: vars.color.textMuted,

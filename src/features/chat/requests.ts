@@ -2,9 +2,10 @@ import type { components } from '../../../openapi/schema.d.ts';
 import { dataOf } from '../../api/client.ts';
 import { apiClient } from '../../app/services.ts';
 
-// The per-conversation calls of the chat (openapi/atelier.yaml): trajectory export and feedback.
+// The per-conversation calls of the chat (openapi/atelier.yaml): trajectory export, feedback and forks.
 
 type Feedback = components['schemas']['Feedback'];
+type ForkRequest = components['schemas']['ConversationForkRequest'];
 
 export const chatRequests = {
   trajectory: (conversationId: string) =>
@@ -22,6 +23,13 @@ export const chatRequests = {
   submitFeedback: async (body: Feedback) => {
     await dataOf(apiClient.POST('/feedback/conversation', { body }));
   },
+  fork: (conversationId: string, body: ForkRequest) =>
+    dataOf(
+      apiClient.POST('/api/conversations/{conversation_id}/fork', {
+        params: { path: { conversation_id: conversationId } },
+        body,
+      }),
+    ),
 };
 
 /** Saves the conversation's trajectory as trajectory-{id}.json. */

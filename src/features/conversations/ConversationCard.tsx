@@ -126,9 +126,21 @@ export function ConversationCard({
             <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'microagents', conversation })}>
               {t('actions.microagents')}
             </DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onOpenDialog({ kind: 'forks', conversation })}>
+              {t('actions.forks')}
+            </DropdownMenuItem>
           </DropdownMenuContent>
         </DropdownMenu>
       </div>
+      {conversation.forked_from ? (
+        <Link
+          to="/experiment/conversations/$conversationId"
+          params={{ conversationId: conversation.forked_from.conversation_id }}
+          className={styles.forkOf}
+        >
+          {t('card.forkOf', { title: conversation.forked_from.title, number: conversation.forked_from.event_id })}
+        </Link>
+      ) : null}
       <div className={styles.meta}>
         <StatusBadge status={conversation.status} />
         {conversation.selected_repository ? (

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { Tabs } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { formatDetailedCost } from '../../rules/event-display.ts';
@@ -7,12 +8,12 @@ import { Button, ConfirmDialog, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './dialogs.css.ts';
 import { useConversationChanges } from './changes.ts';
 import { MicroagentContent, MicroagentEntry } from './MicroagentEntry.tsx';
-import { microagentsQuery, trajectoryQuery } from './queries.ts';
+import { forksQuery, microagentsQuery, trajectoryQuery } from './queries.ts';
 import { budgetUse, contextUse, latestMetricsOf, systemMessageOf, toolParameters } from './rules.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
 export type ConversationDialog = {
-  kind: 'delete' | 'stop' | 'metrics' | 'system' | 'microagents';
+  kind: 'delete' | 'stop' | 'metrics' | 'system' | 'microagents' | 'forks';
   conversation: Conversation;
 };
 
@@ -35,6 +36,8 @@ export function ConversationDialogs({ dialog, onClose }: { dialog: ConversationD
       return <SystemMessageDialog {...props} />;
     case 'microagents':
       return <MicroagentsDialog {...props} />;
+    case 'forks':
+      return <ForksDialog {...props} />;
   }
 }
 
@@ -207,6 +210,37 @@ function MicroagentsDialog({ conversation, onClose }: DialogProps) {
         </Button>
       </div>
       <div className={styles.scroll}>{content()}</div>
+    </Dialog>
+  );
+}
+
+/** The conversations forked from this one, each a link to it. */
+function ForksDialog({ conversation, onClose }: DialogProps) {
+  const { t, frame } = useDialogFrame(onClose);
+  const forks = useQuery(forksQuery(conversation.conversation_id));
+  const content = () => {
+    if (forks.isPending) return <Spinner label={t('forks.title')} />;
+    if (forks.isError) return <p role="alert">{errorText(forks.error) || t('forks.loadFailed')}</p>;
+    if (forks.data.length === 0) return <p>{t('forks.none')}</p>;
+    return (
+      <ul className={styles.forks}>
+        {forks.data.map((fork) => (
+          <li key={fork.conversation_id}>
+            <Link
+              to="/experiment/conversations/$conversationId"
+              params={{ conversationId: fork.conversation_id }}
+              onClick={onClose}
+            >
+              {t('forks.atMessage', { title: fork.title, number: fork.forked_from?.event_id ?? 0 })}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    );
+  };
+  return (
+    <Dialog {...frame} title={t('forks.title')} description={t('forks.description')}>
+      {content()}
     </Dialog>
   );
 }

@@ -50,3 +50,10 @@ export const usageTrack = style({
 });
 export const usageFill = style({ height: '100%', background: vars.color.accent });
 export const usageFillWarning = style({ height: '100%', background: vars.color.danger });
+
+export const forks = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.xs,
+  paddingLeft: vars.space.md,
+});

@@ -25,3 +25,10 @@ export const microagentsQuery = (conversationId: string) =>
     queryFn: () => conversationRequests.microagents(conversationId),
     meta: { disableToast: true },
   });
+
+export const forksQuery = (conversationId: string) =>
+  queryOptions({
+    queryKey: queryKeys.conversation(conversationId, 'forks'),
+    queryFn: ({ signal }) => conversationRequests.forks(conversationId, signal),
+    meta: { disableToast: true },
+  });

@@ -19,6 +19,16 @@ export const conversationRequests = {
         apiClient.GET('/api/conversations', { params: { query: { limit: CONVERSATION_LIST_LIMIT } }, signal }),
       )
     ).results,
+  /** The conversation's forks (the newest 100), most recently updated first. */
+  forks: async (conversationId: string, signal?: AbortSignal) =>
+    (
+      await dataOf(
+        apiClient.GET('/api/conversations', {
+          params: { query: { limit: CONVERSATION_LIST_LIMIT, forked_from: conversationId } },
+          signal,
+        }),
+      )
+    ).results,
   create: (body: components['schemas']['ConversationCreateRequest']) =>
     dataOf(apiClient.POST('/api/conversations', { body })),
   get: (conversationId: string, signal?: AbortSignal) =>

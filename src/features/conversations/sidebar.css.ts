@@ -160,3 +160,6 @@ export const starting = style({
   animation: `${spin} 0.9s linear infinite`,
   '@media': { '(prefers-reduced-motion: reduce)': { animationDuration: '3s' } },
 });
+
+/** A fork's line naming its original: a link back to it. */
+export const forkOf = style({ color: vars.color.textMuted, fontSize: vars.fontSize.sm });

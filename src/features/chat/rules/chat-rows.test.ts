@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chatRows, createRowCache, createRowsSelector, isAtBottom, lastAgentRowId } from './chat-rows.ts';
+import {
+  chatRows,
+  createRowCache,
+  createRowsSelector,
+  editableText,
+  forkPoint,
+  isAtBottom,
+  lastAgentRowId,
+} from './chat-rows.ts';
 import type { Event } from '../../../../openapi/types.ts';
 
 const at = '2026-01-01T00:00:00Z';
@@ -139,6 +147,30 @@ describe('chat rows', () => {
     const rows = chatRows([run(1), userMessage(2)], createRowCache());
     expect(lastAgentRowId(rows)).toBe(1);
     expect(lastAgentRowId(chatRows([userMessage(1)], createRowCache()))).toBeNull();
+  });
+});
+
+describe('forks from a row', () => {
+  it("fork after a step's result, at a message itself, and nowhere on rows that are no point of the history", () => {
+    const agentMessage: Event = { id: 5, source: 'agent', timestamp: at, action: 'message', args: { content: 'done' } };
+    const error: Event = { id: 6, source: 'agent', timestamp: at, status_update: true, type: 'error', message: 'x' };
+    const rows = chatRows(
+      [userMessage(0, 'make it'), run(1), runResult(2, 1), run(3), agentMessage, error],
+      createRowCache(),
+    );
+    expect(rows.map(forkPoint)).toEqual([0, 2, 3, 5, null]);
+    expect(forkPoint({ kind: 'pending', id: 'p', message: { id: 'p', content: 'x', timestamp: at } })).toBeNull();
+  });
+
+  it("edit only the user's own messages, starting from their text", () => {
+    const rows = chatRows(
+      [
+        userMessage(0, 'make it blue'),
+        { id: 1, source: 'agent', timestamp: at, action: 'message', args: { content: 'ok' } },
+      ],
+      createRowCache(),
+    );
+    expect(rows.map(editableText)).toEqual(['make it blue', null]);
   });
 });
 

@@ -166,3 +166,17 @@ export function isAtBottom(metrics: { scrollTop: number; scrollHeight: number; c
 
 /** Below this distance from the top the next older page is requested. */
 export const LOAD_OLDER_THRESHOLD_PX = 200;
+
+/**
+ * The event a fork from this row is made at: a step's result belongs to it, so a step that has
+ * one forks after it; null for rows that are no point of the history (pending, errors).
+ */
+export function forkPoint(row: ChatRow): number | null {
+  if (row.kind === 'action') return row.observation?.id ?? row.id;
+  return row.kind === 'message' || row.kind === 'observation' ? row.id : null;
+}
+
+/** The text of the user's own message on this row, which edit and retry starts from; null on any other row. */
+export function editableText(row: ChatRow): string | null {
+  return row.kind === 'message' && row.event.source === 'user' ? (row.event.args?.content ?? '') : null;
+}
