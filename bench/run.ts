@@ -6,6 +6,7 @@ import { benchAffiliateClicks } from './affiliate-clicks.ts';
 import { benchAgentStep } from './agent-step.ts';
 import { benchBundles } from './bundle-size.ts';
 import { benchEventFanout } from './event-fanout.ts';
+import { benchFork } from './fork.ts';
 import { benchLandingPaint } from './landing-paint.ts';
 import { benchLedgerDebits } from './ledger-debits.ts';
 import { benchRestReads } from './rest-reads.ts';
@@ -24,6 +25,7 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
   'ledger-debits': benchLedgerDebits,
   'affiliate-clicks': benchAffiliateClicks,
   'server-start': benchServerStart,
+  fork: benchFork,
 };
 
 // `npm run bench`: runs every benchmark, prints a table and writes bench/RESULTS.md.

@@ -125,7 +125,12 @@ describe('replaying a trajectory', () => {
     ]);
     const byCause = (e: Event) => replayed.find((x) => x.id === e.cause);
     for (const observation of replayed.filter((e) => e.observation)) expect(byCause(observation)?.action).toBeDefined();
-    expect(replayed[2]).toMatchObject({ observation: 'run', content: 'hello', extras: { metadata: { exit_code: 0 } } });
+    // A replayed step that changed files is a point a fork can start from.
+    expect(replayed[2]).toMatchObject({
+      observation: 'run',
+      content: 'hello',
+      extras: { metadata: { exit_code: 0 }, workspace_snapshot: { tree: expect.stringMatching(/^[0-9a-f]{40}$/) } },
+    });
     expect(replayed[4]?.content).not.toBe('OLD EDIT');
     expect(replayed[6]?.extras?.diff).toContain('+print("hello, world")');
     expect(replayed[8]?.content).toContain('print("hello, world")');

@@ -52,7 +52,11 @@ export async function replayTrajectory(
     const observation = await execute(stored, session);
     if (!observation) continue;
     reexecuted.add(oldId);
-    await emit(observation);
+    // Like the agent's steps, a replayed one that may have changed files is a point a fork can start from.
+    const snapshot = recorded.action === 'read' ? null : await session.snapshot(stored.id);
+    await emit(
+      snapshot ? { ...observation, extras: { ...observation.extras, workspace_snapshot: snapshot } } : observation,
+    );
   }
 }
 
