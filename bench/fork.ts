@@ -21,10 +21,9 @@ const MAKE_FILES = `for d in $(seq 1 50); do mkdir -p src/d$d; for f in $(seq 1 
 export async function benchFork(): Promise<BenchResult[]> {
   const temp = await tempRuntime();
   const snapshotCosts: number[] = [];
-  let sandboxed = false;
+  const sandboxed = temp.runtime.sandboxed;
   try {
     const session = await temp.runtime.start('bench-snapshots');
-    sandboxed = session.sandboxed;
     await session.runCommand({ command: MAKE_FILES, timeoutSeconds: 120 });
     await session.snapshot(0);
     for (let step = 1; step <= STEPS; step++) {
