@@ -2661,6 +2661,8 @@ export interface components {
             event_id: number;
             /** @description The original's title when the fork was made. */
             title: string;
+            /** @description Only in the answer to the fork call — files over 50 MB the fork's workspace does not hold. */
+            skipped_files?: string[];
         };
         ConversationForkRequest: {
             event_id: number;
@@ -3012,6 +3014,8 @@ export interface components {
                 head: string | null;
                 /** @description The branch HEAD was on; null when detached. */
                 branch: string | null;
+                /** @description Files over 50 MB, left out of this snapshot and every later one of the conversation. */
+                skipped?: string[];
             };
             /** @enum {string} */
             recall_type?: "workspace_context" | "knowledge";

@@ -29,18 +29,48 @@ function changeKind(x: string, y: string): FileChange['status'] {
 /** Where snapshots keep their trees: refs to trees are outside every branch, tag and `git log --all`. */
 export const SNAPSHOT_REFS = 'refs/atelier/snapshots/';
 
+/** Files larger than this are left out of snapshots (git would store and hash them at every change): 50 MB. */
+export const SNAPSHOT_FILE_LIMIT_BYTES = 50 * 1024 * 1024;
+
 /**
  * Records the workspace's files (tracked and untracked, not ignored) as a tree from a private
  * index, so the user's index, branch and stash are never touched: with the index's stat cache,
  * only files changed since the last snapshot are read again. A tree unlike the previous one
- * ($2) is kept alive by the ref `$1`. Prints the tree, the HEAD commit and the branch.
+ * ($2) is checked for files over the limit, which leave it and are excluded from then on (the
+ * pathspecs in atelier-snapshot-skip), and kept alive by the ref `$1`. Prints the tree, the HEAD
+ * commit, the branch, then every path left out. Shell built-ins read HEAD and the skip list: each
+ * process started costs a millisecond or more.
  */
 const SNAPSHOT_SCRIPT = `set -e
-export GIT_INDEX_FILE="$(git rev-parse --git-dir)/atelier-snapshot-index"
-git -c core.fsmonitor=false add -A -- .
+if [ -d .git ]; then gitdir=.git; else gitdir=$(git rev-parse --git-dir); fi
+export GIT_INDEX_FILE="$gitdir/atelier-snapshot-index"
+skip="$gitdir/atelier-snapshot-skip"
+[ -f "$skip" ] || printf '.\n' > "$skip"
+git -c core.fsmonitor=false add -A --pathspec-from-file="$skip"
 tree=$(git write-tree)
-[ "$tree" = "$2" ] || git update-ref "${SNAPSHOT_REFS}$1" "$tree"
-printf '%s\n%s\n%s\n' "$tree" "$(git rev-parse -q --verify 'HEAD^{commit}' || true)" "$(git symbolic-ref -q --short HEAD || true)"`;
+if [ "$tree" != "$2" ]; then
+  big=$(git -c core.quotePath=false ls-tree -r -l "$tree" | awk -v limit=${SNAPSHOT_FILE_LIMIT_BYTES} '$4 > limit { sub(/^[^\t]*\t/, ""); print }')
+  if [ -n "$big" ]; then
+    printf '%s\n' "$big" | while IFS= read -r file; do
+      printf ':(exclude,literal)%s\n' "$file" >> "$skip"
+      git rm -q --cached -- ":(literal)$file"
+    done
+    tree=$(git write-tree)
+  fi
+  git update-ref "${SNAPSHOT_REFS}$1" "$tree"
+fi
+head='' branch=''
+read -r ref < "$gitdir/HEAD" || true
+case "$ref" in
+  'ref: refs/heads/'*)
+    branch=\${ref#ref: refs/heads/}
+    if [ -f "$gitdir/refs/heads/$branch" ]; then read -r head < "$gitdir/refs/heads/$branch"; else head=$(git rev-parse -q --verify 'HEAD^{commit}' || true); fi ;;
+  *) head=$ref ;;
+esac
+printf '%s\n%s\n%s\n' "$tree" "$head" "$branch"
+while IFS= read -r line; do
+  case "$line" in ':(exclude,literal)'*) printf '%s\n' "\${line#:(exclude,literal)}" ;; esac
+done < "$skip"`;
 
 /**
  * Makes a copied repository the workspace of a snapshot: its files in the working tree, HEAD
@@ -55,7 +85,7 @@ if [ -n "$3" ]; then
   if [ -n "$2" ]; then git update-ref "refs/heads/$3" "$2"; else git update-ref -d "refs/heads/$3"; fi
 elif [ -n "$2" ]; then git update-ref --no-deref HEAD "$2"; fi
 if [ -n "$2" ]; then git read-tree "$2"; else git read-tree --empty; fi
-rm -f "$(git rev-parse --git-dir)/atelier-snapshot-index"
+rm -f "$(git rev-parse --git-dir)/atelier-snapshot-index" "$(git rev-parse --git-dir)/atelier-snapshot-skip"
 git for-each-ref --format='%(refname)' ${SNAPSHOT_REFS} | while read -r ref; do
   if [ "\${ref##*/}" -gt "$4" ]; then git update-ref -d "$ref"; fi
 done`;
@@ -126,10 +156,9 @@ export class Git {
 
   /** Records the files as they are now under `name` (an event id); `previous` is the last snapshot's tree. */
   async snapshot(name: string, previous: string | null): Promise<WorkspaceSnapshot> {
-    const [tree = '', head = '', branch = ''] = (await this.script(SNAPSHOT_SCRIPT, [name, previous ?? ''])).split(
-      '\n',
-    );
-    return { tree, head: head || null, branch: branch || null };
+    const output = await this.script(SNAPSHOT_SCRIPT, [name, previous ?? '']);
+    const [tree = '', head = '', branch = '', ...skipped] = output.split('\n');
+    return { tree, head: head || null, branch: branch || null, skipped: skipped.filter(Boolean) };
   }
 
   /** Makes this repository (a copy of the snapshot's) hold the workspace of `snapshot`, taken at event `eventId`. */

@@ -90,6 +90,21 @@ describe('workspace snapshots', () => {
     expect(await git(source, 'git status --porcelain=v1')).toBe(' D dir/new.txt');
   });
 
+  it('leave out files over 50 MB, from then on, and say which', async () => {
+    const session = await temp.runtime.start('snapshot-big');
+    await git(session, 'truncate -s 51M big.bin && echo small > small.txt');
+    const first = await session.snapshot(1);
+    expect(first?.skipped).toEqual(['big.bin']);
+    expect(await git(session, `git ls-tree --name-only ${first?.tree}`)).toBe('small.txt');
+    await session.writeFile('other.txt', 'x\n');
+    const second = await session.snapshot(2);
+    expect(second?.skipped).toEqual(['big.bin']);
+    expect(await git(session, `git ls-tree --name-only ${second?.tree}`)).toBe('other.txt\nsmall.txt');
+    await temp.runtime.fork('snapshot-big', 'snapshot-big-fork', second!, 2);
+    const fork = await temp.runtime.start('snapshot-big-fork');
+    expect(await filesOf(fork.workspaceDir)).toEqual({ 'other.txt': 'x\n', 'small.txt': 'small\n' });
+  });
+
   it('refuse a source without a workspace on this server', async () => {
     await expect(temp.runtime.fork('snapshot-missing', 'snapshot-nowhere', taken[0]!.snapshot, 1)).rejects.toThrow(
       'There is no workspace of conversation snapshot-missing on this server',

@@ -102,6 +102,8 @@ export interface WorkspaceSnapshot {
   head: string | null;
   /** The branch HEAD was on; null when detached. */
   branch: string | null;
+  /** Files over the snapshot limit (50 MB), left out of this and every later snapshot. */
+  skipped: string[];
 }
 
 export interface RuntimeSession {

@@ -177,6 +177,31 @@ describe('forking a conversation', () => {
     await stop(forked.conversation_id);
   }, 60_000);
 
+  it("keeps the user's terminal commands as fork points, and leaves files over 50 MB out of forks, saying which", async () => {
+    const created = await call(test.app, 'POST', '/api/conversations', { body: {} });
+    const id = created.body?.conversation_id as string;
+    await waitRunning(test.app, '', id);
+    const socket = await SocketClient.open(baseUrl, { conversation_id: id, latest_event_id: -1 });
+    socket.send({
+      action: 'run',
+      args: { command: 'truncate -s 51M big.bin && echo small > small.txt', hidden: false },
+    });
+    const ran = await socket.waitFor(
+      (s) => s.events.some((e) => e.observation === 'run'),
+      'the terminal command',
+      30_000,
+    );
+    await socket.close();
+    const observation = ran.events.find((e) => e.observation === 'run')!;
+    expect(observation.extras?.workspace_snapshot?.skipped).toEqual(['big.bin']);
+    const forked = await fork(id, { event_id: observation.id });
+    expect(forked.forked_from?.skipped_files).toEqual(['big.bin']);
+    expect(await filesOf(workspaceOf(forked.conversation_id))).toBe('small.txt:small');
+    await waitRunning(test.app, '', forked.conversation_id);
+    await stop(forked.conversation_id);
+    await stop(id);
+  }, 60_000);
+
   it('refuses what cannot be forked, with the reason', async () => {
     const missing = await call(test.app, 'POST', `/api/conversations/${sourceId}/fork`, {
       body: { event_id: 100_000 },

@@ -142,7 +142,11 @@ export function createConversationService(deps: ServiceDeps) {
       // The copied history may name the original: the fork's own title comes after it.
       await manager.setTitle(id, row.title);
       const message = body.message && { content: body.message, image_urls: event.args?.image_urls ?? [] };
-      return view(await manager.start(row, message ? { initialMessage: message } : {}));
+      const forked = view(await manager.start(row, message ? { initialMessage: message } : {}));
+      const skipped = snapshot?.snapshot.skipped ?? [];
+      return skipped.length > 0 && forked.forked_from
+        ? { ...forked, forked_from: { ...forked.forked_from, skipped_files: skipped } }
+        : forked;
     },
 
     async list(

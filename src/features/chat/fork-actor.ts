@@ -18,6 +18,8 @@ export function startFork(conversationId: string, openConversation: (forkId: str
           event_id: input.eventId,
           ...(input.message === undefined ? {} : { message: input.message }),
         });
+        const skipped = forked.forked_from?.skipped_files ?? [];
+        if (skipped.length > 0) toast.info(i18next.t('chat:fork.skipped', { files: skipped.join(', ') }));
         return forked.conversation_id;
       }),
     },
