@@ -84,7 +84,20 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     return gateway;
   };
 
+  // The user's messages go into the log after the system event that preparing emits: a message that
+  // arrives while the MCP servers connect waits for it, so the history always starts with the system prompt.
+  let markPrepared = () => {};
+  const prepared = new Promise<void>((resolve) => (markPrepared = resolve));
+
   async function prepare(): Promise<void> {
+    try {
+      await prepareOnce();
+    } finally {
+      markPrepared();
+    }
+  }
+
+  async function prepareOnce(): Promise<void> {
     await log.load();
     metrics.restore(log.events);
     recall.restore(
@@ -270,10 +283,12 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       message: args.content,
       args: { content: args.content, image_urls: args.image_urls ?? [], file_urls: args.file_urls ?? [] },
     };
-    void log.emit(event).then(
-      () => actor.send({ type: 'USER_MESSAGE' }),
-      () => undefined,
-    );
+    void prepared
+      .then(() => log.emit(event))
+      .then(
+        () => actor.send({ type: 'USER_MESSAGE' }),
+        () => undefined,
+      );
   }
 
   const STATE_REQUESTS = {
