@@ -177,6 +177,9 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     const chat = page.getByRole('log', { name: 'Messages' });
     // The runtime starts and clones first: as slow as the first test's clone under a loaded CI.
     await chat.getByText('the tests live in test/').waitFor({ timeout: 60_000 });
+    // The row grows when its star rating arrives (loaded after the chat): click once it is there,
+    // or the click lands where the button was a moment before.
+    await chat.getByRole('button', { name: 'Rate this response 5 of 5' }).last().waitFor();
     await chat.getByRole('button', { name: 'Remember in a microagent' }).last().click();
 
     const dialog = page.getByRole('dialog', { name: 'Launch a microagent' });
