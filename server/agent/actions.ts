@@ -8,6 +8,7 @@ import type { StepSignature } from './stuck-detector.ts';
 import { ToolInputError, type AgentTool, type ToolOutcome, type ToolRegistry } from './tools/index.ts';
 import type { ActionDescription } from './tools/tool.ts';
 import type { AgentHost } from './types.ts';
+import { withSnapshot } from '../runtime/types.ts';
 
 /** A tool call of the model's reply, with everything needed to announce and run it. */
 interface ToolCallPlan {
@@ -199,17 +200,14 @@ export class ActionRunner {
       }
     }
     // Also after a failed step: a command that failed may have changed files all the same.
-    const snapshot =
-      plan.parsed.ok && plan.tool?.run && FILE_CHANGING.has(this.description(plan).action)
-        ? await this.host.runtime.snapshot(actionEventId)
-        : null;
+    const changedFiles = plan.parsed.ok && plan.tool?.run && FILE_CHANGING.has(this.description(plan).action);
     await this.log.emit({
       source: 'agent',
       observation: outcome.observation,
       cause: actionEventId,
       content: outcome.content,
       message: outcome.message ?? '',
-      extras: snapshot ? { ...outcome.extras, workspace_snapshot: snapshot } : outcome.extras,
+      extras: changedFiles ? await withSnapshot(this.host.runtime, actionEventId, outcome.extras) : outcome.extras,
     });
     return {
       action: fingerprint(`${plan.call.toolName} ${JSON.stringify(plan.call.input)}`),

@@ -106,6 +106,19 @@ export interface WorkspaceSnapshot {
   skipped: string[];
 }
 
+/**
+ * A step's observation extras with the workspace as the step left it (`workspace_snapshot`), when it
+ * changed: the one way the agent, a replay and the terminal record a point a fork can start from.
+ */
+export async function withSnapshot<T extends object>(
+  session: Pick<RuntimeSession, 'snapshot'>,
+  eventId: number,
+  extras: T,
+): Promise<T & { workspace_snapshot?: WorkspaceSnapshot }> {
+  const snapshot = await session.snapshot(eventId);
+  return snapshot ? { ...extras, workspace_snapshot: snapshot } : extras;
+}
+
 export interface RuntimeSession {
   readonly conversationId: string;
   /** Absolute path of the workspace on the host. */

@@ -94,12 +94,9 @@ export function createEventStore(db: Db) {
     },
 
     /** The workspace snapshot of the last file-changing step at or before event `atOrBefore`, null when none. */
-    async snapshotAt(
-      conversationId: string,
-      atOrBefore: number,
-    ): Promise<{ eventId: number; snapshot: WorkspaceSnapshot } | null> {
+    async snapshotAt(conversationId: string, atOrBefore: number): Promise<WorkspaceSnapshot | null> {
       const [row] = await db
-        .select({ id: events.id, snapshot: sql<WorkspaceSnapshot>`${events.data} -> 'extras' -> 'workspace_snapshot'` })
+        .select({ snapshot: sql<WorkspaceSnapshot>`${events.data} -> 'extras' -> 'workspace_snapshot'` })
         .from(events)
         .where(
           and(
@@ -110,7 +107,7 @@ export function createEventStore(db: Db) {
         )
         .orderBy(desc(events.id))
         .limit(1);
-      return row ? { eventId: row.id, snapshot: row.snapshot } : null;
+      return row?.snapshot ?? null;
     },
 
     async latestId(conversationId: string): Promise<number> {

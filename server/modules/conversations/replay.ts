@@ -1,4 +1,4 @@
-import type { EditorCommand, EditorInput, RuntimeSession } from '../../runtime/types.ts';
+import { withSnapshot, type EditorCommand, type EditorInput, type RuntimeSession } from '../../runtime/types.ts';
 import type { NewEvent } from './events.ts';
 import type { Event } from '../../../openapi/types.ts';
 
@@ -53,9 +53,10 @@ export async function replayTrajectory(
     if (!observation) continue;
     reexecuted.add(oldId);
     // Like the agent's steps, a replayed one that may have changed files is a point a fork can start from.
-    const snapshot = recorded.action === 'read' ? null : await session.snapshot(stored.id);
     await emit(
-      snapshot ? { ...observation, extras: { ...observation.extras, workspace_snapshot: snapshot } } : observation,
+      recorded.action === 'read'
+        ? observation
+        : { ...observation, extras: await withSnapshot(session, stored.id, observation.extras ?? {}) },
     );
   }
 }

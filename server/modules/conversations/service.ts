@@ -131,7 +131,7 @@ export function createConversationService(deps: ServiceDeps) {
       });
       try {
         if (through >= 0) await events.copyPrefix(source.id, id, through);
-        if (snapshot) await manager.forkWorkspace(source.id, id, snapshot.snapshot, through);
+        if (snapshot) await manager.forkWorkspace(source.id, id, snapshot, through);
       } catch (error) {
         await manager.remove(id);
         await conversations.remove(id);
@@ -143,7 +143,7 @@ export function createConversationService(deps: ServiceDeps) {
       await manager.setTitle(id, row.title);
       const message = body.message && { content: body.message, image_urls: event.args?.image_urls ?? [] };
       const forked = view(await manager.start(row, message ? { initialMessage: message } : {}));
-      const skipped = snapshot?.snapshot.skipped ?? [];
+      const skipped = snapshot?.skipped ?? [];
       return skipped.length > 0 && forked.forked_from
         ? { ...forked, forked_from: { ...forked.forked_from, skipped_files: skipped } }
         : forked;

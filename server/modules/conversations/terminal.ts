@@ -1,4 +1,4 @@
-import type { CommandResult, RuntimeSession } from '../../runtime/types.ts';
+import { withSnapshot, type CommandResult, type RuntimeSession } from '../../runtime/types.ts';
 import type { NewEvent } from './events.ts';
 import type { Event } from '../../../openapi/types.ts';
 
@@ -33,19 +33,17 @@ export async function runUserCommand(session: RuntimeSession, action: Event, sta
       result = await attempt(!state.running);
     }
     state.running = result.running;
-    const snapshot = await session.snapshot(action.id);
     return {
       source: 'environment',
       observation: 'run',
       cause: action.id,
       content: result.output,
       message: `Command \`${command}\` executed with exit code ${result.exitCode}.`,
-      extras: {
+      extras: await withSnapshot(session, action.id, {
         command,
         hidden,
         metadata: { exit_code: result.exitCode, working_dir: result.cwd },
-        ...(snapshot && { workspace_snapshot: snapshot }),
-      },
+      }),
     };
   } catch (error) {
     return {
