@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { SnapshotClient } from './snapshot-client.ts';
 import type { FileChange, RepositorySource, WorkspaceSnapshot } from './types.ts';
 
 const exec = promisify(execFile);
@@ -34,7 +35,9 @@ export const SNAPSHOT_FILE_LIMIT_BYTES = 50 * 1024 * 1024;
 
 /**
  * Records the workspace's files (tracked and untracked, not ignored) as a tree from a private
- * index, so the user's index, branch and stash are never touched: with the index's stat cache,
+ * index seeded with the user's one, for work trees the snapshot process leaves to git (see
+ * workspace-tree.ts; git applies its filters and line-ending rules here, and keeps a file it
+ * recorded once while it exists), so the user's index, branch and stash are never touched: with the index's stat cache,
  * only files changed since the last snapshot are read again. A tree unlike the previous one
  * ($2) is checked for files over the limit, which leave it and are excluded from then on (the
  * pathspecs in atelier-snapshot-skip), and kept alive by the ref `$1`. Prints the tree, the HEAD
@@ -44,6 +47,7 @@ export const SNAPSHOT_FILE_LIMIT_BYTES = 50 * 1024 * 1024;
 const SNAPSHOT_SCRIPT = `set -e
 if [ -d .git ]; then gitdir=.git; else gitdir=$(git rev-parse --git-dir); fi
 export GIT_INDEX_FILE="$gitdir/atelier-snapshot-index"
+[ -f "$GIT_INDEX_FILE" ] || [ ! -f "$gitdir/index" ] || cp "$gitdir/index" "$GIT_INDEX_FILE"
 skip="$gitdir/atelier-snapshot-skip"
 [ -f "$skip" ] || printf '.\n' > "$skip"
 git -c core.fsmonitor=false add -A --pathspec-from-file="$skip"
@@ -73,13 +77,21 @@ while IFS= read -r line; do
 done < "$skip"`;
 
 /**
- * Makes a copied repository the workspace of a snapshot: its files in the working tree, HEAD
- * at the commit and branch of then, and the index at HEAD, so changes not committed then are
- * changes not committed now (what was staged is unstaged). Snapshots after event $4 go.
+ * Makes a copied repository the workspace of a snapshot: its files in the working tree, byte for
+ * byte as recorded (an info/attributes file that turns off line-ending conversion and filters
+ * stands in for the user's one meanwhile), HEAD at the commit and branch of then, and the index at
+ * HEAD, so changes not committed then are changes not committed now (what was staged is
+ * unstaged). Snapshots after event $4 go.
  */
 const RESTORE_SCRIPT = `set -e
 git read-tree "$1"
-git -c core.fsmonitor=false checkout-index -a -f
+info="$(git rev-parse --git-dir)/info"
+mkdir -p "$info"
+if [ -f "$info/attributes" ]; then mv "$info/attributes" "$info/attributes.atelier-kept"; fi
+printf '* -text -eol -filter -ident -working-tree-encoding\n' > "$info/attributes"
+git -c core.fsmonitor=false -c core.autocrlf=false checkout-index -a -f
+rm "$info/attributes"
+if [ -f "$info/attributes.atelier-kept" ]; then mv "$info/attributes.atelier-kept" "$info/attributes"; fi
 if [ -n "$3" ]; then
   git symbolic-ref HEAD "refs/heads/$3"
   if [ -n "$2" ]; then git update-ref "refs/heads/$3" "$2"; else git update-ref -d "refs/heads/$3"; fi
@@ -92,7 +104,15 @@ done`;
 
 /** The workspace's git repository, as the Changes tab needs it. */
 export class Git {
-  constructor(private readonly options: GitOptions) {}
+  private readonly snapshots: SnapshotClient;
+
+  constructor(private readonly options: GitOptions) {
+    this.snapshots = new SnapshotClient({
+      workspaceDir: options.workspaceDir,
+      env: options.env,
+      wrap: (argv) => options.wrap(argv, false),
+    });
+  }
 
   private git(args: string[], network = false): Promise<string> {
     // core.fsmonitor would run a program the repository names; the Changes tab never needs it.
@@ -156,9 +176,16 @@ export class Git {
 
   /** Records the files as they are now under `name` (an event id); `previous` is the last snapshot's tree. */
   async snapshot(name: string, previous: string | null): Promise<WorkspaceSnapshot> {
+    const answer = await this.snapshots.snapshot(name, previous);
+    if (!('unsupported' in answer)) return answer;
     const output = await this.script(SNAPSHOT_SCRIPT, [name, previous ?? '']);
     const [tree = '', head = '', branch = '', ...skipped] = output.split('\n');
     return { tree, head: head || null, branch: branch || null, skipped: skipped.filter(Boolean) };
+  }
+
+  /** Ends the snapshot process, if one runs. */
+  close(): void {
+    this.snapshots.close();
   }
 
   /** Makes this repository (a copy of the snapshot's) hold the workspace of `snapshot`, taken at event `eventId`. */

@@ -149,6 +149,7 @@ export class LocalSession implements RuntimeSession {
 
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      this.parts.git.close();
       await Promise.allSettled([this.parts.shell.kill(), this.parts.kernel.stop(), this.parts.browser.close()]);
       await this.parts.network?.stop();
       this.parts.onStopped();

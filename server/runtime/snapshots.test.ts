@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +91,7 @@ describe('workspace snapshots', () => {
     expect(await git(source, 'git status --porcelain=v1')).toBe(' D dir/new.txt');
   });
 
-  it('leave out files over 50 MB, from then on, and say which', async () => {
+  it('leave out files over 50 MB while they are, and say which', async () => {
     const session = await temp.runtime.start('snapshot-big');
     await git(session, 'truncate -s 51M big.bin && echo small > small.txt');
     const first = await session.snapshot(1);
@@ -103,6 +104,37 @@ describe('workspace snapshots', () => {
     await temp.runtime.fork('snapshot-big', 'snapshot-big-fork', second!, 2);
     const fork = await temp.runtime.start('snapshot-big-fork');
     expect(await filesOf(fork.workspaceDir)).toEqual({ 'other.txt': 'x\n', 'small.txt': 'small\n' });
+    await git(session, 'truncate -s 4 big.bin');
+    const shrunk = await session.snapshot(3);
+    expect(shrunk?.skipped).toEqual([]);
+    expect(await git(session, `git ls-tree --name-only ${shrunk?.tree}`)).toBe('big.bin\nother.txt\nsmall.txt');
+  });
+
+  it('record bytes as they are, line endings and all, and fork them so', async () => {
+    const session = await temp.runtime.start('snapshot-bytes');
+    await session.writeFile('.gitattributes', '* text=auto eol=crlf\n');
+    await session.writeFile('crlf.txt', 'one\r\ntwo\r\n');
+    await session.writeFile('lf.txt', 'one\ntwo\n');
+    const taken = await session.snapshot(1);
+    // Taken by the snapshot process: git's own snapshots keep a private index.
+    expect(existsSync(path.join(session.workspaceDir, '.git', 'atelier-snapshot-index'))).toBe(false);
+    expect(await git(session, `git cat-file -p ${taken?.tree}:crlf.txt | od -c | head -1`)).toContain('\\r  \\n');
+    await temp.runtime.fork('snapshot-bytes', 'snapshot-bytes-fork', taken!, 1);
+    const fork = await temp.runtime.start('snapshot-bytes-fork');
+    expect(await filesOf(fork.workspaceDir)).toEqual({
+      '.gitattributes': '* text=auto eol=crlf\n',
+      'crlf.txt': 'one\r\ntwo\r\n',
+      'lf.txt': 'one\ntwo\n',
+    });
+    expect(existsSync(path.join(fork.workspaceDir, '.git', 'info', 'attributes'))).toBe(false);
+  });
+
+  it('leave a work tree they cannot read as git would to git', async () => {
+    const session = await temp.runtime.start('snapshot-by-git');
+    await git(session, 'git config core.filemode false && echo one > a.txt');
+    const taken = await session.snapshot(1);
+    expect(await git(session, `git ls-tree --name-only ${taken?.tree}`)).toBe('a.txt');
+    expect(existsSync(path.join(session.workspaceDir, '.git', 'atelier-snapshot-index'))).toBe(true);
   });
 
   it('refuse a source without a workspace on this server', async () => {

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import type { WorkspaceSnapshot } from './types.ts';
+
+/** What the snapshot process answers: a snapshot, or that git itself must take it. */
+export type WorkerAnswer = WorkspaceSnapshot | { unsupported: string };
+
+/** An idle snapshot process ends after this long; the next snapshot starts another (its first walk reads every file). */
+const IDLE_MS = 5 * 60_000;
+const WORKER = path.join(import.meta.dirname, 'snapshot-worker.ts');
+// The worker is TypeScript, run by the loader the server runs under; by path, as it runs in the workspace.
+const LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/**
+ * Talks to a workspace's snapshot process (snapshot-worker.ts), started on first use through
+ * `wrap` (the sandbox): one request at a time, in order.
+ */
+export class SnapshotClient {
+  private child: ChildProcess | null = null;
+  /** Who waits for the running process's next line (null: it ended). */
+  private waiting: ((line: string | null) => void)[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private idle: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly options: {
+      workspaceDir: string;
+      env: Record<string, string>;
+      wrap: (argv: string[]) => string[];
+    },
+  ) {}
+
+  snapshot(name: string, previous: string | null): Promise<WorkerAnswer> {
+    const request = this.queue.then(() => this.ask(JSON.stringify({ name, previous })));
+    this.queue = request.catch(() => undefined);
+    return request;
+  }
+
+  /** Ends the process (the session stops). */
+  close(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.child?.kill('SIGKILL');
+    this.child = null;
+  }
+
+  private async ask(request: string): Promise<WorkerAnswer> {
+    if (this.idle) clearTimeout(this.idle);
+    const child = this.child ?? this.start();
+    const line = await new Promise<string | null>((resolve) => {
+      this.waiting.push(resolve);
+      child.stdin?.write(`${request}\n`);
+    });
+    this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
+    if (line === null) throw new Error('The snapshot process ended');
+    const answer = JSON.parse(line) as WorkerAnswer | { error: string };
+    if ('error' in answer) throw new Error(answer.error);
+    return answer;
+  }
+
+  private start(): ChildProcess {
+    const [file, ...args] = this.options.wrap([process.execPath, '--import', LOADER, WORKER]);
+    const child = spawn(file as string, args, {
+      cwd: this.options.workspaceDir,
+      env: this.options.env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const waiting: ((line: string | null) => void)[] = [];
+    this.child = child;
+    this.waiting = waiting;
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => waiting.shift()?.(line));
+    const ended = () => {
+      if (this.child === child) this.child = null;
+      for (const answer of waiting.splice(0)) answer(null);
+    };
+    child.on('exit', ended);
+    child.on('error', ended);
+    child.stdin?.on('error', () => undefined);
+    return child;
+  }
+}
