@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
-import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
+import { browserSuite, keepToken, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { startGitHubApiServer } from '../support/git-host-apis.ts';
 import { GitHttpServer } from '../support/git-http-server.ts';
@@ -58,11 +58,10 @@ afterAll(async () => {
   fs.rmSync(remotes, { recursive: true, force: true });
 });
 
-/** A tab signed in with `token` (kept where the application reads it), on a page outside the application. */
+/** A tab signed in with `token`, on a page outside the application. */
 async function signedInPage(browser: Browser, server: RunningServer, token: string) {
   const page = await openPage(browser);
-  await page.goto(`${server.url}/terms`);
-  await page.evaluate((value) => localStorage.setItem('atelier_token', value), token);
+  await keepToken(page, server.url, token);
   return page;
 }
 

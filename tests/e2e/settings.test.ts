@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
-import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
+import { browserSuite, keepToken, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { mailedLink } from '../support/mail.ts';
 import { startGitHubApiServer, startGitLabApiServer } from '../support/git-host-apis.ts';
 import { startEchoHttpServer } from '../support/mcp-echo-http.ts';
@@ -40,8 +40,7 @@ async function activeAccount(server: RunningServer, name: string, options: { ver
 
 async function signedInPage(browser: Browser, server: RunningServer, token: string, path: string) {
   const page = await openPage(browser);
-  await page.goto(`${server.url}/terms`);
-  await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [TOKEN_KEY, token]);
+  await keepToken(page, server.url, token);
   await page.goto(`${server.url}${path}`);
   return page;
 }

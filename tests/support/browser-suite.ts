@@ -25,12 +25,37 @@ export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm; env
     suite.server = await startServer({ mode: options.mode, env: { ...llm, ...options.env?.() } });
     suite.browser = await launchBrowser();
   });
+  // A failed test prints what the server refused or failed: a page that shows an error says which call.
+  beforeEach((context) => {
+    const from = suite.server?.output().length ?? 0;
+    context.onTestFailed(() => reportFailedRequests(suite.server?.output().slice(from) ?? ''));
+  });
   afterAll(async () => {
     await suite.browser?.close();
     await suite.server?.destroy();
     await options.llm?.stop();
   });
   return suite;
+}
+
+function reportFailedRequests(log: string): void {
+  const failed = log.split('\n').flatMap((line) => {
+    try {
+      const entry = JSON.parse(line) as {
+        req?: { method?: string; url?: string };
+        res?: { statusCode?: number };
+        msg?: string;
+        err?: { message?: string };
+      };
+      if (entry.err) return [`error: ${entry.msg ?? ''} ${entry.err.message ?? ''}`];
+      const status = entry.res?.statusCode ?? 0;
+      return status >= 400 ? [`${status} ${entry.req?.method ?? ''} ${entry.req?.url ?? ''}`] : [];
+    } catch {
+      return [];
+    }
+  });
+  if (failed.length > 0)
+    console.error(`── the server refused or failed, during the test:\n${failed.slice(-40).join('\n')}`);
 }
 
 /**
@@ -45,18 +70,31 @@ export function watchPageErrors(page: Page, errors: string[]): void {
 }
 
 /**
+ * Keeps `token` where the application reads it (localStorage), set from an answer of the server's
+ * origin that runs no application: a tab running one could act on its signed-out start meanwhile.
+ */
+export async function keepToken(page: Page, serverUrl: string, token: string): Promise<void> {
+  await page.goto(`${serverUrl}/api/options/config`);
+  await page.evaluate((value) => localStorage.setItem('atelier_token', value), token);
+}
+
+/**
  * Pages whose uncaught errors fail the test that opened them (checked after each test of the
  * file): `openPage(browser)` opens a tab and starts listening.
  */
 export function pagesWithoutErrors() {
   let errors: string[] = [];
-  const open = new Set<Page>();
+  let open = new Set<Page>();
   // A failed test prints what its pages showed: a wait that ran out says what was there instead.
-  beforeEach((context) => context.onTestFailed(() => reportPages(open)));
+  // Each test has its own set: the report runs after afterEach.
+  beforeEach((context) => {
+    const pages = new Set<Page>();
+    open = pages;
+    context.onTestFailed(() => reportPages(pages));
+  });
   afterEach(() => {
     const seen = errors;
     errors = [];
-    open.clear();
     expect(seen).toEqual([]);
   });
   return async function openPage(browser: Browser) {
