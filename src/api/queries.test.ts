@@ -1,6 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
-import { queryKeys } from './queries.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { Requests } from './client.ts';
+import { ApiError } from './errors.ts';
+import { currentUserQuery, queryKeys } from './queries.ts';
+import { createQueryClient } from './query-client.ts';
 
 describe('query keys', () => {
   it('put everything of the signed-in account under the prefixes removed when it changes', () => {
@@ -17,5 +20,28 @@ describe('query keys', () => {
     expect(accountKeys.map((key) => client.getQueryData(key))).toEqual(accountKeys.map(() => undefined));
     // The server's configuration is nobody's account.
     expect(client.getQueryData(queryKeys.config)).toBe('config');
+  });
+});
+
+describe('the current user', () => {
+  const client = () => createQueryClient({ showError: vi.fn(), currentPath: () => '/', reloadPage: vi.fn() });
+  const user = { id: 'u1' };
+
+  it('is fetched again after a server or network failure, before the session gives up', async () => {
+    const currentUser = vi
+      .fn()
+      .mockRejectedValueOnce(new ApiError(503, { detail: 'Unavailable' }))
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValue(user);
+    const requests = { currentUser } as unknown as Requests;
+    await expect(client().fetchQuery(currentUserQuery(requests))).resolves.toBe(user);
+    expect(currentUser).toHaveBeenCalledTimes(3);
+  });
+
+  it('is not fetched again when the server refuses the token', async () => {
+    const currentUser = vi.fn().mockRejectedValue(new ApiError(401, { detail: 'Not authenticated' }));
+    const requests = { currentUser } as unknown as Requests;
+    await expect(client().fetchQuery(currentUserQuery(requests))).rejects.toThrow();
+    expect(currentUser).toHaveBeenCalledTimes(1);
   });
 });

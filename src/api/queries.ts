@@ -3,6 +3,7 @@ import type { Requests } from './client.ts';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const USER_RETRY_DELAY_MS = 500;
 
 // The one key scheme of the app's queries: the account under ['user'], conversations under
 // ['conversations'] (the list, and each conversation's data under its id).
@@ -25,7 +26,10 @@ export function currentUserQuery(requests: Requests) {
     queryFn: ({ signal }) => requests.currentUser(signal),
     staleTime: FIVE_MINUTES,
     gcTime: FIFTEEN_MINUTES,
-    retry: false,
+    // A failed fetch signs the visitor out (the spec's 'token cleared'): network and server
+    // failures are first retried like any query's (a refused token is not), so a moment's
+    // outage while the page starts does not end the session.
+    retryDelay: USER_RETRY_DELAY_MS,
     meta: { disableToast: true },
   });
 }
