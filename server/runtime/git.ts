@@ -3,6 +3,7 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SnapshotClient } from './snapshot-client.ts';
+import { SNAPSHOT_FILE_LIMIT_BYTES, SNAPSHOT_REFS } from './snapshot-limits.ts';
 import type { FileChange, RepositorySource, WorkspaceSnapshot } from './types.ts';
 
 const exec = promisify(execFile);
@@ -26,12 +27,6 @@ function changeKind(x: string, y: string): FileChange['status'] {
   if (x === 'D' || y === 'D') return 'D';
   return 'M';
 }
-
-/** Where snapshots keep their trees: refs to trees are outside every branch, tag and `git log --all`. */
-export const SNAPSHOT_REFS = 'refs/atelier/snapshots/';
-
-/** Files larger than this are left out of snapshots (git would store and hash them at every change): 50 MB. */
-export const SNAPSHOT_FILE_LIMIT_BYTES = 50 * 1024 * 1024;
 
 /**
  * Records the workspace's files (tracked and untracked, not ignored) as a tree from a private

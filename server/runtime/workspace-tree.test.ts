@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SNAPSHOT_FILE_LIMIT_BYTES } from './git.ts';
+import { SNAPSHOT_FILE_LIMIT_BYTES } from './snapshot-limits.ts';
 import { SnapshotUnsupported, WorkspaceTrees } from './workspace-tree.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'atelier-trees-'));

@@ -16,7 +16,7 @@ import { deflateSync } from 'node:zlib';
 import { snapshotSettings } from './git-config.ts';
 import { trackedPaths } from './git-index.ts';
 import { matchIgnoreRules, parseIgnoreRules, type IgnoreRule } from './gitignore.ts';
-import { SNAPSHOT_FILE_LIMIT_BYTES, SNAPSHOT_REFS } from './git.ts';
+import { SNAPSHOT_FILE_LIMIT_BYTES, SNAPSHOT_REFS } from './snapshot-limits.ts';
 import type { WorkspaceSnapshot } from './types.ts';
 
 /** Where the work tree's files cannot be read as git would record them: git itself takes the snapshot then. */
