@@ -188,6 +188,25 @@ export function maximisedComponent(layout: IJsonModel): string | null {
   return tabs[set.selected ?? 0]?.component ?? tabs[0]?.component ?? null;
 }
 
+/**
+ * The chat's share of the width in the first frame, drawn before the layout's code has loaded:
+ * when the chat is the shown tab of a tile in the top row (or of the maximised tile), that tile's
+ * weight over the row's; null when the chat is not on screen at first.
+ */
+export function chatShare(layout: IJsonModel): number | null {
+  const showsChat = (set: IJsonTabSetNode) => {
+    const tabs = (set.children ?? []).filter(isTab);
+    return (tabs[set.selected ?? 0] ?? tabs[0])?.component === 'chat';
+  };
+  const maximised = tabSetsOf(layout).find((set) => set.maximized === true);
+  if (maximised) return showsChat(maximised) ? 1 : null;
+  const row = layout.layout.children ?? [];
+  const holder = row.find((child): child is IJsonTabSetNode => isTabSet(child) && showsChat(child));
+  if (!holder) return null;
+  const total = row.reduce((sum, child) => sum + (child.weight ?? 100), 0);
+  return total > 0 ? (holder.weight ?? 100) / total : 1;
+}
+
 /** A layout name as it is saved: trimmed; null when nothing is left. */
 export function layoutName(raw: string): string | null {
   const name = raw.trim();

@@ -91,6 +91,39 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await page.close();
   }, 90_000);
 
+  it('draws the chat once: popped out and docked back, it keeps its message box and the draft typed in either window', async () => {
+    const { server, browser } = suite;
+    const conversationId = await createOssConversation(server);
+    const page = await browser.newPage();
+    watchPageErrors(page, pageErrors);
+    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
+    await tabButton(page, 'App').waitFor();
+    const box = page.getByRole('textbox', { name: 'Message to the agent' });
+    await box.fill('a draft');
+    // The same element throughout: the chat is rendered once and its tile adopts it, from the
+    // first frame (drawn before the layout's code loads) to a window of its own and back.
+    await page.evaluate(() => Object.assign(document.querySelector('textarea') ?? {}, { keptAcrossMoves: true }));
+    await tabButton(page, 'Chat').click();
+    const popup = await popOutActiveTab(page, 'Chat', (message) => pageErrors.push(message));
+    const popped = popup.getByRole('textbox', { name: 'Message to the agent' });
+    expect(await popped.inputValue()).toBe('a draft');
+    await popped.pressSequentially(', longer');
+    expect(
+      await popup.evaluate(
+        () => (document.querySelector('textarea') as { keptAcrossMoves?: boolean } | null)?.keptAcrossMoves,
+      ),
+    ).toBe(true);
+    await popup.close({ runBeforeUnload: true });
+    await tabButton(page, 'Chat').waitFor();
+    expect(await box.inputValue()).toBe('a draft, longer');
+    expect(
+      await page.evaluate(
+        () => (document.querySelector('textarea') as { keptAcrossMoves?: boolean } | null)?.keptAcrossMoves,
+      ),
+    ).toBe(true);
+    await page.close();
+  }, 60_000);
+
   it('opens the web app from Window → Served, explains what needs a deployment first, and filters the Features dialog', async () => {
     const { server, browser } = suite;
     const conversationId = await createOssConversation(server);

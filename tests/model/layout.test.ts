@@ -9,6 +9,7 @@ import {
   type SavedLayout,
 } from '../../machines/layout.ts';
 import {
+  chatShare,
   maximisedComponent,
   openComponents,
   openTab,
@@ -250,6 +251,18 @@ describe('layout rules', () => {
     expect(openComponents(single)).toEqual(openComponents(pm));
     expect(tabSetsOf(single)[0]?.selected).toBe(openComponents(pm).indexOf('browser'));
     expectValidModel(single);
+  });
+
+  it('places the chat of the first frame where its tile will be, when it is on screen at first', () => {
+    expect(chatShare(presetLayout('pm'))).toBe(0.35);
+    expect(chatShare(presetLayout('default'))).toBe(1);
+    expect(chatShare(presetLayout('user'))).toBeNull();
+    expect(chatShare(presetLayout('developer'))).toBe(0.3);
+    expect(chatShare(toggleMaximised(presetLayout('pm'), 'chat'))).toBe(1);
+    expect(chatShare(toggleMaximised(presetLayout('pm'), 'app'))).toBeNull();
+    // A narrow screen's single tile shows the chat only when it was the active tile's tab.
+    expect(chatShare(singleTile(presetLayout('pm')))).toBe(1);
+    expect(chatShare(singleTile(openTab(presetLayout('pm'), 'browser')))).toBeNull();
   });
 
   it('splits a tile only where both halves keep their minimum size, else the tab stacks into it', () => {

@@ -175,13 +175,32 @@ export function MessageList({
   const lastScrollTop = useRef(0);
   const onScroll = () => {
     const element = scrollRef.current;
-    if (!element) return;
+    // Moving into another tile or window, the list is detached or not laid out for a moment: its
+    // scroll position then says nothing about the reader.
+    if (!element || element.clientHeight === 0) return;
     const movedUp = element.scrollTop < lastScrollTop.current - 1;
     lastScrollTop.current = element.scrollTop;
     if (isAtBottom(element)) setFollowing(true);
     else if (movedUp) setFollowing(false);
     if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) loadOlder();
   };
+
+  // A detached element forgets its scroll position (the chat moves from the first frame into its
+  // tile, and into popout windows): once laid out again, the list goes back to its end when it
+  // follows it, else to where the reader was.
+  const place = useRef({ following, scrollToEnd });
+  place.current = { following, scrollToEnd };
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (element.clientHeight === 0) return;
+      if (place.current.following) place.current.scrollToEnd();
+      else if (element.scrollTop !== lastScrollTop.current) element.scrollTop = lastScrollTop.current;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   return (
     <>

@@ -12,7 +12,6 @@ import {
 } from 'flexlayout-react';
 import 'flexlayout-react/style/light.css';
 import {
-  Suspense,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -31,51 +30,25 @@ import {
   singleTile,
   splitFits,
   SPLITTER_PX,
-  tabNameKey,
   withMinimumSizes,
 } from '../../../machines/layout-json.ts';
 import { followColorScheme } from '../../app/color-scheme.ts';
-import type { ConversationStream } from '../../realtime/types.ts';
-import { Spinner, useNarrowScreen } from '../../ui/index.ts';
+import { useNarrowScreen } from '../../ui/index.ts';
+import { HostSlot } from './HostSlot.tsx';
 import { layoutString } from './layout-labels.ts';
 import { createSlotStore, slotRect, type SlotStore } from './framed-slots.ts';
-import { FRAMED_TABS, isWorkspaceTab, type TabViews, type WorkspaceTab } from './tab-registry.ts';
-import type { ScreenModel } from './screen-model.ts';
+import { FRAMED_TABS, isWorkspaceTab, type WorkspaceTab } from './tab-registry.ts';
+import type { FlexlayoutParts, ScreenModel } from './screen-model.ts';
+import { TabView, type TabViewProps } from './TabView.tsx';
 import type { LayoutActor } from './use-workspace.ts';
 import * as styles from './workspace.css.ts';
-import type { Conversation } from '../../../openapi/types.ts';
 
-interface LayoutViewProps {
+type LayoutViewProps = Omit<TabViewProps, 'tab'> & {
   layout: LayoutActor;
-  views: TabViews;
   screen: ScreenModel;
-  stream: ConversationStream;
-  conversation: Conversation;
-  /** The chat's Refresh. */
-  onRefresh: () => void;
-  /** The chat's Start, for a stopped conversation. */
-  onStart: () => void;
-}
-
-interface TabViewProps {
-  tab: WorkspaceTab;
-  views: TabViews;
-  stream: ConversationStream;
-  conversation: Conversation;
-  onRefresh: () => void;
-  onStart: () => void;
-}
-
-function TabView({ tab, views, stream, conversation, onRefresh, onStart }: TabViewProps) {
-  const { t } = useTranslation('workspace');
-  const view = () => {
-    if (tab === 'chat')
-      return <views.chat stream={stream} conversation={conversation} onRefresh={onRefresh} onStart={onStart} />;
-    const View = views[tab];
-    return <View stream={stream} conversation={conversation} />;
-  };
-  return <Suspense fallback={<Spinner label={t('page.tabLoading', { tab: t(tabNameKey(tab)) })} />}>{view()}</Suspense>;
-}
+  /** Where the chat is rendered, once, by the page: its tile (or popout window) adopts the element. */
+  chatHost: HTMLElement;
+};
 
 /** A framed tab's tile: empty, it reports where it is for the framed layer to draw the tab over it. */
 function FramedTile({
@@ -136,6 +109,8 @@ function useElementWidth(ref: RefObject<HTMLElement | null>): number | null {
   return width;
 }
 
+const FLEXLAYOUT: FlexlayoutParts = { Actions, DockLocation, Model, TabNode, TabSetNode };
+
 /** The page flexlayout opens a popped-out tab in (public/popout.html): an empty document it fills. */
 const POPOUT_URL = '/popout.html';
 
@@ -152,7 +127,7 @@ const POPOUT_URL = '/popout.html';
  * popout window itself, so its page loads once more when it pops out and again when it returns;
  * moving tiles inside the page never reloads it.
  */
-export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewProps) {
+export default function LayoutView({ layout, screen, chatHost, ...tabProps }: LayoutViewProps) {
   const { t } = useTranslation('workspace');
   const json = useSelector(layout, selectLayoutModel);
   // A narrow screen, or an area too small for the chat beside another tile, shows the layout as one
@@ -168,7 +143,7 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
   const [store] = useState(createSlotStore);
   const framed = useMemo(() => FRAMED_TABS.filter((tab) => openComponents(json).includes(tab)), [json]);
 
-  useEffect(() => screen.show(model), [model, screen]);
+  useEffect(() => screen.show(model, FLEXLAYOUT), [model, screen]);
 
   const translate = useCallback(
     (key: string) => {
@@ -182,9 +157,10 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
   const factory = (node: TabNode) => {
     const tab = node.getComponent();
     if (!isWorkspaceTab(tab)) return null;
+    if (tab === 'chat') return <HostSlot host={chatHost} />;
     if (FRAMED_TABS.includes(tab) && node.getLayoutId() === Model.MAIN_LAYOUT_ID)
       return <FramedTile tab={tab} store={store} area={area} />;
-    return <TabView tab={tab} views={views} {...tabProps} />;
+    return <TabView tab={tab} {...tabProps} />;
   };
 
   const onAction = (action: Action) => {
@@ -245,7 +221,7 @@ export function LayoutView({ layout, views, screen, ...tabProps }: LayoutViewPro
         }}
       />
       {framed.map((tab) => (
-        <FramedTab key={tab} tab={tab} views={views} store={store} {...tabProps} />
+        <FramedTab key={tab} tab={tab} store={store} {...tabProps} />
       ))}
     </div>
   );

@@ -1,15 +1,19 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { selectConversation, selectFailure, selectIsUnavailable } from '../../../machines/conversation.ts';
+import { chatShare, openComponents, poppedOutComponents, singleTile } from '../../../machines/layout-json.ts';
+import { selectLayoutModel } from '../../../machines/layout.ts';
 import { selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
-import { Button, Spinner } from '../../ui/index.ts';
+import { Button, Spinner, useNarrowScreen } from '../../ui/index.ts';
 import { takePrefetched, useConversationChanges } from '../conversations/index.ts';
-import { LayoutView } from './LayoutView.tsx';
+import { HostSlot } from './HostSlot.tsx';
 import { SaveLayoutDialog } from './SaveLayoutDialog.tsx';
 import { createScreenModel } from './screen-model.ts';
 import type { TabViews } from './tab-registry.ts';
+import { TabView } from './TabView.tsx';
 import { useConversationActor, useConversationStream, useLayoutActor, useLiveConversation } from './use-workspace.ts';
 import { WorkspaceMenuBar } from './WorkspaceMenuBar.tsx';
 import * as styles from './workspace.css.ts';
@@ -21,6 +25,25 @@ interface WorkspacePageProps {
   tempMessage: string | null;
   /** Removes temp_message from the url. */
   clearTempMessage: () => void;
+}
+
+// flexlayout and the tiles load after the first frame, which shows the chat where its tile will be.
+const LayoutView = lazy(() => import('./LayoutView.tsx'));
+
+/** The first frame: the chat (when it is on screen at first) at its tile's share of the width. */
+function FirstFrame({ chatHost, share }: { chatHost: HTMLElement; share: number | null }) {
+  const { t } = useTranslation('workspace');
+  return (
+    <div className={styles.layoutArea}>
+      {share === null ? (
+        <Spinner label={t('page.loading')} />
+      ) : (
+        <div className={styles.firstFrameChat} style={{ width: `${share * 100}%` }}>
+          <HostSlot host={chatHost} />
+        </div>
+      )}
+    </div>
+  );
 }
 
 /** One conversation: its menu bar, and its tabs in the layout (pm on load). */
@@ -43,6 +66,16 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
   }, [streamedStatus, record?.status, conversation]);
   const [screen] = useState(createScreenModel);
   const layout = useLayoutActor(screen);
+  // The chat is rendered once, into this element, which its tile (or popout window) adopts: it
+  // stays mounted from the first frame on, wherever its tile goes.
+  const [chatHost] = useState(() => {
+    const element = document.createElement('div');
+    element.className = styles.tile;
+    return element;
+  });
+  const json = useSelector(layout, selectLayoutModel);
+  const narrow = useNarrowScreen();
+  const chatOpen = openComponents(json).includes('chat') || poppedOutComponents(json).includes('chat');
 
   if (unavailable)
     return (
@@ -63,6 +96,16 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
         <Spinner label={t('page.loading')} />
       </div>
     );
+  const tabProps = {
+    views,
+    stream,
+    conversation: live,
+    onRefresh: () => {
+      conversation.send({ type: 'REFRESH' });
+      stream.reconnect();
+    },
+    onStart: () => conversation.send({ type: 'START' }),
+  };
   return (
     <div className={styles.workspace}>
       {signedIn ? (
@@ -75,18 +118,10 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
           change={change}
         />
       ) : null}
-      <LayoutView
-        layout={layout}
-        views={views}
-        screen={screen}
-        stream={stream}
-        conversation={live}
-        onRefresh={() => {
-          conversation.send({ type: 'REFRESH' });
-          stream.reconnect();
-        }}
-        onStart={() => conversation.send({ type: 'START' })}
-      />
+      <Suspense fallback={<FirstFrame chatHost={chatHost} share={chatShare(narrow ? singleTile(json) : json)} />}>
+        <LayoutView layout={layout} screen={screen} chatHost={chatHost} {...tabProps} />
+      </Suspense>
+      {chatOpen ? createPortal(<TabView tab="chat" {...tabProps} />, chatHost) : null}
       <SaveLayoutDialog layout={layout} />
     </div>
   );

@@ -1,4 +1,4 @@
-import { Actions, DockLocation, Model, TabNode, TabSetNode } from 'flexlayout-react';
+import type * as Flexlayout from 'flexlayout-react';
 import { type TabComponent } from '../../../machines/layout-json.ts';
 import { isWorkspaceTab } from './tab-registry.ts';
 
@@ -6,10 +6,20 @@ import { isWorkspaceTab } from './tab-registry.ts';
  * The flexlayout model on screen, for the commands that act on flexlayout itself rather than on
  * the layout's JSON: popping a tab out into a window and docking it back, finding the tab the
  * user is in, and the keyboard's tiling (focus a tile, move a tab to a tile, cycle tabs). Its
- * changes reach the layout machine as the view's MODEL_CHANGED, like a drag does.
+ * changes reach the layout machine as the view's MODEL_CHANGED, like a drag does. flexlayout itself
+ * comes with the model (`show`): it loads after the chat's first frame, and until then every
+ * command has nothing to act on.
  */
+/** What the commands use of flexlayout, handed over by the view that loaded it. */
+export type FlexlayoutParts = Pick<typeof Flexlayout, 'Actions' | 'DockLocation' | 'Model' | 'TabNode' | 'TabSetNode'>;
+
 export function createScreenModel() {
-  let shown: Model | null = null;
+  let shown: Flexlayout.Model | null = null;
+  let flex: FlexlayoutParts | null = null;
+  const isTab = (node: unknown): node is Flexlayout.TabNode => !!flex && node instanceof flex.TabNode;
+  const isTabSet = (node: unknown): node is Flexlayout.TabSetNode => !!flex && node instanceof flex.TabSetNode;
+  /** In the page's own layout, not a popout window's. */
+  const inMainLayout = (node: Flexlayout.TabSetNode) => !!flex && node.getLayoutId() === flex.Model.MAIN_LAYOUT_ID;
   // Not in the layout machine: these name nodes and windows of flexlayout's live Model (which the machine never sees), for the commands that act on it.
   /** The tab set each popped-out tab came from, to dock it back there. */
   const origins = new Map<string, string>();
@@ -17,28 +27,28 @@ export function createScreenModel() {
   const openedPopouts = new Set<string>();
   const tabNode = (component: TabComponent) => {
     const node = shown?.getNodeById(component);
-    return node instanceof TabNode ? node : null;
+    return isTab(node) ? node : null;
   };
   /** The tiles of the main layout, from the left (the order flexlayout visits them). */
-  const tiles = (): TabSetNode[] => {
-    const found: TabSetNode[] = [];
+  const tiles = (): Flexlayout.TabSetNode[] => {
+    const found: Flexlayout.TabSetNode[] = [];
     shown?.visitNodes((node) => {
-      if (node instanceof TabSetNode && node.getLayoutId() === Model.MAIN_LAYOUT_ID) found.push(node);
+      if (isTabSet(node) && inMainLayout(node)) found.push(node);
     });
     return found;
   };
   const activeTile = () => {
     const active = shown?.getActiveTabset();
-    return active && active.getLayoutId() === Model.MAIN_LAYOUT_ID ? active : (tiles()[0] ?? null);
+    return active && inMainLayout(active) ? active : (tiles()[0] ?? null);
   };
   /** The tile `step` places after the active one, wrapping around. */
   const neighbour = (step: 1 | -1) => {
     const all = tiles();
-    const index = all.indexOf(activeTile() as TabSetNode);
+    const index = all.indexOf(activeTile() as Flexlayout.TabSetNode);
     return all.length < 2 || index === -1 ? null : (all[(index + step + all.length) % all.length] ?? null);
   };
   /** Keyboard focus on a tab's button, so the next Tab key goes into it. */
-  const focusTabButton = (tab: TabNode | undefined) => {
+  const focusTabButton = (tab: Flexlayout.TabNode | undefined) => {
     if (!tab) return;
     const path = tab.getPath().replace(/\/t(\d+)$/, '/tb$1');
     tab
@@ -47,8 +57,9 @@ export function createScreenModel() {
       ?.focus();
   };
   return {
-    show(model: Model) {
+    show(model: Flexlayout.Model, library: FlexlayoutParts) {
       shown = model;
+      flex = library;
     },
     /** The tab in the active (else the first) tile. */
     activeComponent(): TabComponent | null {
@@ -59,8 +70,8 @@ export function createScreenModel() {
     /** Opens the tab in a browser window of its own (flexlayout's popout window). */
     popOut(component: TabComponent) {
       const parent = tabNode(component)?.getParent();
-      if (parent instanceof TabSetNode) origins.set(component, parent.getId());
-      shown?.doAction(Actions.popoutTab(component, 'window'));
+      if (isTabSet(parent)) origins.set(component, parent.getId());
+      if (flex) shown?.doAction(flex.Actions.popoutTab(component, 'window'));
     },
     opened(layoutId: string) {
       openedPopouts.add(layoutId);
@@ -75,15 +86,16 @@ export function createScreenModel() {
       openedPopouts.delete(layoutId);
       const model = shown;
       const root = model?.getRootRow();
-      if (!model || !root) return;
-      const tabs: TabNode[] = [];
+      if (!model || !root || !flex) return;
+      const { Actions, DockLocation } = flex;
+      const tabs: Flexlayout.TabNode[] = [];
       model.visitLayoutNodes(layoutId, (node) => {
-        if (node instanceof TabNode) tabs.push(node);
+        if (isTab(node)) tabs.push(node);
       });
       const moves = tabs.map((tab) => {
         const origin = model.getNodeById(origins.get(tab.getId()) ?? '');
         origins.delete(tab.getId());
-        return origin instanceof TabSetNode && origin.getLayoutId() === Model.MAIN_LAYOUT_ID
+        return isTabSet(origin) && inMainLayout(origin)
           ? Actions.moveNode(tab.getId(), origin.getId(), DockLocation.CENTER, -1, true)
           : Actions.moveNode(tab.getId(), root.getId(), DockLocation.RIGHT, -1, true);
       });
@@ -92,28 +104,28 @@ export function createScreenModel() {
     /** Makes the next (1) or previous (-1) tile the active one and moves the keyboard focus onto its tab. */
     focusTile(step: 1 | -1) {
       const target = neighbour(step);
-      if (!target) return;
-      shown?.doAction(Actions.setActiveTabset(target.getId(), Model.MAIN_LAYOUT_ID));
+      if (!target || !flex) return;
+      shown?.doAction(flex.Actions.setActiveTabset(target.getId(), flex.Model.MAIN_LAYOUT_ID));
       const selected = target.getSelectedNode();
-      focusTabButton(selected instanceof TabNode ? selected : undefined);
+      focusTabButton(isTab(selected) ? selected : undefined);
     },
     /** Moves the active tile's tab into the next (1) or previous (-1) tile. */
     moveTab(step: 1 | -1) {
       const from = activeTile();
       const tab = from?.getSelectedNode();
       const target = neighbour(step);
-      if (!(tab instanceof TabNode) || !target) return;
-      shown?.doAction(Actions.moveNode(tab.getId(), target.getId(), DockLocation.CENTER, -1, true));
+      if (!isTab(tab) || !target || !flex) return;
+      shown?.doAction(flex.Actions.moveNode(tab.getId(), target.getId(), flex.DockLocation.CENTER, -1, true));
       focusTabButton(tab);
     },
     /** Shows the next (1) or previous (-1) tab of the active tile. */
     cycleTab(step: 1 | -1) {
       const tile = activeTile();
-      const tabs = tile?.getChildren().filter((child): child is TabNode => child instanceof TabNode) ?? [];
-      if (!tile || tabs.length < 2) return;
+      const tabs = tile?.getChildren().filter(isTab) ?? [];
+      if (!tile || tabs.length < 2 || !flex) return;
       const next = tabs[(tile.getSelected() + step + tabs.length) % tabs.length];
       if (!next) return;
-      shown?.doAction(Actions.selectTab(next.getId()));
+      shown?.doAction(flex.Actions.selectTab(next.getId()));
       focusTabButton(next);
     },
     /** Focuses the field with this accessible label in the tab (e.g. the chat's message box), wherever the tab is drawn. */

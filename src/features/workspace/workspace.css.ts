@@ -49,6 +49,9 @@ export const layoutArea = style({ position: 'relative', flex: 1, minHeight: 0, i
 
 export const tile = style({ width: '100%', height: '100%' });
 
+// Placed like flexlayout places a tile: the area's height is the list's, not its rows'.
+export const firstFrameChat = style({ position: 'absolute', top: 0, bottom: 0, left: 0, minWidth: 'min(320px, 100%)' });
+
 export const framed = style({ position: 'absolute', overflow: 'hidden', display: 'flex', flexDirection: 'column' });
 
 export const centred = style({
