@@ -6,8 +6,10 @@ import { followColorScheme } from './app/color-scheme.ts';
 import { initI18n } from './app/i18n.ts';
 import { createAppRouter } from './root/router.ts';
 import { createSessionLogic } from './app/session.ts';
+import { reloadFailedLinks } from './ui/index.ts';
 
 followColorScheme();
+reloadFailedLinks(document);
 await initI18n();
 
 const router = createAppRouter();

@@ -1,9 +1,10 @@
 import { createRootRoute, Outlet } from '@tanstack/react-router';
-import { AppShell, NotFoundPage } from '../features/shell/index.ts';
+import { AppShell, NotFoundPage, PageFailed } from '../features/shell/index.ts';
 
 export const Route = createRootRoute({
   component: RootLayout,
   notFoundComponent: NotFoundPage,
+  errorComponent: PageFailed,
 });
 
 function RootLayout() {

@@ -23,3 +23,4 @@ export { PageSpinner, Spinner } from './Spinner.tsx';
 export { TextField } from './TextField.tsx';
 export { toast, Toaster } from './toast.tsx';
 export { NARROW_SCREEN, useNarrowScreen } from './use-narrow-screen.ts';
+export { reloadFailedLinks, lazyRetrying, loadRetrying } from './load-retrying.ts';

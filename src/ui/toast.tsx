@@ -1,9 +1,10 @@
 import { lazy, Suspense, useSyncExternalStore, type ComponentProps } from 'react';
 import type { ExternalToast, Toaster as SonnerToaster } from 'sonner';
+import { loadRetrying } from './load-retrying.ts';
 
 // sonner is a twentieth of the first load, and most visits show no toast: it loads with the
-// first one. Its Toaster shows the toasts created before it mounted.
-const loadSonner = () => import('sonner');
+// first one (asked again while its download fails). Its Toaster shows the toasts created before it mounted.
+const loadSonner = () => loadRetrying(() => import('sonner'));
 const LazyToaster = lazy(() => loadSonner().then((sonner) => ({ default: sonner.Toaster })));
 
 // Not a machine: one flag that only ever turns on, read by the Toaster through useSyncExternalStore.
@@ -24,7 +25,11 @@ function show(
     wanted = true;
     for (const listener of listeners) listener();
   }
-  void loadSonner().then((sonner) => sonner.toast[kind](message, options));
+  // A toast whose code could not be downloaded in a minute is dropped; the next one asks again.
+  loadSonner().then(
+    (sonner) => sonner.toast[kind](message, options),
+    () => {},
+  );
 }
 
 /** A short notice in the corner of the page. */

@@ -1,21 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserMissing } from '../support/browser.ts';
-import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
+import { browserSuite, createOssConversation, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
+import { tabButton } from '../support/workspace-page.ts';
 
 // A server restart under an open workspace: the conversation is stopped, the page says so and
 // offers Start, and a message typed then is not lost — it starts the conversation and reaches the agent.
-
-let pageErrors: string[] = [];
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
+// Code the page downloads later (the layout, a tab) and that failed meanwhile is downloaded again.
 
 describe.skipIf(browserMissing())('a server restart under an open workspace', () => {
   const llm = new FakeLlm('fake-model');
   const suite = browserSuite({ mode: 'oss', llm });
+  const openPage = pagesWithoutErrors();
 
   it('shows the stopped conversation with Start, and a message sent then starts it and reaches the agent', async () => {
     const { server, browser } = suite;
@@ -29,8 +25,7 @@ describe.skipIf(browserMissing())('a server restart under an open workspace', ()
       body: JSON.stringify({ initial_user_msg: 'First question' }),
     });
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
-    const page = await browser.newPage();
-    watchPageErrors(page, pageErrors);
+    const page = await openPage(browser);
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     const chat = page.getByRole('region', { name: 'Chat with the agent' });
     await chat.getByText('First answer.').waitFor({ timeout: 30_000 });
@@ -50,4 +45,31 @@ describe.skipIf(browserMissing())('a server restart under an open workspace', ()
     expect(await page.evaluate((id) => localStorage.getItem(`atelier.unsent.${id}`), conversationId)).toBeNull();
     await page.close();
   }, 120_000);
+
+  it('downloads the layout again when its script and stylesheet failed while the server was away', async () => {
+    const { server, browser } = suite;
+    const conversationId = await createOssConversation(server);
+    const page = await openPage(browser);
+    const refused = new Set<string>();
+    await page.route(/\/assets\/LayoutView-[^/]+\.(js|css)$/, (route) => {
+      const url = route.request().url();
+      if (refused.has(url)) return route.continue();
+      refused.add(url);
+      return route.fulfill({ status: 503, body: 'restarting' });
+    });
+    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
+    await tabButton(page, 'Chat').waitFor({ timeout: 30_000 });
+    expect([...refused].map((url) => url.split('.').pop()).sort()).toEqual(['css', 'js']);
+    // The layout's stylesheet applies: flexlayout's tab set is laid out as a positioned element.
+    // The layout's stylesheet applies once fetched again: flexlayout's tab set is positioned.
+    await page.waitForFunction(
+      () => {
+        const tabSet = document.querySelector('.flexlayout__tabset');
+        return tabSet !== null && getComputedStyle(tabSet).position === 'relative';
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.close();
+  }, 60_000);
 });

@@ -1,12 +1,12 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectAuthDialog } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
-import { Dialog } from '../../ui/index.ts';
+import { Dialog, lazyRetrying } from '../../ui/index.ts';
 
 // The forms and their machines load when the dialog first opens, not with every page.
-const SignInForm = lazy(() => import('./SignInForm.tsx').then((m) => ({ default: m.SignInForm })));
-const SignUpForm = lazy(() => import('./SignUpForm.tsx').then((m) => ({ default: m.SignUpForm })));
+const SignInForm = lazyRetrying(() => import('./SignInForm.tsx').then((m) => ({ default: m.SignInForm })));
+const SignUpForm = lazyRetrying(() => import('./SignUpForm.tsx').then((m) => ({ default: m.SignUpForm })));
 
 /** The sign-in / sign-up dialog; the session decides whether it is open and which form it shows. */
 export function AuthDialog() {

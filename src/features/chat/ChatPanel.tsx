@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useCallback, useMemo, useState, type DragEvent } from 'react';
+import { Suspense, useCallback, useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectAwaitingConfirmation, selectSuggestionsShown, selectTyping } from '../../../machines/agent.ts';
 import { selectPending } from '../../../machines/chat-input.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import type { ConversationStream } from '../../realtime/types.ts';
-import { Button, toast } from '../../ui/index.ts';
+import { Button, toast, lazyRetrying } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
 import { MessageBox } from './MessageBox.tsx';
 import { useFork } from './use-fork.ts';
@@ -20,7 +20,7 @@ import { useFinishSound } from './use-finish-sound.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
 // The modal loads with the launch machine, on the first 'Remember in a microagent'.
-const LaunchMicroagentDialog = lazy(() =>
+const LaunchMicroagentDialog = lazyRetrying(() =>
   import('./LaunchMicroagentDialog.tsx').then((module) => ({ default: module.LaunchMicroagentDialog })),
 );
 

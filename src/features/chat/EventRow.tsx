@@ -1,6 +1,6 @@
-import { lazy, memo, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/index.ts';
+import { Button, lazyRetrying } from '../../ui/index.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
 import * as styles from './chat.css.ts';
 import { Markdown } from '../../ui/index.ts';
@@ -19,10 +19,12 @@ import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { Event } from '../../../openapi/types.ts';
 
 // The fork tools load when a row is first pointed at or focused, the edit form when a message is first edited.
-const ForkTools = lazy(() => import('./ForkTools.tsx').then((module) => ({ default: module.ForkTools })));
-const EditForm = lazy(() => import('./EditForm.tsx').then((module) => ({ default: module.EditForm })));
+const ForkTools = lazyRetrying(() => import('./ForkTools.tsx').then((module) => ({ default: module.ForkTools })));
+const EditForm = lazyRetrying(() => import('./EditForm.tsx').then((module) => ({ default: module.EditForm })));
 // The star ratings (hosted service, the last agent messages) load after the chat itself.
-const FeedbackStars = lazy(() => import('./FeedbackStars.tsx').then((module) => ({ default: module.FeedbackStars })));
+const FeedbackStars = lazyRetrying(() =>
+  import('./FeedbackStars.tsx').then((module) => ({ default: module.FeedbackStars })),
+);
 
 export interface EventRowProps {
   row: ChatRow;

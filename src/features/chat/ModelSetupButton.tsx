@@ -1,12 +1,12 @@
 import { useParams } from '@tanstack/react-router';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClientConfig } from '../../app/hooks.ts';
-import { Button } from '../../ui/index.ts';
+import { Button, lazyRetrying } from '../../ui/index.ts';
 import { conversationRequests } from '../conversations/index.ts';
 
 // The model form loads with the modal, when it first opens, not with this page.
-const AiSettingsModal = lazy(() =>
+const AiSettingsModal = lazyRetrying(() =>
   import('../settings/index.ts').then((settings) => ({ default: settings.AiSettingsModal })),
 );
 

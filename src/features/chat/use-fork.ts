@@ -1,6 +1,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ForkEvent } from '../../../machines/fork.ts';
+import { loadRetrying } from '../../ui/index.ts';
 import type * as ForkModule from './fork-actor.ts';
 import type { ForkActor } from './fork-actor.ts';
 
@@ -30,7 +31,7 @@ export function useFork(conversationId: string): ForkControls {
   const send = useCallback(
     (event: ForkEvent) => {
       if (started) return started.actor.send(event);
-      loading.current ??= import('./fork-actor.ts').then((module) => {
+      loading.current ??= loadRetrying(() => import('./fork-actor.ts')).then((module) => {
         const actor = module.startFork(conversationId, (forkId) => {
           void router.navigate({ to: '/experiment/conversations/$conversationId', params: { conversationId: forkId } });
         });

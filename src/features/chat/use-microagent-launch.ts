@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import type { LaunchSource, LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { MicroagentLaunchActor } from './microagent-launch.ts';
 import type { Conversation } from '../../../openapi/types.ts';
+import { loadRetrying } from '../../ui/index.ts';
 
 const NO_TASKS: readonly LaunchTask[] = [];
 
@@ -41,7 +42,7 @@ export function useMicroagentLaunch(conversation: Conversation) {
       else if (source && !loading.current) {
         loading.current = true;
         // The modal's and the toasts' texts come with it.
-        void Promise.all([import('./microagent-launch.ts'), i18next.loadNamespaces('microagents')])
+        void Promise.all([loadRetrying(() => import('./microagent-launch.ts')), i18next.loadNamespaces('microagents')])
           .then(([{ startMicroagentLaunch }]) => {
             const started = startMicroagentLaunch(source);
             started.send({ type: 'OPEN', eventId });

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
-import { Spinner } from '../../ui/index.ts';
+import { Spinner, lazyRetrying } from '../../ui/index.ts';
 import { ConversationCard } from './ConversationCard.tsx';
 import type { ConversationDialog } from './ConversationDialogs.tsx';
 import { conversationListQuery } from './queries.ts';
 import * as styles from './sidebar.css.ts';
 
 // The dialogs (with Radix's tabs) open rarely: their code loads when a card's menu first opens one.
-const ConversationDialogs = lazy(() =>
+const ConversationDialogs = lazyRetrying(() =>
   import('./ConversationDialogs.tsx').then((module) => ({ default: module.ConversationDialogs })),
 );
 

@@ -1,19 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { lazy, Suspense, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Suspense, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
 import { GIT_PROVIDERS } from '../../api/git-providers.ts';
 import { useClientConfig, useSettings } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
-import { Button, Spinner } from '../../ui/index.ts';
+import { Button, Spinner, lazyRetrying } from '../../ui/index.ts';
 import { conversationRequests } from '../conversations/index.ts';
 import * as styles from './home.css.ts';
 import { RepositoryChooser, type RepositoryChoice } from './RepositoryChooser.tsx';
 import { homeEnterIntent, promptText, workspaceLocation } from './prompt.ts';
 
 // The model form loads with the modal, when it first opens, not with this page.
-const AiSettingsModal = lazy(() =>
+const AiSettingsModal = lazyRetrying(() =>
   import('../settings/index.ts').then((settings) => ({ default: settings.AiSettingsModal })),
 );
 

@@ -1,2 +1,3 @@
 export { AppShell } from './AppShell.tsx';
 export { NotFoundPage } from './NotFoundPage.tsx';
+export { PageFailed } from './PageFailed.tsx';

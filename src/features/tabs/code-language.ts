@@ -1,4 +1,5 @@
 import type { Extension } from '@codemirror/state';
+import { loadRetrying } from '../../ui/index.ts';
 
 // The CodeMirror language of a file, by its extension; each language package loads only when a
 // file of its kind is shown.
@@ -31,9 +32,17 @@ export function languageOf(path: string): CodeLanguage | null {
   return BY_EXTENSION[name.slice(dot + 1).toLowerCase()] ?? null;
 }
 
-/** The language extension for `path`, or none for other files. */
-export async function languageExtension(path: string): Promise<Extension> {
-  switch (languageOf(path)) {
+/**
+ * The language extension for `path`, or none for other files; none too when its code could not be
+ * downloaded (asked again while it fails): the file shows as plain text rather than not at all.
+ */
+export function languageExtension(path: string): Promise<Extension> {
+  const language = languageOf(path);
+  return loadRetrying(() => loadLanguage(language)).catch(() => []);
+}
+
+async function loadLanguage(language: CodeLanguage | null): Promise<Extension> {
+  switch (language) {
     case 'javascript':
       return (await import('@codemirror/lang-javascript')).javascript();
     case 'jsx':

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationChange } from '../../../machines/conversation-change.ts';
 import { selectCanRestart, selectCanStart, selectCanStop } from '../../../machines/conversation.ts';
@@ -22,13 +22,14 @@ import {
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
   toast,
+  lazyRetrying,
 } from '../../ui/index.ts';
 import { FeaturesDialog } from './FeaturesDialog.tsx';
 import type { ScreenModel } from './screen-model.ts';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 
 // The deployments dialog, its calls and its texts load when File → Deployments is first chosen.
-const DeploymentsDialog = lazy(() =>
+const DeploymentsDialog = lazyRetrying(() =>
   import('../deployments/index.ts').then((feature) => ({ default: feature.DeploymentsDialog })),
 );
 import {

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { selectConversation, selectFailure, selectIsUnavailable } from '../../../machines/conversation.ts';
@@ -7,7 +7,7 @@ import { chatShare, openComponents, poppedOutComponents, singleTile } from '../.
 import { selectLayoutModel } from '../../../machines/layout.ts';
 import { selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
-import { Button, Spinner, useNarrowScreen } from '../../ui/index.ts';
+import { Button, Spinner, useNarrowScreen, lazyRetrying } from '../../ui/index.ts';
 import { takePrefetched, useConversationChanges } from '../conversations/index.ts';
 import { HostSlot } from './HostSlot.tsx';
 import { SaveLayoutDialog } from './SaveLayoutDialog.tsx';
@@ -28,7 +28,7 @@ interface WorkspacePageProps {
 }
 
 // flexlayout and the tiles load after the first frame, which shows the chat where its tile will be.
-const LayoutView = lazy(() => import('./LayoutView.tsx'));
+const LayoutView = lazyRetrying(() => import('./LayoutView.tsx'));
 
 /** The first frame: the chat (when it is on screen at first) at its tile's share of the width. */
 function FirstFrame({ chatHost, share }: { chatHost: HTMLElement; share: number | null }) {
