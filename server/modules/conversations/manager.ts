@@ -32,6 +32,8 @@ export interface StartOptions {
   initialMessage?: Extract<ClientAction, { action: 'message' }>['args'] | undefined;
   /** Files written into the new workspace before the agent starts (an onboarding chat's uploads). */
   files?: WorkspaceFile[] | undefined;
+  /** The most conversations its owner may have running besides this one (RunningLimitError beyond). */
+  runningLimit?: number | undefined;
 }
 
 export interface ManagerDeps {
@@ -123,12 +125,24 @@ export class ConversationManager {
     const active = new ActiveConversation(row.id, row.userId);
     this.active.set(row.id, active);
     const key = randomBytes(24).toString('base64url');
-    const claimed = await this.deps.conversations.claim(row.id, this.deps.nodeId, this.deps.leaseMs, {
-      status: 'STARTING',
-      ownerUrl: this.deps.nodeUrl,
-      runtimeStatus: Status.STARTING_RUNTIME,
-      sessionApiKey: this.deps.box.encrypt(key),
-    });
+    const limit = options.runningLimit === undefined ? undefined : { userId: row.userId, most: options.runningLimit };
+    const claimed = await this.deps.conversations
+      .claim(
+        row.id,
+        this.deps.nodeId,
+        this.deps.leaseMs,
+        {
+          status: 'STARTING',
+          ownerUrl: this.deps.nodeUrl,
+          runtimeStatus: Status.STARTING_RUNTIME,
+          sessionApiKey: this.deps.box.encrypt(key),
+        },
+        limit,
+      )
+      .catch((error: unknown) => {
+        this.active.delete(row.id);
+        throw error;
+      });
     if (!claimed) {
       // Another node holds a live lease: it runs the conversation, and gets the message through the inbox.
       this.active.delete(row.id);

@@ -11,14 +11,16 @@ import type { SecretBox } from '../../shared/secret-box.ts';
 import { findUser } from '../auth/index.ts';
 import { balanceMicros } from '../credits/index.ts';
 import type { EventStore } from './events.ts';
-import type { ConversationManager } from './manager.ts';
+import type { ConversationManager, StartOptions } from './manager.ts';
 import { parseTrajectory } from './replay.ts';
-import type { ConversationRow, ConversationStore, ShownConversation } from './store.ts';
+import { RunningLimitError, type ConversationRow, type ConversationStore, type ShownConversation } from './store.ts';
 import { suggestedTaskPrompt } from './suggested-task.ts';
 import { toConversation } from './view.ts';
 import type { ClientAction } from '../../../openapi/types.ts';
 
 type CreateRequest = components['schemas']['ConversationCreateRequest'];
+
+const tooManyRunning = (error: RunningLimitError) => new HttpError(429, error.message, { 'retry-after': '60' });
 type ForkRequest = components['schemas']['ConversationForkRequest'];
 
 const TITLE_MAX = 200;
@@ -54,11 +56,25 @@ export function createConversationService(deps: ServiceDeps) {
     if (config.appMode === 'saas' && (await balanceMicros(db, user.id)) < MINIMUM_BALANCE_MICROS)
       throw new HttpError(402, INSUFFICIENT_CREDITS);
     if ((await conversations.countRunning(user.id)) >= config.maxRunningConversations)
-      throw new HttpError(
-        429,
-        `At most ${config.maxRunningConversations} conversations can run at once. Stop one to start another.`,
-        { 'retry-after': '60' },
-      );
+      throw tooManyRunning(new RunningLimitError(config.maxRunningConversations));
+  }
+
+  /**
+   * Starts the conversation within its owner's limit of running conversations: the check above
+   * answers early, this one holds when several starts race (the claim counts and starts atomically).
+   * A new conversation (`isNew`) refused so is not kept.
+   */
+  async function startWithinLimit(row: ConversationRow, options: StartOptions = {}, isNew = false) {
+    try {
+      return await manager.start(row, { ...options, runningLimit: config.maxRunningConversations });
+    } catch (error) {
+      if (!(error instanceof RunningLimitError)) throw error;
+      if (isNew) {
+        await manager.remove(row.id);
+        await conversations.remove(row.id);
+      }
+      throw tooManyRunning(error);
+    }
   }
 
   return {
@@ -88,11 +104,15 @@ export function createConversationService(deps: ServiceDeps) {
         trigger,
         instructions: body.conversation_instructions ?? null,
       });
-      const started = await manager.start(row, {
-        replay,
-        initialMessage: content ? { content, image_urls: body.image_urls ?? [] } : undefined,
-        files,
-      });
+      const started = await startWithinLimit(
+        row,
+        {
+          replay,
+          initialMessage: content ? { content, image_urls: body.image_urls ?? [] } : undefined,
+          files,
+        },
+        true,
+      );
       const shown = view(started);
       return { conversation_id: id, url: shown.url, session_api_key: shown.session_api_key, status: shown.status };
     },
@@ -142,7 +162,7 @@ export function createConversationService(deps: ServiceDeps) {
       // The copied history may name the original: the fork's own title comes after it.
       await manager.setTitle(id, row.title);
       const message = body.message && { content: body.message, image_urls: event.args?.image_urls ?? [] };
-      const forked = view(await manager.start(row, message ? { initialMessage: message } : {}));
+      const forked = view(await startWithinLimit(row, message ? { initialMessage: message } : {}, true));
       const skipped = snapshot?.skipped ?? [];
       return skipped.length > 0 && forked.forked_from
         ? { ...forked, forked_from: { ...forked.forked_from, skipped_files: skipped } }
@@ -196,7 +216,7 @@ export function createConversationService(deps: ServiceDeps) {
     async start(user: AuthUser, id: string, providers: string[] | undefined) {
       const row = await owned(user, id);
       if (row.status === 'STOPPED') await mayStart(user);
-      return view(await manager.start(row, { providers }));
+      return view(await startWithinLimit(row, { providers }));
     },
 
     async stop(user: AuthUser, id: string) {
@@ -218,7 +238,7 @@ export function createConversationService(deps: ServiceDeps) {
       // A message to a stopped conversation (after a restart, say) starts it and is delivered once it runs.
       if (row.status === 'STOPPED' && action.action === 'message') {
         await mayStart(user);
-        await manager.start(row, { initialMessage: action.args });
+        await startWithinLimit(row, { initialMessage: action.args });
         return;
       }
       await manager.handle(row, action);

@@ -1,6 +1,13 @@
 import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { conversations } from '../../db/schema.ts';
+import { conversations, users } from '../../db/schema.ts';
+
+/** The owner already has as many conversations running as they may. */
+export class RunningLimitError extends Error {
+  constructor(readonly most: number) {
+    super(`At most ${most} conversations can run at once. Stop one to start another.`);
+  }
+}
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationStatus = 'RUNNING' | 'STARTING' | 'STOPPED';
@@ -124,26 +131,50 @@ export function createConversationStore(db: Db) {
     /**
      * Claims the conversation for `node` unless another node holds a live lease on it;
      * returns the row when claimed. The condition and the write are one statement, so two
-     * nodes starting the same conversation cannot both win.
+     * nodes starting the same conversation cannot both win. With `runningLimit`, the claim is
+     * refused (RunningLimitError) when its owner has that many other conversations running:
+     * the owner's row is locked while counting, so concurrent starts cannot pass the limit together.
      */
-    async claim(id: string, node: string, leaseMs: number, values: Partial<typeof conversations.$inferInsert>) {
-      const now = new Date();
-      const [row] = await db
-        .update(conversations)
-        .set({ ...values, ownerNode: node, leaseExpiresAt: new Date(now.getTime() + leaseMs), lastUpdatedAt: now })
-        .where(
-          and(
-            eq(conversations.id, id),
-            or(
-              eq(conversations.status, 'STOPPED'),
-              isNull(conversations.ownerNode),
-              eq(conversations.ownerNode, node),
-              lt(conversations.leaseExpiresAt, now),
+    async claim(
+      id: string,
+      node: string,
+      leaseMs: number,
+      values: Partial<typeof conversations.$inferInsert>,
+      runningLimit?: { userId: string; most: number },
+    ): Promise<ConversationRow | null> {
+      return db.transaction(async (tx) => {
+        if (runningLimit) {
+          await tx.select({ id: users.id }).from(users).where(eq(users.id, runningLimit.userId)).for('update');
+          const [others] = await tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(conversations)
+            .where(
+              and(
+                eq(conversations.userId, runningLimit.userId),
+                ne(conversations.status, 'STOPPED'),
+                ne(conversations.id, id),
+              ),
+            );
+          if ((others?.n ?? 0) >= runningLimit.most) throw new RunningLimitError(runningLimit.most);
+        }
+        const now = new Date();
+        const [row] = await tx
+          .update(conversations)
+          .set({ ...values, ownerNode: node, leaseExpiresAt: new Date(now.getTime() + leaseMs), lastUpdatedAt: now })
+          .where(
+            and(
+              eq(conversations.id, id),
+              or(
+                eq(conversations.status, 'STOPPED'),
+                isNull(conversations.ownerNode),
+                eq(conversations.ownerNode, node),
+                lt(conversations.leaseExpiresAt, now),
+              ),
             ),
-          ),
-        )
-        .returning();
-      return row ?? null;
+          )
+          .returning();
+        return row ?? null;
+      });
     },
 
     /** Extends this node's leases; answers the ids it still holds (others were stopped or deleted elsewhere). */
