@@ -92,6 +92,40 @@ describe('buying credits through Stripe', () => {
     expect(checkout.body?.redirect_url).toMatch(/\/checkout\/cs_test_/);
   });
 
+  it('credits, once, an off-session charge whose answer was lost, from its payment_intent.succeeded notice', async () => {
+    const cy = await signUp(t.app, t.db, 'cy-stripe@acme.example');
+    await saveCardThroughOnboarding(t.app, cy.token, '4242 4242 4242 4242');
+    const before = await balance(cy.token);
+    const intentsOf = (userId: string) =>
+      [...stripe.paymentIntents.values()].filter(
+        (intent) => (intent.metadata as { user_id?: string }).user_id === userId,
+      );
+
+    // Stripe charges, but its answer (and the client's two retries') never arrives.
+    stripe.dropAnswers('/v1/payment_intents', 3);
+    const lost = await purchase(cy.token, 25);
+    expect(lost).toMatchObject({
+      status: 502,
+      body: {
+        detail:
+          'The payment provider did not answer. If your card was charged, the credits arrive within a few minutes; check your balance before trying again.',
+      },
+    });
+    expect(await balance(cy.token)).toBe(before);
+    const [charged] = intentsOf(cy.id);
+    expect(intentsOf(cy.id)).toHaveLength(1);
+    expect(charged).toMatchObject({ amount_received: 2500, status: 'succeeded' });
+    const notice = stripe.signedEvent('payment_intent.succeeded', charged ?? {});
+    for (let delivery = 0; delivery < 2; delivery++) expect((await deliver(notice)).statusCode).toBe(200);
+    expect(await balance(cy.token)).toBe(before + 25);
+
+    // A charge credited at once is not credited again by its notice.
+    expect((await purchase(cy.token, 10)).body).toEqual({ new_balance: before + 35 });
+    const second = intentsOf(cy.id).at(-1) ?? {};
+    expect((await deliver(stripe.signedEvent('payment_intent.succeeded', second))).statusCode).toBe(200);
+    expect(await balance(cy.token)).toBe(before + 35);
+  });
+
   it('records a refund made in Stripe once, taking its credit back; a refund of a payment Atelier did not make is ignored', async () => {
     const cy = await signUp(t.app, t.db, 'cy-refund@acme.example');
     await saveCardThroughOnboarding(t.app, cy.token, '4242 4242 4242 4242');

@@ -15,6 +15,9 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
   const methods = new Map<string, { object: Record<string, unknown>; number: string }>();
   const sessions = new Map<string, Record<string, unknown>>();
   const setupIntents = new Map<string, Record<string, unknown>>();
+  const paymentIntents = new Map<string, Record<string, unknown>>();
+  /** Paths whose next answers are lost after the work is done (the connection drops). */
+  const dropped = new Map<string, number>();
   const replies = new Map<string, { status: number; body: unknown }>();
   /** Every request as Stripe would log it: method, path and form fields. */
   const requests: { method: string; path: string; form: Record<string, string> }[] = [];
@@ -23,6 +26,13 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
     status: 402,
     body: { error: { type: 'card_error', code, decline_code: 'generic_decline', message } },
   });
+  const metadataOf = (form: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(form).flatMap(([key, value]) => {
+        const name = /^metadata\[(.+)\]$/.exec(key)?.[1];
+        return name ? [[name, value]] : [];
+      }),
+    );
   const notFound = (what: string) => ({
     status: 404,
     body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } },
@@ -70,18 +80,19 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
       const found = methods.get(form.payment_method ?? '');
       if (!found) return notFound('payment_method');
       if (found.number === '4000000000000002') return cardError('Your card was declined.', 'card_declined');
-      return {
-        status: 200,
-        body: {
-          id: id('pi'),
-          object: 'payment_intent',
-          amount: Number(form.amount),
-          currency: form.currency,
-          customer: form.customer,
-          payment_method: form.payment_method,
-          status: 'succeeded',
-        },
+      const intent = {
+        id: id('pi'),
+        object: 'payment_intent',
+        amount: Number(form.amount),
+        amount_received: Number(form.amount),
+        currency: form.currency,
+        customer: form.customer,
+        payment_method: form.payment_method,
+        metadata: metadataOf(form),
+        status: 'succeeded',
       };
+      paymentIntents.set(intent.id, intent);
+      return { status: 200, body: intent };
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const session: Record<string, unknown> = {
@@ -136,6 +147,12 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
         reply = remembered ?? route(request.method ?? 'GET', target.pathname, form);
         if (typeof key === 'string') replies.set(key, reply);
       }
+      const drops = dropped.get(target.pathname) ?? 0;
+      if (drops > 0) {
+        dropped.set(target.pathname, drops - 1);
+        request.socket.destroy();
+        return;
+      }
       response.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': id('req') });
       response.end(JSON.stringify(reply.body));
     });
@@ -161,6 +178,11 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
     url,
     requests,
     customers,
+    paymentIntents,
+    /** The next `count` answers to `path` are lost once Stripe has done the work. */
+    dropAnswers(path: string, count: number) {
+      dropped.set(path, count);
+    },
     /** The customer pays on the hosted page: the session's completion event, signed. */
     payCheckout(sessionId: string) {
       const session = sessions.get(sessionId);

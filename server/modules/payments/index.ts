@@ -33,7 +33,9 @@ const NO_HOSTED_PAGES =
   'The test payment provider has no payment page: it charges the card saved in registration onboarding. Hosted checkout needs Stripe (STRIPE_SECRET_KEY).';
 const NO_CARD =
   'No payment method is saved yet. Add a card in the payment step of registration onboarding, then buy credits.';
-const PROVIDER_DOWN = 'The payment provider did not answer; nothing was charged. Please try again.';
+// Its answer may have been lost after it charged: then its notification credits the purchase.
+const PROVIDER_DOWN =
+  'The payment provider did not answer. If your card was charged, the credits arrive within a few minutes; check your balance before trying again.';
 
 const columnsOf = (card: SavedCard) => ({
   customerId: card.customerId,

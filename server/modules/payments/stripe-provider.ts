@@ -181,6 +181,14 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
           const event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret);
           if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded')
             return checkoutCompleted(stripe, event.data.object);
+          // A saved card's off-session charge (its metadata names the user), credited here too, once:
+          // the server may have stopped, or lost Stripe's answer, between the charge and its credit.
+          if (event.type === 'payment_intent.succeeded') {
+            const intent = event.data.object;
+            const userId = intent.metadata?.user_id;
+            if (userId)
+              return { kind: 'purchase-completed', userId, reference: intent.id, amountCents: intent.amount_received };
+          }
           // A refund made in Stripe's dashboard or API, once it has succeeded.
           if (event.type === 'refund.created' || event.type === 'refund.updated') {
             const refund = event.data.object;
