@@ -69,6 +69,15 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
     await page.getByRole('link', { name: 'Billing history' }).click();
     await page.waitForURL('**/profile');
 
+    // Back from Stripe's hosted page: the outcome is said once, and dismissed from the address too.
+    await page.goto(`${server.url}/profile?payment=cancelled`);
+    const payment = page.getByRole('region', { name: 'Payment' });
+    await payment.getByText('The payment was cancelled; nothing was charged.').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await payment.getByRole('button', { name: 'Dismiss' }).click();
+    await payment.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).search).toBe('');
+
     await page.goto(`${server.url}/dashboard`);
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Settings' }).click();

@@ -6,6 +6,8 @@ import { SessionContext } from '../../app/session.ts';
 import { formatDetailedCost } from '../../rules/event-display.ts';
 import { Avatar, Button, Spinner } from '../../ui/index.ts';
 import { CreditsPanel } from './CreditsPanel.tsx';
+import type { PaymentOutcome } from './payment-return.ts';
+import { PaymentReturn } from './PaymentReturn.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import * as styles from './profile.css.ts';
 import {
@@ -148,7 +150,14 @@ function Group({ group }: { group: ConversationGroup }) {
 }
 
 /** /profile (spec §2): who the user is, the balance, and the billing history. */
-export function ProfilePage() {
+export function ProfilePage({
+  payment,
+  onPaymentSeen,
+}: {
+  /** The outcome of the hosted payment or card setup the browser returned from, if any. */
+  payment?: PaymentOutcome | undefined;
+  onPaymentSeen: () => void;
+}) {
   const { t } = useTranslation('auth');
   const user = SessionContext.useSelector(selectUser);
   const [groupPage, setGroupPage] = useState(1);
@@ -174,6 +183,7 @@ export function ProfilePage() {
         </div>
       </div>
       <ProfileForm fullname={user.fullname} email={user.email} />
+      {payment ? <PaymentReturn outcome={payment} onDismiss={onPaymentSeen} /> : null}
       <CreditsPanel />
       <section className={styles.section} aria-labelledby="profile-conversations">
         <h2 id="profile-conversations" className={styles.heading}>

@@ -1,2 +1,3 @@
 export { CreditsPanel } from './CreditsPanel.tsx';
 export { ProfilePage } from './ProfilePage.tsx';
+export { profileSearch } from './payment-return.ts';

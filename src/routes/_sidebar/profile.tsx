@@ -1,8 +1,17 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { pageTexts } from '../../app/i18n.ts';
-import { ProfilePage } from '../../features/profile/index.ts';
+import { ProfilePage, profileSearch } from '../../features/profile/index.ts';
 
 export const Route = createFileRoute('/_sidebar/profile')({
+  validateSearch: profileSearch,
   loader: pageTexts('billing'),
-  component: ProfilePage,
+  component: function ProfileRoute() {
+    const navigate = Route.useNavigate();
+    return (
+      <ProfilePage
+        payment={Route.useSearch().payment}
+        onPaymentSeen={() => void navigate({ search: {}, replace: true })}
+      />
+    );
+  },
 });

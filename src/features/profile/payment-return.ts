@@ -1,0 +1,9 @@
+/** Where the provider's hosted pages send the browser back: /profile?payment=… (see the server's returnUrl). */
+export const PAYMENT_OUTCOMES = ['success', 'cancelled', 'card-saved'] as const;
+export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
+
+/** The profile page's search: the outcome of a hosted payment or card setup, when it is one of ours. */
+export function profileSearch(search: Record<string, unknown>): { payment?: PaymentOutcome } {
+  const outcome = PAYMENT_OUTCOMES.find((known) => known === search.payment);
+  return outcome ? { payment: outcome } : {};
+}
