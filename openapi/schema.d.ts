@@ -2059,6 +2059,12 @@ export interface components {
              *     the return to `/oauth/{identity}/callback`, then posts the code to identityCallback.
              */
             SIGN_IN_PROVIDERS: components["schemas"]["SignInProvider"][];
+            /**
+             * @description Whether payments go through the provider's hosted pages (Stripe): then Buy Credits without
+             *     a saved card opens Checkout, and createCustomerSetupSession saves a card. False with the
+             *     test payment provider, which saves cards in registration onboarding only.
+             */
+            HOSTED_PAYMENTS: boolean;
         };
         SignInProvider: {
             identity: components["schemas"]["GitProvider"];

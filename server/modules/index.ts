@@ -130,7 +130,7 @@ export function createModules(config: Config, database: Database, services: Modu
     ...systemHandlers(database),
     ...authHandlers(auth, config.appMode === 'saas'),
     ...identityHandlers(identity),
-    ...optionsHandlers(config, identity.signInProviders),
+    ...optionsHandlers(config, identity.signInProviders, payments.provider.hosted !== null),
     ...settingsHandlers(settings),
     ...secretsHandlers(secrets),
     ...apiKeysHandlers(apiKeys, config.appMode === 'saas'),

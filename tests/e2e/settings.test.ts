@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
 import { browserSuite, keepToken, pagesWithoutErrors } from '../support/browser-suite.ts';
@@ -6,6 +6,7 @@ import { mailedLink } from '../support/mail.ts';
 import { startGitHubApiServer, startGitLabApiServer } from '../support/git-host-apis.ts';
 import { startEchoHttpServer } from '../support/mcp-echo-http.ts';
 import type { RunningServer } from '../support/server.ts';
+import { startStripeServer } from '../support/stripe-server.ts';
 
 const TOKEN_KEY = 'atelier_token';
 const PASSWORD = 'correct horse battery';
@@ -48,8 +49,23 @@ async function signedInPage(browser: Browser, server: RunningServer, token: stri
 const tabNames = (page: Page) =>
   page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link').allInnerTexts();
 
+const STRIPE_KEYS = { secretKey: 'sk_test_settings', webhookSecret: 'whsec_settings' };
+
 describe.skipIf(browserMissing())('the settings screens of the hosted service', () => {
-  const suite = browserSuite({ mode: 'saas' });
+  // Payments through Stripe (a local server speaking its API): the profile offers its hosted card setup.
+  let stripe: Awaited<ReturnType<typeof startStripeServer>>;
+  beforeAll(async () => {
+    stripe = await startStripeServer(STRIPE_KEYS);
+  });
+  afterAll(() => stripe?.close());
+  const suite = browserSuite({
+    mode: 'saas',
+    env: () => ({
+      STRIPE_SECRET_KEY: STRIPE_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: STRIPE_KEYS.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+    }),
+  });
 
   it('opens /settings on the user tab with the hosted tabs, from the sidebar and the account menu', async () => {
     const { server, browser } = suite;
@@ -82,6 +98,37 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Settings' }).click();
     await page.waitForURL('**/settings/user');
+    await page.close();
+  });
+
+  it('saves a card through Stripe’s hosted page from the profile, says so on the way back, and buys with it', async () => {
+    const { server, browser } = suite;
+    const { token } = await activeAccount(server, 'card');
+    const page = await signedInPage(browser, server, token, '/profile');
+    await page.getByRole('button', { name: 'Save a card' }).click();
+    await page.waitForURL(`${stripe.url}/checkout/**`);
+    const session = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    // The customer saves a card on Stripe's page; Stripe tells the server, and sends the browser back.
+    const saved = stripe.completeSetup(session, '4242424242424242');
+    const notified = await fetch(`${server.url}/api/billing/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': saved.signature },
+      body: saved.payload,
+    });
+    expect(notified.status).toBe(200);
+    await page.goto(`${server.url}/profile?payment=card-saved`);
+    await page
+      .getByRole('region', { name: 'Payment' })
+      .getByText('Your card is saved. Buying credits now charges it directly.')
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Buy Credits' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Buy Credits' });
+    await dialog.getByRole('textbox', { name: 'Amount (USD)' }).fill('15');
+    await dialog.getByRole('button', { name: 'Buy', exact: true }).click();
+    await page.getByText(/^Credits purchased\. Your balance is now \$\d+\.\d\d\.$/).waitFor();
+    const charge = stripe.requests.filter((request) => request.path === '/v1/payment_intents').at(-1);
+    expect(charge?.form).toMatchObject({ amount: '1500', off_session: 'true' });
     await page.close();
   });
 

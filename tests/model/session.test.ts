@@ -21,6 +21,7 @@ const config = (mode: ClientConfig['APP_MODE']): ClientConfig => ({
   BUILD_NUMBER: 'test',
   OPERATOR_MODEL: null,
   SIGN_IN_PROVIDERS: [],
+  HOSTED_PAYMENTS: false,
 });
 
 const user: User = {

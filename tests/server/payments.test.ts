@@ -21,6 +21,8 @@ const otherTransactions = async (token: string) =>
 
 describe('buying credits with the test payment provider', () => {
   it('charges the saved test card, credits the amount rounded to cents and lists the purchase', async () => {
+    // The test provider has no hosted pages: the profile offers no card setup.
+    expect((await call(t.app, 'GET', '/api/options/config')).body?.HOSTED_PAYMENTS).toBe(false);
     const ada = await signUp(t.app, t.db, 'ada-buys@acme.example');
     expect((await purchase(ada.token, 25)).body).toEqual({
       detail:

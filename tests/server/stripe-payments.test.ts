@@ -35,6 +35,8 @@ const sessionOf = (redirectUrl: string) => redirectUrl.split('/').at(-1) as stri
 
 describe('buying credits through Stripe', () => {
   it('saves the onboarding card at Stripe under one customer and charges it off-session', async () => {
+    // The browser learns that payments use hosted pages: the profile offers Stripe's card setup.
+    expect((await call(t.app, 'GET', '/api/options/config')).body?.HOSTED_PAYMENTS).toBe(true);
     const ada = await signUp(t.app, t.db, 'ada-stripe@acme.example');
     const saved = await saveCardThroughOnboarding(t.app, ada.token, '4242 4242 4242 4242');
     expect(saved.body?.payment_information).toMatchObject({ card_brand: 'visa', card_last4: '4242' });

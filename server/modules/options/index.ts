@@ -14,6 +14,7 @@ const SECURITY_ANALYZERS = ['llm'];
 export function optionsHandlers(
   config: Config,
   signInProviders: () => components['schemas']['SignInProvider'][],
+  hostedPayments: boolean,
 ): Handlers {
   return {
     getConfig: async () => ({
@@ -26,6 +27,7 @@ export function optionsHandlers(
       BUILD_NUMBER: config.buildNumber,
       OPERATOR_MODEL: configuredModelId(config.llm),
       SIGN_IN_PROVIDERS: signInProviders(),
+      HOSTED_PAYMENTS: hostedPayments,
     }),
     listModels: async () => knownModels(config),
     listAgents: async () => AGENTS,

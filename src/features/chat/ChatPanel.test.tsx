@@ -68,6 +68,7 @@ function renderChat(stream: ConversationStream) {
     BUILD_NUMBER: '',
     OPERATOR_MODEL: null,
     SIGN_IN_PROVIDERS: [],
+    HOSTED_PAYMENTS: false,
   });
   // Never saved: sound notifications are off.
   queryClient.setQueryData(queryKeys.settings, null);

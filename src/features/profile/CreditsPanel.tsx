@@ -2,15 +2,18 @@ import { Link } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
+import { useClientConfig } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button } from '../../ui/index.ts';
 import { BuyCreditsDialog } from './BuyCreditsDialog.tsx';
+import { CardSetupButton } from './CardSetupButton.tsx';
 import * as styles from './profile.css.ts';
 
 /** The balance with Buy Credits: on /profile, and as the settings' Credits tab (with a way to the history). */
 export function CreditsPanel({ linkToHistory = false }: { linkToHistory?: boolean }) {
   const { t } = useTranslation(['auth', 'billing']);
   const balance = SessionContext.useSelector((snapshot) => selectUser(snapshot)?.credits.balance ?? 0);
+  const hostedPayments = useClientConfig()?.HOSTED_PAYMENTS ?? false;
   const [buying, setBuying] = useState(false);
   const closeBuying = useCallback(() => setBuying(false), []);
   return (
@@ -21,6 +24,7 @@ export function CreditsPanel({ linkToHistory = false }: { linkToHistory?: boolea
       <div className={styles.balanceRow}>
         <p>${balance.toFixed(2)}</p>
         <Button onClick={() => setBuying(true)}>{t('billing:buy.open')}</Button>
+        {hostedPayments ? <CardSetupButton /> : null}
         {linkToHistory ? <Link to="/profile">{t('billing:history')}</Link> : null}
       </div>
       {buying ? <BuyCreditsDialog onClose={closeBuying} /> : null}
