@@ -19,9 +19,9 @@ import { toConversation } from './view.ts';
 import type { ClientAction } from '../../../openapi/types.ts';
 
 type CreateRequest = components['schemas']['ConversationCreateRequest'];
+type ForkRequest = components['schemas']['ConversationForkRequest'];
 
 const tooManyRunning = (error: RunningLimitError) => new HttpError(429, error.message, { 'retry-after': '60' });
-type ForkRequest = components['schemas']['ConversationForkRequest'];
 
 const TITLE_MAX = 200;
 const newConversationId = () => randomUUID().replaceAll('-', '');

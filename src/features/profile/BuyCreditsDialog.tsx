@@ -11,11 +11,10 @@ import {
   selectFailure,
   selectProcessing,
 } from '../../../machines/buy-credits.ts';
-import { queryKeys } from '../../api/queries.ts';
 import { errorText } from '../../api/errors.ts';
 import { Button, Dialog, TextField, toast } from '../../ui/index.ts';
 import * as styles from './profile.css.ts';
-import { purchaseCredits } from './requests.ts';
+import { purchaseCredits, refreshBalance } from './requests.ts';
 
 /** Buy Credits (spec §2): the amount in dollars, at least $5; the purchase itself is the machine's. */
 export function BuyCreditsDialog({ onClose }: { onClose: () => void }) {
@@ -27,8 +26,7 @@ export function BuyCreditsDialog({ onClose }: { onClose: () => void }) {
         actors: { purchase: fromPromise(({ input }) => purchaseCredits(input)) },
         actions: {
           purchased: (_, balance) => {
-            void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
-            void queryClient.invalidateQueries({ queryKey: ['user', 'billing'] });
+            refreshBalance(queryClient);
             toast.success(t('buy.done', { balance: balance.toFixed(2) }));
             onClose();
           },

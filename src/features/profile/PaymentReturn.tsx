@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { queryKeys } from '../../api/queries.ts';
 import { Banner, Button } from '../../ui/index.ts';
 import type { PaymentOutcome } from './payment-return.ts';
+import { refreshBalance } from './requests.ts';
 
 /**
  * What came of the hosted payment or card setup the browser returns from. A paid checkout is
@@ -13,9 +13,7 @@ export function PaymentReturn({ outcome, onDismiss }: { outcome: PaymentOutcome;
   const { t } = useTranslation('billing');
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (outcome !== 'success') return;
-    void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
-    void queryClient.invalidateQueries({ queryKey: ['user', 'billing'] });
+    if (outcome === 'success') refreshBalance(queryClient);
   }, [outcome, queryClient]);
   return (
     <Banner label={t('paymentReturn.label')} text={t(`paymentReturn.${outcome}`)}>

@@ -1,5 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { components } from '../../../openapi/schema.d.ts';
 import { dataOf } from '../../api/client.ts';
+import { queryKeys } from '../../api/queries.ts';
 import { apiClient } from '../../app/services.ts';
 
 export type Transaction = components['schemas']['Transaction'];
@@ -47,3 +49,9 @@ export const purchaseCredits = (amount: number) =>
 export const startCardSetup = () => dataOf(apiClient.POST('/api/billing/create-customer-setup-session'));
 
 export const updateProfile = (fullname: string) => dataOf(apiClient.PATCH('/api/auth/me', { body: { fullname } }));
+
+/** The balance changed (a purchase, a paid checkout): the user's credits and the billing history are asked again. */
+export function refreshBalance(queryClient: QueryClient) {
+  void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+  void queryClient.invalidateQueries({ queryKey: ['user', 'billing'] });
+}
