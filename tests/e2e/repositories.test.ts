@@ -199,6 +199,9 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     // The launched conversation's agent: a branch with the file, pushed, then the pull request through the API.
     const branch = 'add-testing-microagent';
     const pr = `${github.url}/octo/widgets/pull/1`;
+    // The launched agent's first step waits until the page has shown the microagent being created.
+    let seenBeingCreated = () => {};
+    const held = new Promise<void>((resolve) => (seenBeingCreated = resolve));
     llm.enqueue(
       reply.text('Testing microagent', { when: withoutTools }),
       reply.toolCall(
@@ -215,7 +218,7 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
           ].join(' && '),
           security_risk: 'MEDIUM',
         },
-        { when: withTools },
+        { when: withTools, until: held },
       ),
       reply.toolCall('finish', { message: `Opened ${pr}.`, task_completed: 'true' }, { when: withTools }),
     );
@@ -223,6 +226,7 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('Creating the microagent in a new conversation…').waitFor();
     await chat.getByRole('status').getByText('Microagent: being created…').waitFor();
+    seenBeingCreated();
 
     await page.getByText(`The microagent is created: ${pr}`).waitFor({ timeout: 60_000 });
     const status = chat.getByRole('status').filter({ hasText: 'Microagent: created' });

@@ -10,7 +10,9 @@ export default async function setup() {
   const build = spawnSync(
     process.execPath,
     [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: root, stdio: 'inherit' },
+    // Vitest sets NODE_ENV=test, which Vite would build into the bundle: React's development build,
+    // with StrictMode's double effects, not what `npm start` serves.
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (build.status !== 0) throw new Error('vite build failed');
 }

@@ -36,6 +36,8 @@ interface ReplyBase {
   when?: RequestMatcher;
   /** Milliseconds before the answer starts. */
   delayMs?: number;
+  /** The answer starts once this settles: a test holds the agent at a step until it has seen it there. */
+  until?: Promise<unknown>;
 }
 
 export interface CompletionReply extends ReplyBase {

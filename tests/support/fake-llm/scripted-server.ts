@@ -123,6 +123,7 @@ export abstract class ScriptedServer<Body extends ModelRequest> {
     if (!scripted)
       return this.sendError(response, { status: 500, message: 'fake LLM: the script has no reply for this request' });
     if (scripted.delayMs) await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
+    if (scripted.until) await scripted.until;
     switch (scripted.kind) {
       case 'hang':
         this.openResponses.add(response);
