@@ -150,6 +150,7 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
         metric: `${steps}-step think task, server CPU per step`,
         value: round(cost.cpuMs),
         unit: 'ms',
+        target: '≤ 5 ms',
       });
       rows.push({
         name: serverName,

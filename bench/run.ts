@@ -34,8 +34,7 @@ const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !(name in benchmarks));
 if (unknown.length > 0)
   throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
-// Every benchmark measures the production build (the browser tests build a development one)
-// and starts servers on copies of the migrated PGlite template.
+// Every benchmark measures the production build and starts servers on copies of the migrated PGlite template.
 const build = spawnSync(
   process.execPath,
   [path.join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],

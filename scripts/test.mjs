@@ -11,6 +11,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
+// Named again at the very end, so a log cut to its last lines still says which tests failed.
+const failedTests = [];
 const { DATABASE_URL, ...withoutDatabase } = process.env;
 
 function step(name, command, args, env = process.env) {
@@ -22,6 +24,8 @@ function step(name, command, args, env = process.env) {
   if (!ok) failedSteps.push(name);
   return ok;
 }
+
+const firstLine = (text = '') => text.split('\n')[0].slice(0, 300);
 
 function vitest(name, projects, env) {
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-vitest-')), 'report.json');
@@ -38,6 +42,14 @@ function vitest(name, projects, env) {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
+    for (const file of r.testResults) {
+      const failed = file.assertionResults.filter((a) => a.status === 'failed');
+      const where = `${name}: ${path.relative(root, file.name)}`;
+      for (const test of failed)
+        failedTests.push(`${where} > ${test.fullName}\n    ${firstLine(test.failureMessages[0])}`);
+      // A file can fail outside its tests (an import, a hook).
+      if (file.status === 'failed' && !failed.length) failedTests.push(`${where}\n    ${firstLine(file.message)}`);
+    }
   } else if (!ok) totals.failed += 1;
 }
 
@@ -49,6 +61,7 @@ vitest('server and contract tests on PGlite', ['server'], withoutDatabase);
 if (DATABASE_URL) vitest('server and contract tests on PostgreSQL', ['server'], process.env);
 vitest('browser tests in Chromium', ['e2e'], withoutDatabase);
 
+for (const failed of failedTests) console.log(`✗ ${failed}`);
 console.log(`\nSteps failed: ${failedSteps.length ? failedSteps.join(', ') : 'none'}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length ? 1 : 0);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { browserMissing } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
-import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
+import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 
 // A conversation longer than one history page: the chat opens at its newest message, and
 // scrolling up loads the older pages until the first message, each row once and in order.
@@ -28,6 +28,7 @@ const shownNumbers = (rows: Locator) =>
 
 describe.skipIf(browserMissing())('a long chat history in the browser', () => {
   const suite = browserSuite({ mode: 'oss' });
+  const openPage = pagesWithoutErrors();
 
   it('opens at the newest message and loads older pages, in order and without gaps, as the reader scrolls up', async () => {
     const { server, browser } = suite;
@@ -44,9 +45,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
       'the replay',
     );
 
-    const page = await browser.newPage();
-    const pageErrors: string[] = [];
-    watchPageErrors(page, pageErrors);
+    const page = await openPage(browser);
     await page.goto(`${server.url}/experiment/conversations/${id}`);
     const log = page.getByRole('log');
     const rows = log.locator('[data-index]');
@@ -83,7 +82,6 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
       for (const n of numbers) seen.add(n);
     }
     expect([...seen].sort((a, b) => a - b)).toEqual(trajectory.map((_, i) => i));
-    expect(pageErrors).toEqual([]);
     await page.close();
   }, 120_000);
 });

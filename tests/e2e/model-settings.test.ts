@@ -1,21 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
-import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
+import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 
 // A self-hosted installation without LLM_* variables: the AI settings dialog on a fresh
 // installation and in the chat. (Settings → Test connection → a conversation is a journey model:
 // tests/e2e/journeys/model-settings.test.ts.)
 
-let pageErrors: string[] = [];
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
-
 describe.skipIf(browserMissing())('choosing the model in the settings of a self-hosted installation', () => {
   const suite = browserSuite({ mode: 'oss' });
+  const openPage = pagesWithoutErrors();
   const llm = new FakeLlm('fake-model');
   let llmUrl = '';
   beforeAll(async () => {
@@ -25,8 +19,7 @@ describe.skipIf(browserMissing())('choosing the model in the settings of a self-
 
   it('opens the AI settings modal on the home page while no model is set, and not once one is saved', async () => {
     const { server, browser } = suite;
-    const page = await browser.newPage();
-    watchPageErrors(page, pageErrors);
+    const page = await openPage(browser);
     await page.goto(`${server.url}/dashboard`);
     const modal = page.getByRole('dialog', { name: 'AI provider configuration' });
     await modal.getByLabel('Provider').waitFor();
@@ -70,8 +63,7 @@ describe.skipIf(browserMissing())('choosing the model in the settings of a self-
       body: JSON.stringify({ initial_user_msg: 'Hello?' }),
     });
     const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
-    const page = await browser.newPage();
-    watchPageErrors(page, pageErrors);
+    const page = await openPage(browser);
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     const chat = page.getByRole('region', { name: 'Chat with the agent' });
     await chat.getByText('No language model is configured.', { exact: true }).first().waitFor({ timeout: 30_000 });

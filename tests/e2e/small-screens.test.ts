@@ -1,18 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
-import { browserSuite, createOssConversation, watchPageErrors } from '../support/browser-suite.ts';
+import { browserSuite, createOssConversation, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { waitFor } from '../support/conversations.ts';
 
 // The app on a phone (390 × 844) and a tablet (768 × 1024): nothing wraps one word per line or
 // runs off the side; below 768 px the sidebar is a drawer and the workspace one tile at a time.
-
-let pageErrors: string[] = [];
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
 
 /** How far the page reaches past the right edge of the window (0: it fits). */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -22,6 +15,7 @@ const tabNames = (page: Page) =>
 
 describe.skipIf(browserMissing())('small screens', () => {
   const suite = browserSuite({ mode: 'oss' });
+  const openPage = pagesWithoutErrors();
 
   /** With no model saved, a self-hosted dashboard opens the AI settings first: it fits the screen and closes. */
   async function closeModelModal(page: Page) {
@@ -37,8 +31,7 @@ describe.skipIf(browserMissing())('small screens', () => {
   async function openWorkspace(width: number, height: number) {
     const { server, browser } = suite;
     const conversationId = await createOssConversation(server);
-    const page = await browser.newPage();
-    watchPageErrors(page, pageErrors);
+    const page = await openPage(browser);
     await page.setViewportSize({ width, height });
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     await page.getByRole('tab', { name: 'Chat', exact: true }).waitFor();
@@ -47,8 +40,7 @@ describe.skipIf(browserMissing())('small screens', () => {
 
   it('on a phone: the sidebar is a drawer, and the workspace shows one tile with its tabs as a strip', async () => {
     const { server, browser } = suite;
-    const page = await browser.newPage();
-    watchPageErrors(page, pageErrors);
+    const page = await openPage(browser);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${server.url}/dashboard`);
     await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
@@ -79,8 +71,7 @@ describe.skipIf(browserMissing())('small screens', () => {
 
   it('on a tablet: the sidebar stays; one tile beside it open, two beside it collapsed, the chat always wide enough', async () => {
     const { server, browser } = suite;
-    const page = await browser.newPage();
-    watchPageErrors(page, pageErrors);
+    const page = await openPage(browser);
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.goto(`${server.url}/dashboard`);
     await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { waitFor } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
-import { browserSuite, watchPageErrors } from '../support/browser-suite.ts';
+import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Event } from '../../openapi/types.ts';
 import { chooseMenuItem, tabButton } from '../support/workspace-page.ts';
@@ -36,14 +36,6 @@ const RECORD_SOCKETS = () => {
 
 type RecordingWindow = Window & { socketFrames: number[][]; openSockets: WebSocket[] };
 
-let pageErrors: string[] = [];
-
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
-
 async function events(server: RunningServer, conversationId: string): Promise<Event[]> {
   const response = await fetch(`${server.url}/api/conversations/${conversationId}/events?limit=100`);
   expect(response.status).toBe(200);
@@ -72,6 +64,7 @@ async function workspaceApi<T>(server: RunningServer, conversationId: string, ca
 describe.skipIf(browserMissing())('the workspace in the browser', () => {
   const llm = new FakeLlm('fake-model');
   const suite = browserSuite({ mode: 'oss', llm });
+  const openPage = pagesWithoutErrors();
 
   it('opens a prompt in the pm layout, streams the agent without gap or duplicate, shows its work in the tabs, saves a layout, takes a dropped file, then stops and deletes', async () => {
     const { server, browser } = suite;
@@ -97,8 +90,7 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
         { when: withTools, delayMs: 1_500 },
       ),
     );
-    const page = await browser.newPage();
-    watchPageErrors(page, pageErrors);
+    const page = await openPage(browser);
     await page.addInitScript(RECORD_SOCKETS);
 
     await page.goto(`${server.url}/dashboard`);
