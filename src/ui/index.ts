@@ -1,7 +1,8 @@
+// Checkbox is imported from './Checkbox.tsx' by the forms that use one: exported here, its styles
+// (a side effect) would bring Radix's checkbox into every page's first download.
 export { Avatar } from './Avatar.tsx';
 export { Banner } from './Banner.tsx';
 export { Button } from './Button.tsx';
-export { Checkbox } from './Checkbox.tsx';
 export { ConfirmDialog } from './ConfirmDialog.tsx';
 export { Dialog } from './Dialog.tsx';
 export {

@@ -39,6 +39,8 @@ const LAZY_LIBRARIES = [
   'sonner',
   'libphonenumber-js',
   'i18n-iso-countries',
+  // Only forms have checkboxes.
+  '@radix-ui/react-checkbox',
 ];
 
 describe('the first download of the production build', () => {

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectLoggingIn, selectLoginFailed, selectLoginOpen } from '../../../machines/affiliate-session.ts';
-import { Button, Checkbox, Dialog, TextField } from '../../ui/index.ts';
+import { Button, Dialog, TextField } from '../../ui/index.ts';
+import { Checkbox } from '../../ui/Checkbox.tsx';
 import * as styles from './affiliate.css.ts';
 import { useAffiliateSelector, useAffiliateSession } from './session.tsx';
 

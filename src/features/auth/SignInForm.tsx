@@ -4,7 +4,8 @@ import { selectIsSigningIn, selectLoginFailure } from '../../../machines/session
 import { useSignInForm } from '../../app/auth-forms.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
-import { Button, Checkbox, ProviderIcon, TextField } from '../../ui/index.ts';
+import { Button, ProviderIcon, TextField } from '../../ui/index.ts';
+import { Checkbox } from '../../ui/Checkbox.tsx';
 import * as styles from './auth.css.ts';
 import { useNoticeText } from './notice-text.ts';
 

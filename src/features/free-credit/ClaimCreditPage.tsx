@@ -7,7 +7,8 @@ import { fromPromise } from 'xstate';
 import { claimCreditMachine, selectClaiming, type ClaimField } from '../../../machines/claim-credit.ts';
 import { errorText } from '../../api/errors.ts';
 import { queryKeys } from '../../api/queries.ts';
-import { Button, Checkbox, TextField, toast } from '../../ui/index.ts';
+import { Button, TextField, toast } from '../../ui/index.ts';
+import { Checkbox } from '../../ui/Checkbox.tsx';
 import * as styles from './free-credit.css.ts';
 import { freeCreditRequests } from './requests.ts';
 

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContactInformation, PaymentInput } from '../../../machines/onboarding.ts';
-import { Button, Checkbox, Dialog, TextField } from '../../ui/index.ts';
+import { Button, Dialog, TextField } from '../../ui/index.ts';
+import { Checkbox } from '../../ui/Checkbox.tsx';
 import { billingAfterToggle, EMPTY_BILLING, type BillingFields } from './billing.ts';
 import * as styles from './onboarding.css.ts';
 

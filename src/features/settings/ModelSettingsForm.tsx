@@ -19,7 +19,8 @@ import {
 } from '../../../machines/settings-form.ts';
 import { queryKeys, settingsQuery } from '../../api/queries.ts';
 import { requests } from '../../app/services.ts';
-import { Button, Checkbox, ConfirmDialog, SelectField, Spinner, TextField } from '../../ui/index.ts';
+import { Button, ConfirmDialog, SelectField, Spinner, TextField } from '../../ui/index.ts';
+import { Checkbox } from '../../ui/Checkbox.tsx';
 import { ErrorAlert } from './ConfirmActionDialog.tsx';
 import { optionRequests, settingsQueryKeys } from './requests.ts';
 import * as styles from './settings.css.ts';
