@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { PGLITE_OPTIONS } from './pglite-options.ts';
 import * as schema from './schema.ts';
 
 export { schema };
@@ -28,6 +30,26 @@ export interface Database {
 }
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
+const repositoryRoot = path.join(import.meta.dirname, '..', '..');
+
+/** Runs create-pglite.ts in a child process (see there why), through tsx as `npm start` runs the server. */
+function createInItsOwnProcess(dir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'create-pglite.ts'), path.resolve(dir)],
+      { cwd: repositoryRoot, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2_000)));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`creating the embedded database failed (exit ${code}): ${errors.trim()}`)),
+    );
+  });
+}
 
 /** PostgreSQL when a URL is given, else the embedded PGlite database in `<dataDir>/pglite`. */
 export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
@@ -51,16 +73,8 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
   let client: PGlite;
   try {
     fs.mkdirSync(dir, { recursive: true });
-    const created = !fs.existsSync(path.join(dir, 'PG_VERSION'));
-    // 32 MB of shared buffers instead of PostgreSQL's 128 MB: the embedded database's files stay in
-    // the operating system's cache anyway, and the idle server keeps ~125 MB less resident.
-    const open = () => PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] });
-    client = await open();
-    // Creating the database grows its memory to ~700 MB, which it keeps: opened again, it starts small.
-    if (created) {
-      await client.close();
-      client = await open();
-    }
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await createInItsOwnProcess(dir);
+    client = await PGlite.create(dir, PGLITE_OPTIONS);
   } catch (error) {
     lock.release();
     throw error;
