@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { affiliateCommissions, creditLedger, users } from '../../server/db/schema.ts';
 import { recordPurchaseCommissions, setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
+import { recordRefund } from '../../server/modules/payments/index.ts';
 import { runCommand } from '../../server/cli/commands.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { saveCardThroughOnboarding, signUp } from '../support/conversations.ts';
@@ -75,6 +76,22 @@ describe('affiliate commissions', () => {
     expect((await purchase(buyer, 100n, '2026-06-01T00:00:00Z')).direct).toBe(10n * DOLLAR);
   });
 
+  it('decides the tier on the month’s revenue net of refunds', async () => {
+    await affiliateWithLink('ivy', 'ivy-main');
+    const buyer = await customer('ivy-main');
+    const first = await purchase(buyer, 50_000n, '2026-07-01T10:00:00Z');
+    // $50,000 before: Growth.
+    expect((await purchase(buyer, 100n, '2026-07-02T10:00:00Z')).direct).toBe(15n * DOLLAR);
+    await recordRefund(t.db, {
+      reference: first.key.slice('purchase:'.length),
+      refundId: 're_ivy',
+      amountMicros: 1_000n * DOLLAR,
+      at: new Date('2026-07-03T10:00:00Z'),
+    });
+    // $49,100 after the refund: Starter again.
+    expect((await purchase(buyer, 100n, '2026-07-04T10:00:00Z')).direct).toBe(10n * DOLLAR);
+  });
+
   it('pays for 12 months after the customer’s first purchase, and not from the first instant after', async () => {
     await affiliateWithLink('ben', 'ben-main');
     const buyer = await customer('ben-main');
@@ -112,7 +129,7 @@ describe('affiliate commissions', () => {
     expect(links.body).toEqual([expect.objectContaining({ conversions: 1, earnings: 10 })]);
   });
 
-  it('pays nothing for buying through one’s own link; the earnings and the users agree with the ledger', async () => {
+  it('pays nothing for buying through one’s own link, nor counts it in the month’s revenue; the earnings and the users agree with the ledger', async () => {
     const eli = await affiliateWithLink('eli', 'eli-main');
     const self = await customer('eli-main', eli.email.toUpperCase());
     expect((await purchase(self, 100n, new Date().toISOString())).direct).toBeNull();
@@ -124,7 +141,7 @@ describe('affiliate commissions', () => {
     expect(earnings.body).toEqual({
       total_earnings: 20,
       current_month_earnings: 20,
-      current_month_revenue: 300,
+      current_month_revenue: 200,
       total_referrals: 3,
       active_referrals: 2,
     });
@@ -158,6 +175,9 @@ describe('affiliate commissions', () => {
         ),
       );
     expect(await totals()).toEqual([10, 3]);
+    const monthRevenue = async () =>
+      (await call(t.app, 'GET', '/api/affiliate/earnings', { token: hal.token })).body?.current_month_revenue;
+    expect(await monthRevenue()).toBe(100);
     const credits = async () =>
       (await call(t.app, 'GET', '/api/billing/credits', { token: buyer.token })).body?.credits;
     const before = (await credits()) as number;
@@ -179,6 +199,7 @@ describe('affiliate commissions', () => {
     expect((await admin('purchase:refund', reference ?? '', '40')).code).toBe(0);
     expect(await totals()).toEqual([6, 1.8]);
     expect(await credits()).toBe(before - 40);
+    expect(await monthRevenue()).toBe(60);
     // The same refund again records nothing.
     expect((await admin('purchase:refund', reference ?? '', '40')).code).toBe(0);
     expect(await totals()).toEqual([6, 1.8]);

@@ -31,14 +31,34 @@ export function windowEnd(firstPurchase: Date) {
   return end;
 }
 
-/** Purchases by the customers who registered through any of `affiliateId`'s links. */
-export function referredPurchases(affiliateId: string) {
-  return and(
-    eq(creditLedger.transactionType, 'purchase'),
-    eq(creditLedger.status, 'completed'),
-    sql`${creditLedger.userId} in (select u.id from ${users} u join ${affiliateLinks} k
-      on lower(k.code) = lower(u.affiliate_code) where k.affiliate_id = ${affiliateId})`,
-  );
+/**
+ * An affiliate's revenue in [from, to]: what their own customers paid in purchases that earn them
+ * commission, less what was refunded then. The tier and the dashboard's month revenue both count
+ * this, so a refund lowers them, and buying through one's own link (which earns nothing) or a
+ * customer's purchases after their 12 months never raise an affiliate's rate.
+ */
+export async function commissionedRevenue(
+  db: Db,
+  affiliateId: string,
+  range: { from: Date; to?: Date; excludingKey?: string },
+): Promise<bigint> {
+  const [row] = await db
+    .select({ revenue: sql<string>`coalesce(sum(${affiliateCommissions.revenueMicros}), 0)` })
+    .from(affiliateCommissions)
+    .where(
+      and(
+        eq(affiliateCommissions.affiliateId, affiliateId),
+        eq(affiliateCommissions.level, 1),
+        sql`${affiliateCommissions.createdAt} >= ${range.from.toISOString()}::timestamptz`,
+        range.to === undefined
+          ? undefined
+          : sql`${affiliateCommissions.createdAt} <= ${range.to.toISOString()}::timestamptz`,
+        range.excludingKey === undefined
+          ? undefined
+          : sql`${affiliateCommissions.idempotencyKey} <> ${range.excludingKey}`,
+      ),
+    );
+  return BigInt(row?.revenue ?? 0);
 }
 
 /**
@@ -78,18 +98,13 @@ export async function recordPurchaseCommissions(
   const firstPurchase = first?.at ? new Date(first.at) : purchase.at;
   if (purchase.at >= windowEnd(firstPurchase)) return;
 
-  const [month] = await db
-    .select({ revenue: sql<string>`coalesce(sum(${creditLedger.amountMicros}), 0)` })
-    .from(creditLedger)
-    .where(
-      and(
-        referredPurchases(referral.affiliateId),
-        sql`${creditLedger.createdAt} >= ${monthStart(purchase.at).toISOString()}::timestamptz`,
-        sql`${creditLedger.createdAt} <= ${purchase.at.toISOString()}::timestamptz`,
-        sql`${creditLedger.idempotencyKey} <> ${purchase.purchaseKey}`,
-      ),
-    );
-  const percent = tierPercent(BigInt(month?.revenue ?? 0));
+  const percent = tierPercent(
+    await commissionedRevenue(db, referral.affiliateId, {
+      from: monthStart(purchase.at),
+      to: purchase.at,
+      excludingKey: purchase.purchaseKey,
+    }),
+  );
   const rows = [
     {
       affiliateId: referral.affiliateId,

@@ -1,9 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { affiliateCommissions, affiliateLinks, affiliates, creditLedger, users } from '../../db/schema.ts';
 import { notFound } from '../../shared/http-error.ts';
 import { microsToDollars } from '../credits/index.ts';
-import { monthStart, referredPurchases, windowEnd } from './commissions.ts';
+import { commissionedRevenue, monthStart, windowEnd } from './commissions.ts';
 import { LINK_NOT_FOUND, ownLink } from './links.ts';
 
 const sum = (column: typeof affiliateCommissions.amountMicros) => sql<string>`coalesce(sum(${column}), 0)`;
@@ -42,15 +42,7 @@ export function createAffiliateReports(db: Db, deps: { now?: () => number }) {
         })
         .from(affiliateCommissions)
         .where(eq(affiliateCommissions.affiliateId, affiliateId));
-      const [revenue] = await db
-        .select({ month: sql<string>`coalesce(sum(${creditLedger.amountMicros}), 0)` })
-        .from(creditLedger)
-        .where(
-          and(
-            referredPurchases(affiliateId),
-            sql`${creditLedger.createdAt} >= ${monthStart(at).toISOString()}::timestamptz`,
-          ),
-        );
+      const revenue = await commissionedRevenue(db, affiliateId, { from: monthStart(at) });
       const customers = await db
         .select({ first: firstPurchaseOf })
         .from(users)
@@ -59,7 +51,7 @@ export function createAffiliateReports(db: Db, deps: { now?: () => number }) {
       return {
         total_earnings: microsToDollars(BigInt(totals?.total ?? 0)),
         current_month_earnings: microsToDollars(BigInt(totals?.month ?? 0)),
-        current_month_revenue: microsToDollars(BigInt(revenue?.month ?? 0)),
+        current_month_revenue: microsToDollars(revenue),
         total_referrals: customers.length,
         active_referrals: customers.filter(
           (customer) => customerStatus(customer.first ? new Date(customer.first) : null, at) === 'Active',
