@@ -158,6 +158,14 @@ describe('workspace menu bar', () => {
     expect(openComponents(again.getSnapshot().context.layout)).toContain('app');
   });
 
+  it('names a menu item without its shortcut, which it shows and gives as aria-keyshortcuts', async () => {
+    renderMenuBar(record);
+    await openMenu('Layout');
+    const maximise = item('Maximise');
+    expect(maximise.textContent).toBe('Maximise (Alt+Shift+M)');
+    expect(maximise.getAttribute('aria-keyshortcuts')).toBe('Alt+Shift+M');
+  });
+
   it('opens the staging deployment from App → Staging in a new browser tab', async () => {
     const opened: unknown[][] = [];
     const open = window.open;

@@ -35,6 +35,7 @@ const DeploymentsDialog = lazyRetrying(() =>
 import {
   actionForShortcut,
   shortcutLabel,
+  ariaKeyShortcut,
   actionsOf,
   type MenuName,
   type WorkspaceAction,
@@ -80,16 +81,26 @@ function NotedItem({
   note,
   disabled,
   onSelect,
+  shortcut,
 }: {
   label: string;
   note: string | null;
   disabled: boolean;
   onSelect?: () => void;
+  shortcut?: string | undefined;
 }) {
   return (
-    <DropdownMenuItem disabled={disabled} onSelect={onSelect}>
+    <DropdownMenuItem
+      disabled={disabled}
+      onSelect={onSelect}
+      aria-keyshortcuts={shortcut === undefined ? undefined : ariaKeyShortcut(shortcut)}
+    >
       <span className={styles.itemText}>
-        <span>{label}</span>
+        <span>
+          {label}
+          {/* Shown, and announced through aria-keyshortcuts rather than as part of the item's name. */}
+          {shortcut === undefined ? null : <span aria-hidden="true">{` (${shortcutLabel(shortcut)})`}</span>}
+        </span>
         {note === null ? null : <span className={styles.itemNote}>{note}</span>}
       </span>
     </DropdownMenuItem>
@@ -159,7 +170,8 @@ function ActionItems({
     return (
       <NotedItem
         key={action.id}
-        label={action.shortcut ? `${label} (${shortcutLabel(action.shortcut)})` : label}
+        label={label}
+        shortcut={action.shortcut}
         note={note}
         disabled={!enabled}
         onSelect={() => action.perform(commands)}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   actionForShortcut,
+  ariaKeyShortcut,
   actionsOf,
   shortcutOf,
   WORKSPACE_ACTIONS,
@@ -94,5 +95,12 @@ describe('workspace actions', () => {
     expect(shortcutLabel('Alt+Shift+BracketRight')).toBe('Alt+Shift+]');
     expect(shortcutLabel('Shift+Slash')).toBe('?');
     expect(shortcutLabel('Alt+Shift+M')).toBe('Alt+Shift+M');
+  });
+
+  it('names shortcuts for aria-keyshortcuts with the key values of UI Events', () => {
+    expect(ariaKeyShortcut('Ctrl+Alt+Shift+ArrowLeft')).toBe('Control+Alt+Shift+ArrowLeft');
+    expect(ariaKeyShortcut('Alt+Shift+BracketRight')).toBe('Alt+Shift+]');
+    expect(ariaKeyShortcut('Shift+Slash')).toBe('?');
+    expect(ariaKeyShortcut('Alt+Shift+M')).toBe('Alt+Shift+M');
   });
 });

@@ -225,6 +225,15 @@ export function shortcutOf(event: Pick<KeyboardEvent, 'altKey' | 'ctrlKey' | 'me
     .join('+');
 }
 
+/** A shortcut with its keys renamed; `?` for Shift+/ (the key it types). */
+function renamedKeys(shortcut: string, names: Record<string, string>): string {
+  if (shortcut === 'Shift+Slash') return '?';
+  return shortcut
+    .split('+')
+    .map((part) => names[part] ?? part)
+    .join('+');
+}
+
 const KEY_LABELS: Record<string, string> = {
   ArrowRight: '→',
   ArrowLeft: '←',
@@ -233,14 +242,13 @@ const KEY_LABELS: Record<string, string> = {
   Slash: '/',
 };
 
-/** A shortcut as people read it: `Alt+Shift+→`; `?` for Shift+/. */
-export function shortcutLabel(shortcut: string): string {
-  if (shortcut === 'Shift+Slash') return '?';
-  return shortcut
-    .split('+')
-    .map((part) => KEY_LABELS[part] ?? part)
-    .join('+');
-}
+/** A shortcut as people read it: `Alt+Shift+→`. */
+export const shortcutLabel = (shortcut: string): string => renamedKeys(shortcut, KEY_LABELS);
+
+const ARIA_KEYS: Record<string, string> = { Ctrl: 'Control', BracketRight: ']', BracketLeft: '[', Slash: '/' };
+
+/** A shortcut as `aria-keyshortcuts` names it (the key values of UI Events): `Control+Alt+Shift+ArrowRight`. */
+export const ariaKeyShortcut = (shortcut: string): string => renamedKeys(shortcut, ARIA_KEYS);
 
 /** The enabled action a key press asks for, if any. */
 export function actionForShortcut(
