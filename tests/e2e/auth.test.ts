@@ -5,8 +5,8 @@ import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { mailedLink } from '../support/mail.ts';
 import type { RunningServer } from '../support/server.ts';
+import { TOKEN_KEY } from '../../src/api/token-store.ts';
 
-const TOKEN_KEY = 'atelier_token';
 const PASSWORD = 'correct horse battery';
 
 /** Tabs whose uncaught errors fail the test. */

@@ -10,6 +10,7 @@ import { startGitHubApiServer } from '../support/git-host-apis.ts';
 import { GitHttpServer } from '../support/git-http-server.ts';
 import { mailedLink } from '../support/mail.ts';
 import type { RunningServer } from '../support/server.ts';
+import { TOKEN_KEY } from '../../src/api/token-store.ts';
 
 const PASSWORD = 'correct horse battery';
 const TOKEN = 'ghp_browser_test';
@@ -399,7 +400,7 @@ describe.skipIf(browserMissing())('sign-in through GitHub', () => {
     // The new account goes through registration onboarding like a registered one.
     await page.waitForURL('**/registration-onboarding');
     expect(github.requests.filter((r) => r.path === '/login/oauth/access_token')).toHaveLength(1);
-    const token = await page.evaluate(() => localStorage.getItem('atelier_token'));
+    const token = await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
     const read = (url: string) =>
       fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
     expect(await read('/api/auth/me/extended')).toMatchObject({ email: 'octo@example.com', email_verified: true });

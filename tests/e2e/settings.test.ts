@@ -7,8 +7,8 @@ import { startGitHubApiServer, startGitLabApiServer } from '../support/git-host-
 import { startEchoHttpServer } from '../support/mcp-echo-http.ts';
 import type { RunningServer } from '../support/server.ts';
 import { startStripeServer } from '../support/stripe-server.ts';
+import { TOKEN_KEY } from '../../src/api/token-store.ts';
 
-const TOKEN_KEY = 'atelier_token';
 const PASSWORD = 'correct horse battery';
 
 const openPage = pagesWithoutErrors();

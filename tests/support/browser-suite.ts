@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { launchBrowser, type Browser } from './browser.ts';
 import type { FakeLlm } from './fake-llm/index.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { TOKEN_KEY } from '../../src/api/token-store.ts';
 
 /**
  * What a browser test file runs against: a real server process (with `llm`, the fake model as
@@ -75,7 +76,7 @@ export function watchPageErrors(page: Page, errors: string[]): void {
  */
 export async function keepToken(page: Page, serverUrl: string, token: string): Promise<void> {
   await page.goto(`${serverUrl}/api/options/config`);
-  await page.evaluate((value) => localStorage.setItem('atelier_token', value), token);
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, token] as const);
 }
 
 /**

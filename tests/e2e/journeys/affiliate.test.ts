@@ -5,6 +5,7 @@ import { browserMissing, seriousAccessibilityViolations } from '../../support/br
 import { browserSuite, forgetEarlierVisits, pagesWithoutErrors } from '../../support/browser-suite.ts';
 import { journeyTests } from '../../support/journey.ts';
 import { saveTestCard } from '../../support/server.ts';
+import { TOKEN_KEY } from '../../../src/api/token-store.ts';
 
 // Journey 4: an affiliate registers → is verified → creates a link → a visitor comes through
 // /{code} → signs up → buys credits → the commission shows on the affiliate's dashboard. On the
@@ -327,7 +328,8 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
       },
       async VISITOR_BUYS(world) {
         const token = await world.visitor?.evaluate(
-          () => localStorage.getItem('atelier_token') ?? sessionStorage.getItem('atelier_token'),
+          (key) => localStorage.getItem(key) ?? sessionStorage.getItem(key),
+          TOKEN_KEY,
         );
         // A purchase as the application makes it: contact and test card saved in onboarding, then $100 bought.
         await saveTestCard(suite.server, token ?? '', 'Referred Customer');

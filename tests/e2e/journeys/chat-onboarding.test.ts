@@ -8,6 +8,7 @@ import { browserSuite, forgetEarlierVisits, pagesWithoutErrors } from '../../sup
 import { FakeLlm, reply, withTools, withoutTools } from '../../support/fake-llm/index.ts';
 import { journeyTests } from '../../support/journey.ts';
 import { mailedLink } from '../../support/mail.ts';
+import { TOKEN_KEY } from '../../../src/api/token-store.ts';
 
 // Journey 5: chat-only onboarding → upload → upgrade, in Chromium against the real server (hosted
 // mode). A visitor comes from the landing page or the home page, describes the project, may ask a
@@ -142,7 +143,7 @@ describe.skipIf(browserMissing())('journey: chat-only onboarding → upload → 
       async uploadStep({ page }) {
         await agentSays(page, UPLOAD_PROMPT).waitFor({ timeout: 30_000 });
         // Signed in by the chat: the token is kept like any sign-in's.
-        expect(await page.evaluate(() => localStorage.getItem('atelier_token'))).toBeTruthy();
+        expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeTruthy();
         await page.getByRole('form', { name: 'Your project files' }).getByLabel('Project files').waitFor();
         await accessible(page);
       },

@@ -6,6 +6,7 @@ import { browserSuite, forgetEarlierVisits, pagesWithoutErrors } from '../../sup
 import { FakeLlm, reply, withTools, withoutTools } from '../../support/fake-llm/index.ts';
 import { journeyTests } from '../../support/journey.ts';
 import { mailedLink } from '../../support/mail.ts';
+import { TOKEN_KEY } from '../../../src/api/token-store.ts';
 
 // Journey 1: visitor → landing → sign up → onboarding → first conversation, in the hosted mode.
 // The visitor signs up with a personal or a company address (after submitting the empty form, or
@@ -15,7 +16,6 @@ import { mailedLink } from '../../support/mail.ts';
 // reload; Switch account and Logout are offered during the onboarding.
 
 const PASSWORD = 'correct horse battery';
-const TOKEN_KEY = 'atelier_token';
 
 const journey = setup({}).createMachine({
   id: 'signUpJourney',
