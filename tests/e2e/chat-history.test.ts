@@ -30,8 +30,9 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
   const suite = browserSuite({ mode: 'oss' });
   const openPage = pagesWithoutErrors();
 
-  it('opens at the newest message and loads older pages, in order and without gaps, as the reader scrolls up', async () => {
-    const { server, browser } = suite;
+  /** A conversation of the trajectory's messages, replayed (the replay runs on after them). */
+  async function replayedConversation() {
+    const { server } = suite;
     const created = await fetch(`${server.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -44,6 +45,12 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
       60_000,
       'the replay',
     );
+    return id;
+  }
+
+  it('opens at the newest message and loads older pages, in order and without gaps, as the reader scrolls up', async () => {
+    const { server, browser } = suite;
+    const id = await replayedConversation();
 
     const page = await openPage(browser);
     await page.goto(`${server.url}/experiment/conversations/${id}`);
@@ -82,6 +89,35 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
       for (const n of numbers) seen.add(n);
     }
     expect([...seen].sort((a, b) => a - b)).toEqual(trajectory.map((_, i) => i));
+    await page.close();
+  }, 120_000);
+
+  it('stays at the newest message when the layout arrives after the chat was drawn', async () => {
+    const { server, browser } = suite;
+    const id = await replayedConversation();
+    const page = await openPage(browser);
+    // The layout's script is held until the first frame shows the chat at its end; then the chat
+    // moves into its tile, which resets a moved element's scroll position.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/LayoutView-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/experiment/conversations/${id}`);
+    const log = page.getByRole('log');
+    await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
+    release();
+    await page.locator('.flexlayout__tabset').first().waitFor();
+    await waitFor(
+      () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight),
+      (distance) => distance <= 20,
+      5_000,
+      'the chat at its end in its tile',
+    );
+    // Still following: no offer to scroll to the latest message, and no older page asked for.
+    expect(await page.getByRole('button', { name: 'Scroll to the latest message' }).count()).toBe(0);
+    expect(await log.getByText(`history message ${MESSAGES - 100}`, { exact: true }).count()).toBe(0);
     await page.close();
   }, 120_000);
 });

@@ -60,7 +60,6 @@ describe.skipIf(browserMissing())('a server restart under an open workspace', ()
     await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
     await tabButton(page, 'Chat').waitFor({ timeout: 30_000 });
     expect([...refused].map((url) => url.split('.').pop()).sort()).toEqual(['css', 'js']);
-    // The layout's stylesheet applies: flexlayout's tab set is laid out as a positioned element.
     // The layout's stylesheet applies once fetched again: flexlayout's tab set is positioned.
     await page.waitForFunction(
       () => {

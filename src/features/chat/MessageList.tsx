@@ -49,6 +49,15 @@ function pendingRow(message: PendingMessage): ChatRow {
 const selectHasOlder = (snapshot: StreamSnapshot) => snapshot.hasOlder;
 const selectLoadingOlder = (snapshot: StreamSnapshot) => snapshot.loadingOlder;
 
+/** Whether the element sits under other ancestors than when last asked (`last` keeps them). */
+function moved(element: Element, last: { current: Element[] }): boolean {
+  const ancestors: Element[] = [];
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) ancestors.push(parent);
+  const same = ancestors.length === last.current.length && ancestors.every((parent, i) => parent === last.current[i]);
+  last.current = ancestors;
+  return !same && ancestors.length > 0;
+}
+
 /**
  * The virtualised list of the conversation: follows new rows while the reader is at the bottom
  * (within 20 px), stops when they scroll up, and loads older pages when they reach the top.
@@ -173,11 +182,18 @@ export function MessageList({
   // whose rows are still being measured, on a slow machine several frames long) the list is not
   // at the bottom yet, and that must not end the following that brought it there.
   const lastScrollTop = useRef(0);
+  // A moved element forgets its scroll position (the chat moves from the first frame into its
+  // tile, and into popout windows), and the browser may report that as a scroll to the top.
+  const lastPlace = useRef<Element[]>([]);
   const onScroll = () => {
     const element = scrollRef.current;
     // Moving into another tile or window, the list is detached or not laid out for a moment: its
     // scroll position then says nothing about the reader.
     if (!element || element.clientHeight === 0) return;
+    if (moved(element, lastPlace)) {
+      placeAgain(element);
+      return;
+    }
     const movedUp = element.scrollTop < lastScrollTop.current - 1;
     lastScrollTop.current = element.scrollTop;
     if (isAtBottom(element)) setFollowing(true);
@@ -190,13 +206,17 @@ export function MessageList({
   // follows it, else to where the reader was.
   const place = useRef({ following, scrollToEnd });
   place.current = { following, scrollToEnd };
+  const placeAgain = (element: HTMLElement) => {
+    if (place.current.following) place.current.scrollToEnd();
+    else if (element.scrollTop !== lastScrollTop.current) element.scrollTop = lastScrollTop.current;
+  };
   useEffect(() => {
     const element = scrollRef.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
       if (element.clientHeight === 0) return;
-      if (place.current.following) place.current.scrollToEnd();
-      else if (element.scrollTop !== lastScrollTop.current) element.scrollTop = lastScrollTop.current;
+      moved(element, lastPlace);
+      placeAgain(element);
     });
     observer.observe(element);
     return () => observer.disconnect();
