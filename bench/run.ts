@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { benchServerStart } from './server-start.ts';
 import type { BenchResult } from './result.ts';
 import { benchWorkspaceHistory } from './workspace-history.ts';
 import prepareTestDatabase from '../tests/support/global-setup.ts';
+import { buildWebApp } from '../server/web-build.ts';
 
 const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   'bundle-size': benchBundles,
@@ -35,16 +35,7 @@ const unknown = chosen.filter((name) => !(name in benchmarks));
 if (unknown.length > 0)
   throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
 // Every benchmark measures the production build and starts servers on copies of the migrated PGlite template.
-const build = spawnSync(
-  process.execPath,
-  [path.join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
-  {
-    cwd: path.join(import.meta.dirname, '..'),
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  },
-);
-if (build.status !== 0) throw new Error('vite build failed');
+buildWebApp({ quiet: true });
 await prepareTestDatabase();
 
 const results: BenchResult[] = [];

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { agentFactory } from './agent/index.ts';
@@ -9,6 +8,7 @@ import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { buildApp } from './http/app.ts';
 import type { Modules } from './modules/index.ts';
+import { buildWebApp } from './web-build.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webRoot = path.join(root, 'dist');
@@ -41,11 +41,7 @@ function buildIfNeeded() {
   const built = fs.statSync(path.join(webRoot, 'index.html'), { throwIfNoEntry: false });
   if (built && built.mtimeMs >= newestSource()) return;
   console.log(JSON.stringify({ level: 30, msg: 'building the web app (vite build)' }));
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error('vite build failed');
+  buildWebApp();
 }
 
 async function runAdminCommand(database: Database, modules: Modules, args: string[]) {
