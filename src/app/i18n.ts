@@ -26,6 +26,7 @@ export const NAMESPACES = [
 export type Namespace = (typeof NAMESPACES)[number];
 /** Texts of pages few visits open: their routes load them (pageTexts), the first render does not wait for them. */
 export const PAGE_NAMESPACES = [
+  'home',
   'onboarding',
   'legal',
   'billing',
