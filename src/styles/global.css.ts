@@ -17,7 +17,7 @@ globalStyle('h1, h2, h3, p', { margin: 0 });
 
 globalStyle(':focus-visible', { outline: `2px solid ${vars.color.focusRing}`, outlineOffset: '2px' });
 
-// The navigation progress bar drawn by nprogress (it creates #nprogress > .bar > .peg).
+// The navigation progress bar (src/app/progress-bar.ts creates #nprogress > .bar > .peg).
 globalStyle('#nprogress', { pointerEvents: 'none' });
 globalStyle('#nprogress .bar', {
   position: 'fixed',

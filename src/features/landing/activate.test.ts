@@ -20,7 +20,7 @@ function environment(reducedMotion = false) {
     requestFrame: (callback) => frames.push(callback),
     cancelFrame: vi.fn(),
     reducedMotion,
-    progress: { start: vi.fn(), done: vi.fn() } as unknown as LandingEnvironment['progress'],
+    progress: { start: vi.fn(), done: vi.fn() },
   };
   const advance = (ms: number) => {
     time += ms;

@@ -1,5 +1,4 @@
-import type NProgress from 'nprogress';
-import { configuredProgressBar } from '../../app/progress-bar.ts';
+import { createProgressBar, type ProgressBar } from '../../app/progress-bar.ts';
 
 /** Spec §9: the landing counters animate for 2 seconds. */
 export const COUNT_UP_MS = 2000;
@@ -16,7 +15,7 @@ export interface LandingEnvironment {
   cancelFrame: (handle: number) => void;
   /** The visitor asked for less motion: the counters show their figures at once. */
   reducedMotion: boolean;
-  progress: Pick<typeof NProgress, 'start' | 'done'>;
+  progress: ProgressBar;
 }
 
 const browserEnvironment = (): LandingEnvironment => ({
@@ -24,7 +23,7 @@ const browserEnvironment = (): LandingEnvironment => ({
   requestFrame: (callback) => requestAnimationFrame(callback),
   cancelFrame: (handle) => cancelAnimationFrame(handle),
   reducedMotion: matchMedia('(prefers-reduced-motion: reduce)').matches,
-  progress: configuredProgressBar(),
+  progress: createProgressBar(),
 });
 
 /**
