@@ -4,7 +4,7 @@ import { asProviderModel, type ProviderModel, type ProviderTool } from './llm/pr
 import { createLanguageModel } from './llm/provider.ts';
 import { streamModelCall, type ModelResponse } from './llm/stream-call.ts';
 import type { CallUsage, MetricsTracker } from './metrics.ts';
-import type { AgentHost } from './types.ts';
+import type { AgentHost, LlmSettings } from './types.ts';
 import { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from '../shared/credit-limits.ts';
 import { agentSteps, llmCostMicros, llmTokens } from '../shared/metrics.ts';
 
@@ -16,6 +16,19 @@ interface ModelCallRequest {
 }
 
 /** Below this balance (micro-dollars, $0.10) the chat is blocked (spec §9). */
+
+/** Whether two model settings are the same; they are read again before every step, as new objects. */
+function sameModel(a: LlmSettings | null, b: LlmSettings | null): boolean {
+  return (
+    a === b ||
+    (a !== null &&
+      b !== null &&
+      a.provider === b.provider &&
+      a.model === b.model &&
+      a.apiKey === b.apiKey &&
+      a.baseUrl === b.baseUrl)
+  );
+}
 
 const dollars = (micros: bigint) => `$${(Number(micros) / 1_000_000).toFixed(4)}`;
 
@@ -71,7 +84,8 @@ export class ModelGateway {
   /** The model for the current settings, built when they name a different one. Throws ModelCallError when none is configured. */
   currentModel(): ProviderModel {
     const llm = this.host.settings.llm;
-    if (this.model?.for !== llm) this.model = { for: llm, model: asProviderModel(createLanguageModel(llm)) };
+    if (!this.model || !sameModel(this.model.for, llm))
+      this.model = { for: llm, model: asProviderModel(createLanguageModel(llm)) };
     return this.model.model;
   }
 
