@@ -8,6 +8,7 @@ import { benchEventFanout } from './event-fanout.ts';
 import { benchFork } from './fork.ts';
 import { benchLandingPaint } from './landing-paint.ts';
 import { benchLedgerDebits } from './ledger-debits.ts';
+import { benchMachineSpeed } from './machine-speed.ts';
 import { benchRestReads } from './rest-reads.ts';
 import { benchServerStart } from './server-start.ts';
 import type { BenchResult } from './result.ts';
@@ -16,6 +17,7 @@ import prepareTestDatabase from '../tests/support/global-setup.ts';
 import { buildWebApp } from '../server/web-build.ts';
 
 const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
+  'machine-speed': benchMachineSpeed,
   'bundle-size': benchBundles,
   'landing-paint': benchLandingPaint,
   'rest-reads': benchRestReads,
