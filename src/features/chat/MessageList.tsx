@@ -1,10 +1,10 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PendingMessage } from '../../../machines/chat-input.ts';
 import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
 import { Button } from '../../ui/index.ts';
-import { useVirtualRows } from '../../ui/use-virtual-rows.ts';
 import * as styles from './chat.css.ts';
 import { EventRow, type EventRowProps, type RowFork } from './EventRow.tsx';
 import type { ForkControls } from './use-fork.ts';
@@ -117,27 +117,28 @@ export function MessageList({
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
-  // The list opens at its end: the first render lays out the newest rows, and the scroller is at
-  // the bottom before the virtualiser reads it (this effect runs before its own), so the page's
-  // oldest rows are never rendered.
+  // The list opens at its end: the virtualiser starts once there are rows, its first render lays
+  // out the newest ones (initialOffset), and the scroller is at the bottom before it reads its
+  // offset (this effect runs before its own), so the page's oldest rows are never rendered.
   const hasRows = rows.length > 0;
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (element && hasRows) element.scrollTop = element.scrollHeight;
   }, [hasRows]);
-  const keyOf = useCallback((index: number) => rowKey(rows[index] as ChatRow), [rows]);
-  const virtual = useVirtualRows({
-    scrollRef,
+  // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders with every scroll anyway; its rows are memoised
+  const virtualizer = useVirtualizer({
+    enabled: hasRows,
     count: rows.length,
-    keyOf,
-    estimate: ESTIMATED_ROW_PX,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    initialOffset: () => rows.length * ESTIMATED_ROW_PX,
     overscan: 3,
+    getItemKey: (index) => rowKey(rows[index] as ChatRow),
   });
-  const { scrollToIndex } = virtual;
 
   const scrollToEnd = useCallback(() => {
-    if (rows.length > 0) scrollToIndex(rows.length - 1, 'end');
-  }, [rows.length, scrollToIndex]);
+    if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, virtualizer]);
 
   // Older rows were put in front: keep the row that was first where it was.
   const firstKey = useRef<string | null>(null);
@@ -146,11 +147,11 @@ export function MessageList({
     firstKey.current = rows.length > 0 ? rowKey(rows[0] as ChatRow) : null;
     if (previousFirst === null || previousFirst === firstKey.current) return;
     const index = rows.findIndex((row) => rowKey(row) === previousFirst);
-    if (index > 0 && !following) scrollToIndex(index, 'start');
-  }, [rows, following, scrollToIndex]);
+    if (index > 0 && !following) virtualizer.scrollToIndex(index, { align: 'start' });
+  }, [rows, following, virtualizer]);
 
   // Rows are measured after they render, so the end moves after a scroll to it: keep following it.
-  const { totalSize } = virtual;
+  const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     if (following) scrollToEnd();
   }, [following, scrollToEnd, totalSize]);
@@ -204,9 +205,7 @@ export function MessageList({
   // tile, and into popout windows): once laid out again, the list goes back to its end when it
   // follows it, else to where the reader was.
   const place = useRef({ following, scrollToEnd });
-  useLayoutEffect(() => {
-    place.current = { following, scrollToEnd };
-  });
+  place.current = { following, scrollToEnd };
   const placeAgain = (element: HTMLElement) => {
     if (place.current.following) place.current.scrollToEnd();
     else if (element.scrollTop !== lastScrollTop.current) element.scrollTop = lastScrollTop.current;
@@ -240,7 +239,7 @@ export function MessageList({
         )}
         {rows.length === 0 && !loadingOlder && <p className={styles.centred}>{t('panel.empty')}</p>}
         <div className={styles.virtualBody} style={{ height: totalSize }}>
-          {virtual.rows.map((item) => {
+          {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index] as ChatRow;
             const props: EventRowProps = {
               row,
@@ -253,8 +252,7 @@ export function MessageList({
               <div
                 key={item.key}
                 data-index={item.index}
-                data-key={item.key}
-                ref={virtual.measure}
+                ref={virtualizer.measureElement}
                 className={styles.virtualRow}
                 style={{ transform: `translateY(${item.start}px)` }}
               >
