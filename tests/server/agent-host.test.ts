@@ -110,7 +110,11 @@ describe('the agent host', () => {
       (r) => r.body?.title === 'About a todo app',
     );
     expect(titled.body?.title).toBe('About a todo app');
-    expect((await events(id)).some((e) => e.status_update && e.conversation_title === 'About a todo app')).toBe(true);
+    // The record takes the title first, then the log the event that announces it.
+    await waitFor(
+      () => events(id),
+      (e) => e.some((x) => x.status_update && x.conversation_title === 'About a todo app'),
+    );
     expect((await session?.host.history())?.map((e) => e.id)).toEqual((await events(id)).map((e) => e.id));
   });
 
