@@ -157,8 +157,11 @@ export function MessageList({
   }, [following, scrollToEnd, totalSize]);
 
   // The user's own new message (sent, or an upload's) brings the list back to its end, wherever they had scrolled.
-  const last = rows.at(-1);
-  const lastUserKey = isUserRow(last) ? rowKey(last as ChatRow) : null;
+  // The newest row the user wrote, wherever it is: the agent's answer may come in the same batch.
+  const lastUserKey = useMemo(() => {
+    const last = rows.findLast(isUserRow);
+    return last ? rowKey(last) : null;
+  }, [rows]);
   const seenUserKey = useRef(lastUserKey);
   useLayoutEffect(() => {
     if (lastUserKey === null || lastUserKey === seenUserKey.current) return;
