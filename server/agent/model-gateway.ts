@@ -15,8 +15,6 @@ interface ModelCallRequest {
   signal: AbortSignal;
 }
 
-/** Below this balance (micro-dollars, $0.10) the chat is blocked (spec §9). */
-
 /** Whether two model settings are the same; they are read again before every step, as new objects. */
 function sameModel(a: LlmSettings | null, b: LlmSettings | null): boolean {
   return (
@@ -29,6 +27,8 @@ function sameModel(a: LlmSettings | null, b: LlmSettings | null): boolean {
       a.baseUrl === b.baseUrl)
   );
 }
+
+/** Below this balance (micro-dollars, $0.10) the chat is blocked (spec §9). */
 
 const dollars = (micros: bigint) => `$${(Number(micros) / 1_000_000).toFixed(4)}`;
 

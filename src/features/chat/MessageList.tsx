@@ -156,8 +156,8 @@ export function MessageList({
     if (following) scrollToEnd();
   }, [following, scrollToEnd, totalSize]);
 
-  // The user's own new message (sent, or an upload's) brings the list back to its end, wherever they had scrolled.
-  // The newest row the user wrote, wherever it is: the agent's answer may come in the same batch.
+  // The user's own new message (sent, or an upload's) brings the list back to its end, wherever they
+  // had scrolled; it is watched wherever it is, as the agent's answer may come in the same batch.
   const lastUserKey = useMemo(() => {
     const last = rows.findLast(isUserRow);
     return last ? rowKey(last) : null;
