@@ -60,10 +60,12 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     // It opens at the bottom: the rows shown are the newest.
     expect(Math.min(...(await shownNumbers(rows)).filter((n) => n >= 0))).toBeGreaterThan(MESSAGES - 60);
 
-    // Scroll to the top until the first message is shown; every older page keeps the rows in order.
+    // The reader scrolls to the top until the first message is shown; every older page keeps the
+    // rows in order.
+    await log.hover();
     await waitFor(
       async () => {
-        await log.evaluate((element) => element.scrollTo({ top: 0 }));
+        await page.mouse.wheel(0, -10_000);
         return shownNumbers(rows);
       },
       (numbers) => numbers.includes(0),
@@ -116,8 +118,19 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
       'the chat at its end in its tile',
     );
     // Still following: no offer to scroll to the latest message, and no older page asked for.
-    expect(await page.getByRole('button', { name: 'Scroll to the latest message' }).count()).toBe(0);
+    const toLatest = page.getByRole('button', { name: 'Scroll to the latest message' });
+    expect(await toLatest.count()).toBe(0);
     expect(await log.getByText(`history message ${MESSAGES - 100}`, { exact: true }).count()).toBe(0);
+    // A scroll up that the reader did not make (the virtualiser's or the browser's own) leaves it
+    // following; the reader's wheel stops it.
+    await log.evaluate((element) => {
+      element.scrollBy({ top: -200 });
+      return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    });
+    expect(await toLatest.count()).toBe(0);
+    await log.hover();
+    await page.mouse.wheel(0, -400);
+    await toLatest.waitFor();
     await page.close();
   }, 120_000);
 });

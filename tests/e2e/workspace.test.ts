@@ -306,9 +306,10 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     const log = page.getByRole('log', { name: 'Messages' });
     const distanceFromEnd = () =>
       log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    await log.hover();
     await waitFor(
       async () => {
-        await log.evaluate((element) => element.scrollTo({ top: 0 }));
+        await page.mouse.wheel(0, -1_000);
         return distanceFromEnd();
       },
       (distance) => distance > 20,

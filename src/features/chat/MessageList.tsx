@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PendingMessage } from '../../../machines/chat-input.ts';
 import type { LaunchTask } from '../../../machines/microagent-launch.ts';
@@ -7,6 +7,7 @@ import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts
 import { Button } from '../../ui/index.ts';
 import * as styles from './chat.css.ts';
 import { EventRow, type EventRowProps, type RowFork } from './EventRow.tsx';
+import { createReaderInput } from './reader-input.ts';
 import type { ForkControls } from './use-fork.ts';
 import {
   createRowsSelector,
@@ -117,6 +118,10 @@ export function MessageList({
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
+  // Only the reader scrolling up stops following. The virtualiser and the browser move the
+  // position too, upward at times while rows are measured, and on a slow machine such a scroll
+  // event can see the position moved before the list's new height: it is not the reader's.
+  const [reader] = useState(createReaderInput);
   // The list opens at its end: the virtualiser starts once there are rows, its first render lays
   // out the newest ones (initialOffset), and the scroller is at the bottom before it reads its
   // offset (this effect runs before its own), so the page's oldest rows are never rendered.
@@ -139,6 +144,12 @@ export function MessageList({
   const scrollToEnd = useCallback(() => {
     if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [rows.length, virtualizer]);
+  // Back to the end and following it, at the user's word: the scrolls that follow are the list's.
+  const followAgain = useCallback(() => {
+    reader.forget();
+    setFollowing(true);
+    scrollToEnd();
+  }, [reader, scrollToEnd]);
 
   // Older rows were put in front: keep the row that was first where it was.
   const firstKey = useRef<string | null>(null);
@@ -166,9 +177,8 @@ export function MessageList({
   useLayoutEffect(() => {
     if (lastUserKey === null || lastUserKey === seenUserKey.current) return;
     seenUserKey.current = lastUserKey;
-    setFollowing(true);
-    scrollToEnd();
-  }, [lastUserKey, scrollToEnd]);
+    followAgain();
+  }, [lastUserKey, followAgain]);
 
   const loadOlder = useCallback(() => {
     if (hasOlder && !loadingOlder) void stream.loadOlder();
@@ -181,14 +191,11 @@ export function MessageList({
     if (element && element.scrollHeight <= element.clientHeight) loadOlder();
   }, [rows.length, totalSize, loadOlder]);
 
-  // Only the reader scrolling up stops following: on the way down to the end (a scroll to it
-  // whose rows are still being measured, on a slow machine several frames long) the list is not
-  // at the bottom yet, and that must not end the following that brought it there.
   const lastScrollTop = useRef(0);
   // A moved element forgets its scroll position (the chat moves from the first frame into its
   // tile, and into popout windows), and the browser may report that as a scroll to the top.
   const lastPlace = useRef<Element[]>([]);
-  const onScroll = () => {
+  const onScroll = (event: UIEvent) => {
     const element = scrollRef.current;
     // Moving into another tile or window, the list is detached or not laid out for a moment: its
     // scroll position then says nothing about the reader.
@@ -200,7 +207,7 @@ export function MessageList({
     const movedUp = element.scrollTop < lastScrollTop.current - 1;
     lastScrollTop.current = element.scrollTop;
     if (isAtBottom(element)) setFollowing(true);
-    else if (movedUp) setFollowing(false);
+    else if (movedUp && reader.byReader(event)) setFollowing(false);
     if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) loadOlder();
   };
 
@@ -231,6 +238,7 @@ export function MessageList({
         ref={scrollRef}
         className={styles.scroller}
         onScroll={onScroll}
+        {...reader.handlers}
         role="log"
         aria-label={t('panel.messages')}
         tabIndex={0}
@@ -266,15 +274,7 @@ export function MessageList({
         </div>
       </div>
       {!following && (
-        <Button
-          className={styles.scrollToBottom}
-          size="sm"
-          tone="secondary"
-          onClick={() => {
-            setFollowing(true);
-            scrollToEnd();
-          }}
-        >
+        <Button className={styles.scrollToBottom} size="sm" tone="secondary" onClick={followAgain}>
           {t('actions.scrollToBottom')}
         </Button>
       )}

@@ -6,6 +6,7 @@ import {
   editableText,
   forkPoint,
   isAtBottom,
+  isReaderScroll,
   lastAgentRowId,
 } from './chat-rows.ts';
 import type { Event } from '../../../../openapi/types.ts';
@@ -178,5 +179,13 @@ describe('auto-scroll', () => {
   it('counts as at the bottom within 20 px', () => {
     expect(isAtBottom({ scrollTop: 480, scrollHeight: 1000, clientHeight: 500 })).toBe(true);
     expect(isAtBottom({ scrollTop: 479, scrollHeight: 1000, clientHeight: 500 })).toBe(false);
+  });
+
+  it('takes a scroll for the reader’s within a second of their input, and never one before it', () => {
+    expect(isReaderScroll(5_000, 4_000)).toBe(true);
+    expect(isReaderScroll(5_001, 4_000)).toBe(false);
+    expect(isReaderScroll(3_999, 4_000)).toBe(false);
+    // No input yet.
+    expect(isReaderScroll(5_000, -Infinity)).toBe(false);
   });
 });
