@@ -1,10 +1,10 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PendingMessage } from '../../../machines/chat-input.ts';
 import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
 import { Button } from '../../ui/index.ts';
+import { useVirtualRows } from '../../ui/use-virtual-rows.ts';
 import * as styles from './chat.css.ts';
 import { EventRow, type EventRowProps, type RowFork } from './EventRow.tsx';
 import { createReaderInput } from './reader-input.ts';
@@ -122,28 +122,27 @@ export function MessageList({
   // position too, upward at times while rows are measured, and on a slow machine such a scroll
   // event can see the position moved before the list's new height: it is not the reader's.
   const [reader] = useState(createReaderInput);
-  // The list opens at its end: the virtualiser starts once there are rows, its first render lays
-  // out the newest ones (initialOffset), and the scroller is at the bottom before it reads its
-  // offset (this effect runs before its own), so the page's oldest rows are never rendered.
+  // The list opens at its end: the first render lays out the newest rows, and the scroller is at
+  // the bottom before the virtualiser reads it (this effect runs before its own), so the page's
+  // oldest rows are never rendered.
   const hasRows = rows.length > 0;
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (element && hasRows) element.scrollTop = element.scrollHeight;
   }, [hasRows]);
-  // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders with every scroll anyway; its rows are memoised
-  const virtualizer = useVirtualizer({
-    enabled: hasRows,
+  const keyOf = useCallback((index: number) => rowKey(rows[index] as ChatRow), [rows]);
+  const virtual = useVirtualRows({
+    scrollRef,
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ESTIMATED_ROW_PX,
-    initialOffset: () => rows.length * ESTIMATED_ROW_PX,
+    keyOf,
+    estimate: ESTIMATED_ROW_PX,
     overscan: 3,
-    getItemKey: (index) => rowKey(rows[index] as ChatRow),
   });
+  const { scrollToIndex } = virtual;
 
   const scrollToEnd = useCallback(() => {
-    if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, virtualizer]);
+    if (rows.length > 0) scrollToIndex(rows.length - 1, 'end');
+  }, [rows.length, scrollToIndex]);
   // Back to the end and following it, at the user's word: the scrolls that follow are the list's.
   const followAgain = useCallback(() => {
     reader.forget();
@@ -158,11 +157,11 @@ export function MessageList({
     firstKey.current = rows.length > 0 ? rowKey(rows[0] as ChatRow) : null;
     if (previousFirst === null || previousFirst === firstKey.current) return;
     const index = rows.findIndex((row) => rowKey(row) === previousFirst);
-    if (index > 0 && !following) virtualizer.scrollToIndex(index, { align: 'start' });
-  }, [rows, following, virtualizer]);
+    if (index > 0 && !following) scrollToIndex(index, 'start');
+  }, [rows, following, scrollToIndex]);
 
   // Rows are measured after they render, so the end moves after a scroll to it: keep following it.
-  const totalSize = virtualizer.getTotalSize();
+  const { totalSize } = virtual;
   useLayoutEffect(() => {
     if (following) scrollToEnd();
   }, [following, scrollToEnd, totalSize]);
@@ -215,7 +214,9 @@ export function MessageList({
   // tile, and into popout windows): once laid out again, the list goes back to its end when it
   // follows it, else to where the reader was.
   const place = useRef({ following, scrollToEnd });
-  place.current = { following, scrollToEnd };
+  useLayoutEffect(() => {
+    place.current = { following, scrollToEnd };
+  });
   const placeAgain = (element: HTMLElement) => {
     if (place.current.following) place.current.scrollToEnd();
     else if (element.scrollTop !== lastScrollTop.current) element.scrollTop = lastScrollTop.current;
@@ -250,7 +251,7 @@ export function MessageList({
         )}
         {rows.length === 0 && !loadingOlder && <p className={styles.centred}>{t('panel.empty')}</p>}
         <div className={styles.virtualBody} style={{ height: totalSize }}>
-          {virtualizer.getVirtualItems().map((item) => {
+          {virtual.rows.map((item) => {
             const row = rows[item.index] as ChatRow;
             const props: EventRowProps = {
               row,
@@ -263,7 +264,8 @@ export function MessageList({
               <div
                 key={item.key}
                 data-index={item.index}
-                ref={virtualizer.measureElement}
+                data-key={item.key}
+                ref={virtual.measure}
                 className={styles.virtualRow}
                 style={{ transform: `translateY(${item.start}px)` }}
               >

@@ -1,0 +1,44 @@
+// The arithmetic of a virtualised list of rows of different heights: where each row starts, and
+// which rows a viewport shows.
+
+/** Where each of `count` rows starts, one after another, and where the last ends (`starts[count]`, the list's height). */
+export function layOut(count: number, sizeOf: (index: number) => number): Float64Array {
+  const starts = new Float64Array(count + 1);
+  for (let i = 0; i < count; i++) starts[i + 1] = (starts[i] as number) + sizeOf(i);
+  return starts;
+}
+
+/** The first index in [from, to) whose value is true, `to` when none is (`holds` is false, then true, along the range). */
+function firstWhere(from: number, to: number, holds: (index: number) => boolean): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (holds(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
+ * The rows to render for a viewport `height` high scrolled to `top` (Infinity: the end), with
+ * `overscan` more on each side: the first and last index, or null when there are no rows. A row
+ * touching the viewport's edge counts as shown; rows of no height at the top are all shown.
+ */
+export function visibleRange(
+  starts: Float64Array,
+  top: number,
+  height: number,
+  overscan: number,
+): { first: number; last: number } | null {
+  const count = starts.length - 1;
+  if (count === 0) return null;
+  const total = starts[count] as number;
+  const from = Math.min(Math.max(top, 0), Math.max(total - height, 0));
+  const first = Math.min(
+    firstWhere(0, count, (i) => (starts[i + 1] as number) >= from),
+    count - 1,
+  );
+  const last = Math.max(firstWhere(first, count, (i) => (starts[i] as number) > from + height) - 1, first);
+  return { first: Math.max(first - overscan, 0), last: Math.min(last + overscan, count - 1) };
+}
