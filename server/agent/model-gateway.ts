@@ -28,8 +28,6 @@ function sameModel(a: LlmSettings | null, b: LlmSettings | null): boolean {
   );
 }
 
-/** Below this balance (micro-dollars, $0.10) the chat is blocked (spec §9). */
-
 const dollars = (micros: bigint) => `$${(Number(micros) / 1_000_000).toFixed(4)}`;
 
 /**
