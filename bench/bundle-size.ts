@@ -1,14 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { staticClosure } from '../server/http/page-preloads.ts';
 import { gzipSync } from 'node:zlib';
-import { FALLBACK_LANGUAGE } from '../src/app/i18n.ts';
-import {
-  dist,
-  firstLoadKeys,
-  readManifest,
-  staticClosure,
-  workspaceRouteKeys,
-} from '../tests/support/build-manifest.ts';
+import { FALLBACK_LANGUAGE } from '../locales/languages.ts';
+import { dist, firstLoadKeys, readManifest, workspaceRouteKeys } from '../tests/support/build-manifest.ts';
 import type { BenchResult } from './result.ts';
 
 /** Gzip bytes of the scripts and stylesheets among these files. */

@@ -22,6 +22,7 @@ import { renderApiDocs } from './api-docs.ts';
 import { forwardTo, isForwarded } from './forward.ts';
 import { refuseUnstorable } from './input-guard.ts';
 import { landingPages } from './landing-page.ts';
+import { applicationPages } from './page-preloads.ts';
 import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
 import { httpDuration, metricsRegistry } from '../shared/metrics.ts';
 import { loggerOptions } from './logger.ts';
@@ -149,11 +150,19 @@ export async function buildApp({
     );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
+  const application = webRoot && fs.existsSync(webRoot) ? applicationPages(webRoot) : null;
+  const sendApplication = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', 'no-cache');
+    if (!application) return reply.sendFile('index.html');
+    return reply
+      .header('vary', 'Accept-Language')
+      .type('text/html; charset=utf-8')
+      .send(application(request.url.split('?')[0] ?? '/', request.headers['accept-language']));
+  };
   app.setNotFoundHandler((request, reply) => {
     const index = webRoot && path.join(webRoot, 'index.html');
     const wantsPage = request.method === 'GET' && !apiPrefixes.some((p) => request.url.startsWith(p));
-    if (index && wantsPage && fs.existsSync(index))
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (index && wantsPage && fs.existsSync(index)) return sendApplication(request, reply);
     return reply.status(404).send({ detail: 'Not found' });
   });
 
@@ -301,9 +310,9 @@ export async function buildApp({
     // A self-hosted installation (oss) has no public site: its / is the application.
     const landing = config.appMode === 'saas' ? landingPages(webRoot, config.buildNumber) : null;
     app.get('/', (request, reply) => {
-      reply.header('cache-control', 'no-cache');
-      if (!landing) return reply.sendFile('index.html');
+      if (!landing) return sendApplication(request, reply);
       return reply
+        .header('cache-control', 'no-cache')
         .header('vary', 'Accept-Language')
         .type('text/html; charset=utf-8')
         .send(landing(request.headers['accept-language']));

@@ -3,7 +3,7 @@ import i18next from 'i18next';
 import { useEffect } from 'react';
 import { selectUser } from '../../machines/session.ts';
 import { configQuery, queryKeys, settingsQuery } from '../api/queries.ts';
-import { isSupportedLanguage } from './i18n.ts';
+import { isSupportedLanguage } from '../../locales/languages.ts';
 import { requests } from './services.ts';
 import { SessionContext } from './session.ts';
 

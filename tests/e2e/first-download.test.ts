@@ -1,11 +1,6 @@
+import { staticClosure } from '../../server/http/page-preloads.ts';
 import { describe, expect, it } from 'vitest';
-import {
-  firstLoadKeys,
-  readManifest,
-  sourcesOf,
-  staticClosure,
-  workspaceRouteKeys,
-} from '../support/build-manifest.ts';
+import { firstLoadKeys, readManifest, sourcesOf, workspaceRouteKeys } from '../support/build-manifest.ts';
 
 // What pages download first, in the production build the browser tests run against: a page's
 // code stays behind its lazy route, and the workspace's first frame draws the chat without the

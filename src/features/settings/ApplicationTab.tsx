@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../api/client.ts';
 import { queryKeys } from '../../api/queries.ts';
 import { useSettings } from '../../app/hooks.ts';
-import { SUPPORTED_LANGUAGES } from '../../app/i18n.ts';
+import { SUPPORTED_LANGUAGES } from '../../../locales/languages.ts';
 import { requests } from '../../app/services.ts';
 import { Button, SelectField, Spinner, TextField } from '../../ui/index.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickLanguage } from './i18n.ts';
+import { pickLanguage } from './languages.ts';
 
 describe('pickLanguage', () => {
   it('takes the first supported preference, ignoring the region', () => {
