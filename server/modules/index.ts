@@ -67,7 +67,7 @@ export function createModules(config: Config, database: Database, services: Modu
     log: services.log,
     referralCode: affiliates.links.referralCode,
   });
-  const settings = createSettingsService(db, config, box);
+  const settings = createSettingsService(db, config, box, services.bus);
   const secrets = createSecretsService(db, box);
   const apiKeys = createApiKeysService(db, { newKey: newToken, hashKey: hashToken, userChanged: auth.userChanged });
   const conversations = createConversationsModule({

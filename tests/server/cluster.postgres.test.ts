@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SocketClient, waitFor } from '../support/conversations.ts';
+import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import type { Conversation, Event } from '../../openapi/types.ts';
 
@@ -105,6 +106,46 @@ describe('two server processes on one database', () => {
       'The conversation is not running; start it first.',
     );
     await Promise.all([onA.close(), onB.close(), late.close()]);
+  });
+});
+
+describe('settings saved on another node', () => {
+  const llm = new FakeLlm('fake-model');
+  afterAll(() => llm.stop());
+
+  it('reach the agent running on this node from its next step: the notice crosses to its cached settings', async () => {
+    const llmUrl = await llm.start();
+    const saveKey = (node: RunningServer, key: string) =>
+      api(node, 'POST', '/api/settings', { llm_model: 'openai/fake-model', llm_base_url: llmUrl, llm_api_key: key });
+    const finish = (message: string) =>
+      reply.toolCall('finish', { message, task_completed: 'true' }, { when: withTools });
+    const keysSince = (from: number) =>
+      llm.requests
+        .slice(from)
+        .filter((r) => r.path === '/v1/chat/completions')
+        .map((r) => r.headers.authorization);
+    await saveKey(a, 'key-one');
+    llm.enqueue(reply.text('Keys', { when: withoutTools }), finish('First done.'));
+    const created = await api<{ conversation_id: string }>(a, 'POST', '/api/conversations', {
+      initial_user_msg: 'First',
+    });
+    const id = created.body.conversation_id;
+    const socket = await SocketClient.open(a.url, { conversation_id: id, latest_event_id: -1 });
+    const finished = (count: number) => (s: SocketClient) =>
+      s.events.filter((e) => e.action === 'finish').length === count;
+    await socket.waitFor(finished(1), 'the first answer', 30_000);
+    expect(keysSince(0)).toContain('Bearer key-one');
+
+    const savedAt = llm.requests.length;
+    await saveKey(b, 'key-two');
+    // The notice travels through NOTIFY after the save's answer: it takes milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    llm.enqueue(finish('Second done.'));
+    socket.send({ action: 'message', args: { content: 'Second' } });
+    await socket.waitFor(finished(2), 'the second answer', 30_000);
+    expect(new Set(keysSince(savedAt))).toEqual(new Set(['Bearer key-two']));
+    await socket.close();
+    await api(a, 'POST', `/api/conversations/${id}/stop`);
   });
 });
 

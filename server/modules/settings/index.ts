@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
+import type { EventBus } from '../../realtime/event-bus.ts';
 import { notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
@@ -21,8 +22,30 @@ const MCP_CHECK_TIMEOUT_MS = 10_000;
 const MCP_STDIO_IN_SANDBOX =
   'stdio servers run inside each conversation’s sandbox: this one is started and checked when a conversation starts';
 
-export function createSettingsService(db: Db, config: Config, box: SecretBox) {
+/** The bus topic of saved settings; the message is the user's id. */
+export const SETTINGS_CHANGED = 'settings';
+/** How long a user's agent settings are used without reading them again, should a notice be lost. */
+export const AGENT_SETTINGS_TTL_MS = 10_000;
+const MAX_CACHED_USERS = 10_000;
+
+export function createSettingsService(
+  db: Db,
+  config: Config,
+  box: SecretBox,
+  bus: Pick<EventBus, 'announce' | 'onAnnouncement' | 'onReconnect'>,
+) {
   const store = createSettingsStore(db, box);
+  // What agents run with, read before every step: kept per user until a save on any node (the bus
+  // carries the notice), or for AGENT_SETTINGS_TTL_MS should a notice be lost.
+  const forAgentCache = new Map<string, { settings: Promise<AgentPreferences>; until: number }>();
+  bus.onAnnouncement(SETTINGS_CHANGED, (userId) => forAgentCache.delete(userId));
+  // Notices sent while the connection was down are lost: trust nothing cached before it.
+  bus.onReconnect(() => forAgentCache.clear());
+  /** After every write of a user's settings: this node and then every other reads them again. */
+  async function saved(userId: string) {
+    forAgentCache.delete(userId);
+    await bus.announce(SETTINGS_CHANGED, userId);
+  }
 
   /** The operator's LLM_* model with its key and base URL; null when none is configured. */
   function operatorModel(): LlmChoice | null {
@@ -32,6 +55,40 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
     if (!parsed) return null;
     return { ...parsed, ...(llm.apiKey && { apiKey: llm.apiKey }), ...(llm.baseUrl && { baseUrl: llm.baseUrl }) };
   }
+
+  /** What forAgent answers, read from the database. */
+  async function readForAgent(userId: string) {
+    const row = await store.find(userId);
+    const llm = config.llm;
+    let choice: LlmChoice | null = null;
+    if (config.appMode === 'saas' || !row) {
+      choice = operatorModel();
+    } else {
+      const operatorModel = configuredModelId(llm);
+      const id = row.llmModel ?? operatorModel ?? DEFAULT_MODEL;
+      const operators = id === operatorModel;
+      const baseUrl = row.llmBaseUrl ?? (operators ? llm.baseUrl : undefined);
+      const apiKey = row.llmApiKey ? box.decrypt(row.llmApiKey) : operators ? llm.apiKey : undefined;
+      const parsed = parseModelId(id, baseUrl);
+      if (parsed) choice = { ...parsed, ...(apiKey && { apiKey }), ...(baseUrl && { baseUrl }) };
+    }
+    const confirmationMode = row?.confirmationMode ?? false;
+    return {
+      llm: choice,
+      agent: row?.agent ?? 'CodeActAgent',
+      confirmationMode,
+      // The analyzer only gates actions in confirmation mode (spec §5, settings).
+      securityAnalyzer: confirmationMode ? (row?.securityAnalyzer ?? null) : null,
+      maxBudgetPerTask: row?.maxBudgetPerTaskMicros == null ? null : microsToDollars(row.maxBudgetPerTaskMicros),
+      enableDefaultCondenser: row?.enableDefaultCondenser ?? true,
+      mcpConfig: (row?.mcpConfig as Settings['mcp_config']) ?? EMPTY_MCP_CONFIG,
+      gitUser: {
+        name: row?.gitUserName ?? DEFAULT_GIT_USER.name,
+        email: row?.gitUserEmail ?? DEFAULT_GIT_USER.email,
+      },
+    };
+  }
+  type AgentPreferences = Awaited<ReturnType<typeof readForAgent>>;
 
   return {
     /** Null when the user never saved settings (the API answers 404; the client uses its defaults). */
@@ -54,6 +111,7 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
         if (input.token?.trim()) await store.setToken(userId, provider, input.token.trim(), input.host?.trim() || null);
         else await store.removeToken(userId, provider);
       }
+      await saved(userId);
     },
 
     unsetProviderTokens: (userId: string) => store.removeToken(userId),
@@ -63,7 +121,10 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
      * one; the settings' row is made when there is none, so the settings show the token.
      */
     async saveProviderToken(userId: string, provider: GitProvider, token: string, host: string | null) {
-      if (!(await store.find(userId))) await store.save(userId, {});
+      if (!(await store.find(userId))) {
+        await store.save(userId, {});
+        await saved(userId);
+      }
       await store.setToken(userId, provider, token, host);
     },
 
@@ -73,38 +134,22 @@ export function createSettingsService(db: Db, config: Config, box: SecretBox) {
      * What an agent session of this user runs with. saas: the operator's LLM_* model, always.
      * oss: the user's model (LLM_* as the default); the operator's base URL and key go with
      * the operator's model only, never to a model the user picked elsewhere. Null `llm` when
-     * no reachable model results (the agent then says so).
+     * no reachable model results (the agent then says so). Kept per user until the settings are
+     * saved: callers share the answer and never change it.
      */
-    async forAgent(userId: string) {
-      const row = await store.find(userId);
-      const llm = config.llm;
-      let choice: LlmChoice | null = null;
-      if (config.appMode === 'saas' || !row) {
-        choice = operatorModel();
-      } else {
-        const operatorModel = configuredModelId(llm);
-        const id = row.llmModel ?? operatorModel ?? DEFAULT_MODEL;
-        const operators = id === operatorModel;
-        const baseUrl = row.llmBaseUrl ?? (operators ? llm.baseUrl : undefined);
-        const apiKey = row.llmApiKey ? box.decrypt(row.llmApiKey) : operators ? llm.apiKey : undefined;
-        const parsed = parseModelId(id, baseUrl);
-        if (parsed) choice = { ...parsed, ...(apiKey && { apiKey }), ...(baseUrl && { baseUrl }) };
-      }
-      const confirmationMode = row?.confirmationMode ?? false;
-      return {
-        llm: choice,
-        agent: row?.agent ?? 'CodeActAgent',
-        confirmationMode,
-        // The analyzer only gates actions in confirmation mode (spec §5, settings).
-        securityAnalyzer: confirmationMode ? (row?.securityAnalyzer ?? null) : null,
-        maxBudgetPerTask: row?.maxBudgetPerTaskMicros == null ? null : microsToDollars(row.maxBudgetPerTaskMicros),
-        enableDefaultCondenser: row?.enableDefaultCondenser ?? true,
-        mcpConfig: (row?.mcpConfig as Settings['mcp_config']) ?? EMPTY_MCP_CONFIG,
-        gitUser: {
-          name: row?.gitUserName ?? DEFAULT_GIT_USER.name,
-          email: row?.gitUserEmail ?? DEFAULT_GIT_USER.email,
-        },
-      };
+    forAgent(userId: string): Promise<AgentPreferences> {
+      const cached = forAgentCache.get(userId);
+      if (cached && cached.until > Date.now()) return cached.settings;
+      const settings = readForAgent(userId);
+      // Maps iterate in insertion order: the first key is the oldest entry.
+      if (!cached && forAgentCache.size >= MAX_CACHED_USERS)
+        forAgentCache.delete(forAgentCache.keys().next().value as string);
+      const entry = { settings, until: Date.now() + AGENT_SETTINGS_TTL_MS };
+      forAgentCache.set(userId, entry);
+      settings.catch(() => {
+        if (forAgentCache.get(userId) === entry) forAgentCache.delete(userId);
+      });
+      return settings;
     },
 
     /**
