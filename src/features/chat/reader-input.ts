@@ -1,5 +1,8 @@
 import type { KeyboardEvent, PointerEvent } from 'react';
-import { isReaderScroll, SCROLL_KEYS } from './rules/chat-rows.ts';
+import { isReaderScroll } from './rules/chat-rows.ts';
+
+/** The keys that scroll a focused list. */
+const SCROLL_KEYS: ReadonlySet<string> = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
 
 /**
  * The reader's own scrolling of the chat: the scroller's handlers note their wheel, touch, scroll

@@ -164,17 +164,8 @@ export function isAtBottom(metrics: { scrollTop: number; scrollHeight: number; c
   return metrics.scrollHeight - metrics.scrollTop - metrics.clientHeight <= AUTO_SCROLL_TOLERANCE_PX;
 }
 
-/** The keys that scroll a focused list, and how long after the reader's input a scroll is still theirs. */
-export const SCROLL_KEYS: ReadonlySet<string> = new Set([
-  'ArrowUp',
-  'ArrowDown',
-  'PageUp',
-  'PageDown',
-  'Home',
-  'End',
-  ' ',
-]);
-export const READER_SCROLL_MS = 1_000;
+/** How long after the reader's input a scroll is still theirs. */
+const READER_SCROLL_MS = 1_000;
 /**
  * Whether a scroll is the reader's: it follows their wheel, touch, key or press on the scroll bar
  * closely enough (a smooth scroll or a fling runs on after the input). The virtualiser and the
