@@ -22,15 +22,11 @@ async function startOnce(dataDir: string): Promise<{ readyMs: number; idleRssMb:
   const port = await freePort();
   const started = performance.now();
   const { DATABASE_URL: _ignored, ...env } = process.env;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'server', 'main.ts'), '--build-if-needed'],
-    {
-      cwd: root,
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_MODE: 'oss', LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
-    },
-  );
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs'), '--build-if-needed'], {
+    cwd: root,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_MODE: 'oss', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
@@ -60,7 +56,8 @@ async function startOnce(dataDir: string): Promise<{ readyMs: number; idleRssMb:
 export async function benchServerStart(): Promise<BenchResult[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-bench-start-'));
   try {
-    fs.rmSync(path.join(root, 'node_modules', '.cache', 'atelier-contract'), { recursive: true, force: true });
+    for (const cache of ['atelier-contract', 'atelier-server'])
+      fs.rmSync(path.join(root, 'node_modules', '.cache', cache), { recursive: true, force: true });
     const fresh = await startOnce(dataDir);
     const restarts = [];
     for (let i = 0; i < RESTARTS; i++) restarts.push(await startOnce(dataDir));

@@ -145,7 +145,7 @@ describe('npm run admin while the server runs', () => {
   it('refuses a second server on the same embedded database, and runs commands alone after a crash', async () => {
     // On PostgreSQL a second node may share the data directory (tests/server/cluster.postgres.test.ts).
     if (!server.database.databaseUrl) {
-      const second = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      const second = spawnSync(process.execPath, ['scripts/start.mjs'], {
         cwd: root,
         env: {
           ...process.env,

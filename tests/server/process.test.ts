@@ -27,7 +27,7 @@ describe('the server process', () => {
   });
 
   it('refuses to start with invalid configuration and says which variable is wrong', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
       env: { ...process.env, APP_MODE: 'cloud', PORT: 'eighty' },
       encoding: 'utf8',

@@ -2,12 +2,18 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../../server/db/index.ts';
+import { serverBundle } from '../../scripts/server-bundle.mjs';
 import { pgliteTemplate } from './database.ts';
 
 const migrations = path.resolve(import.meta.dirname, '..', '..', 'server', 'db', 'migrations');
 
-/** Makes the migrated PGlite template once per migration set (initdb takes seconds; copies don't). */
+/**
+ * Builds the server's bundle that test servers start from, as `npm start` does (once, before test
+ * files start servers side by side), and makes the migrated PGlite template once per migration
+ * set (initdb takes seconds; copies don't).
+ */
 export default async function setup() {
+  await serverBundle();
   const files = fs.readdirSync(migrations, { recursive: true }).map(String).sort();
   const digest = createHash('sha256');
   for (const f of files) {

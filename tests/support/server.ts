@@ -39,7 +39,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The real platform in its own process (`server/main.ts`, as `npm start` runs it) on a
+ * The real platform in its own process (`scripts/start.mjs`, as `npm start` runs it) on a
  * private database, serving the built SPA from dist/ (built by the e2e global setup).
  * With `database` it shares another server's database and data directory instead: a second
  * node of the same installation. With `logFile` it writes its log straight to that file, as a
@@ -70,7 +70,7 @@ export async function startServer(
     };
     if (!database.databaseUrl) delete env.DATABASE_URL;
     const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : null;
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+    child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
       cwd: root,
       env,
       stdio: ['ignore', logFd ?? 'pipe', logFd ?? 'pipe'],
