@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { scriptModule } from '../shared/script-module.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { PGLITE_OPTIONS } from './pglite-options.ts';
 import * as schema from './schema.ts';
@@ -32,14 +33,15 @@ export interface Database {
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 const repositoryRoot = path.join(import.meta.dirname, '..', '..');
 
-/** Runs create-pglite.ts in a child process (see there why), through tsx as `npm start` runs the server. */
-function createInItsOwnProcess(dir: string): Promise<void> {
+/** Runs create-pglite.ts in a child process (see there why). */
+async function createInItsOwnProcess(dir: string): Promise<void> {
+  const code = await scriptModule(path.join(import.meta.dirname, 'create-pglite.ts'), 'external');
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'create-pglite.ts'), path.resolve(dir)],
-      { cwd: repositoryRoot, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['--input-type=module', '--eval', code], {
+      cwd: repositoryRoot,
+      env: { ...process.env, PGLITE_DIR: path.resolve(dir) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2_000)));
     child.on('error', reject);

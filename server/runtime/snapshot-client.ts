@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
+import { scriptModule } from '../shared/script-module.ts';
 import type { WorkspaceSnapshot } from './types.ts';
 
 /** What the snapshot process answers: a snapshot, or that git itself must take it. */
@@ -12,20 +12,9 @@ const IDLE_MS = 5 * 60_000;
 const WORKER = path.join(import.meta.dirname, 'snapshot-worker.ts');
 
 let workerCode: Promise<string> | null = null;
-/**
- * The worker as one JavaScript module, built once per server process (~60 ms): node runs it
- * without a TypeScript loader, which would double its memory (~90 MB with tsx) and its start.
- */
+/** The worker as one JavaScript module, built once per server process (~60 ms). */
 function bundledWorker(): Promise<string> {
-  workerCode ??= build({
-    entryPoints: [WORKER],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    minify: true,
-    write: false,
-  }).then((result) => result.outputFiles[0]?.text ?? '');
+  workerCode ??= scriptModule(WORKER, 'bundle');
   return workerCode;
 }
 
