@@ -38,7 +38,11 @@ const banner = [
   'const __atelierSource = (relative) => __atelierPath.join(__atelierRoot, relative);',
 ].join('\n');
 
-function stale() {
+/**
+ * Whether `bundle` must be built again: it is missing, its list of inputs (`inputsFile`, paths
+ * relative to `base`) is unreadable, or one of them is gone or newer than it.
+ */
+export function isStale(bundle, inputsFile, base) {
   const built = fs.statSync(bundle, { throwIfNoEntry: false });
   if (!built) return true;
   let inputs;
@@ -48,7 +52,7 @@ function stale() {
     return true;
   }
   return inputs.some((input) => {
-    const stat = fs.statSync(path.join(root, input), { throwIfNoEntry: false });
+    const stat = fs.statSync(path.join(base, input), { throwIfNoEntry: false });
     return !stat || stat.mtimeMs > built.mtimeMs;
   });
 }
@@ -59,7 +63,7 @@ function stale() {
  * load the sources one by one, and in 60 MB less memory. Returns the bundle's path.
  */
 export async function serverBundle() {
-  if (!stale()) return bundle;
+  if (!isStale(bundle, inputsFile, root)) return bundle;
   const started = new Date();
   const result = await build({
     entryPoints: [path.join(root, 'server', 'main.ts')],
