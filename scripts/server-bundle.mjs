@@ -10,14 +10,13 @@ const bundle = path.join(outDir, 'main.mjs');
 const inputsFile = path.join(outDir, 'inputs.json');
 
 /**
- * Each module keeps its own place: in one bundle every module would share the bundle's
+ * Each of our modules (packages are not bundled, so only ours are loaded here) keeps its own place: in one bundle every module would share the bundle's
  * `import.meta`, and the server finds its migrations, contract and helper scripts beside its sources.
  */
 const ownPlace = {
   name: 'own-place',
   setup(bundler) {
     bundler.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
-      if (file.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const source = await fs.promises.readFile(file, 'utf8');
       const relative = JSON.stringify(path.relative(root, file));
       return {
