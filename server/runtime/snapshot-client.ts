@@ -1,7 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { scriptModule } from '../shared/script-module.ts';
+import { DIRECTORY_WATCHER_ENV } from './directory-watcher.ts';
+import { LineProcess } from './line-process.ts';
 import type { WorkspaceSnapshot } from './types.ts';
 
 /** What the snapshot process answers: a snapshot, or that git itself must take it. */
@@ -10,6 +12,7 @@ export type WorkerAnswer = WorkspaceSnapshot | { unsupported: string };
 /** An idle snapshot process ends after this long; the next snapshot starts another (its first walk reads every file). */
 const IDLE_MS = 5 * 60_000;
 const WORKER = path.join(import.meta.dirname, 'snapshot-worker.ts');
+const DIRECTORY_WATCHER = path.join(import.meta.dirname, 'directory-watcher.py');
 
 let workerCode: Promise<string> | null = null;
 /** The worker as one JavaScript module, built once per server process (~60 ms). */
@@ -23,9 +26,7 @@ function bundledWorker(): Promise<string> {
  * `wrap` (the sandbox): one request at a time, in order.
  */
 export class SnapshotClient {
-  private child: ChildProcess | null = null;
-  /** Who waits for the running process's next line (null: it ended). */
-  private waiting: ((line: string | null) => void)[] = [];
+  private process: LineProcess | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private idle: NodeJS.Timeout | null = null;
 
@@ -46,17 +47,14 @@ export class SnapshotClient {
   /** Ends the process (the session stops). */
   close(): void {
     if (this.idle) clearTimeout(this.idle);
-    this.child?.kill('SIGKILL');
-    this.child = null;
+    this.process?.kill();
+    this.process = null;
   }
 
   private async ask(request: string): Promise<WorkerAnswer> {
     if (this.idle) clearTimeout(this.idle);
-    const child = this.child ?? this.start(await bundledWorker());
-    const line = await new Promise<string | null>((resolve) => {
-      this.waiting.push(resolve);
-      child.stdin?.write(`${request}\n`);
-    });
+    if (!this.process?.running) this.process = this.start(await bundledWorker());
+    const line = await this.process.ask(request);
     this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
     if (line === null) throw new Error('The snapshot process ended');
     const answer = JSON.parse(line) as WorkerAnswer | { error: string };
@@ -64,24 +62,13 @@ export class SnapshotClient {
     return answer;
   }
 
-  private start(code: string): ChildProcess {
+  private start(code: string): LineProcess {
     const [file, ...args] = this.options.wrap([process.execPath, '--input-type=module', '--eval', code]);
     const child = spawn(file as string, args, {
       cwd: this.options.workspaceDir,
-      env: this.options.env,
+      env: { ...this.options.env, [DIRECTORY_WATCHER_ENV]: readFileSync(DIRECTORY_WATCHER, 'utf8') },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    const waiting: ((line: string | null) => void)[] = [];
-    this.child = child;
-    this.waiting = waiting;
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => waiting.shift()?.(line));
-    const ended = () => {
-      if (this.child === child) this.child = null;
-      for (const answer of waiting.splice(0)) answer(null);
-    };
-    child.on('exit', ended);
-    child.on('error', ended);
-    child.stdin?.on('error', () => undefined);
-    return child;
+    return new LineProcess(child);
   }
 }

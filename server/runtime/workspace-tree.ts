@@ -17,6 +17,7 @@ import { snapshotSettings } from './git-config.ts';
 import { trackedPaths } from './git-index.ts';
 import { matchIgnoreRules, parseIgnoreRules, type IgnoreRule } from './gitignore.ts';
 import { SNAPSHOT_FILE_LIMIT_BYTES, SNAPSHOT_REFS } from './snapshot-limits.ts';
+import type { DirectoryChanges, DirectoryWatcher } from './directory-watcher.ts';
 import type { WorkspaceSnapshot } from './types.ts';
 
 /** Where the work tree's files cannot be read as git would record them: git itself takes the snapshot then. */
@@ -35,6 +36,15 @@ interface HashedFile {
   oid: string;
 }
 
+/** A file as a directory's reading found it. */
+interface FoundFile {
+  hashed: HashedFile;
+  /** Its number of names: another one can be written without an event of this directory. */
+  links: number;
+  /** Its content is new to this directory's readings. */
+  fresh: boolean;
+}
+
 interface TreeEntry {
   name: string;
   mode: string;
@@ -48,15 +58,40 @@ interface IgnoreLevel {
   rules: IgnoreRule[];
 }
 
+/** A directory as last read: its tree, and what the next reading of it starts from. */
+interface DirectoryState {
+  /**
+   * Read while watched, as was everything below it, and no event since: its tree is taken as it is.
+   * Never so for a directory holding a file with other links, which can be written unseen.
+   */
+  current: boolean;
+  /** Its tree; null when it holds no file to record. */
+  oid: string | null;
+  /** Its entries, to see that a tree is unchanged without serialising it. */
+  key: string;
+  /** The ignore rules applying to it from above, as read then. */
+  levels: readonly IgnoreLevel[];
+  trackedOnly: boolean;
+  /** Its files' stats and blobs, by name. */
+  files: Map<string, HashedFile>;
+  /** The subdirectories read below it, by name. */
+  children: string[];
+  /** Files over the limit, here and below. */
+  skipped: string[];
+}
+
 /** What one snapshot reads about the repository before it walks the files. */
 interface Walk {
   tracked: Set<string>;
   trackedDirectories: Set<string>;
   skipped: string[];
-  /** Files hashed in this snapshot, by path: the next snapshot's cache. */
-  hashed: Map<string, HashedFile>;
-  /** Trees of this snapshot, by directory: the next snapshot's cache. */
-  trees: Map<string, { key: string; oid: string }>;
+  /** Directories read without a watch: watched once the snapshot is answered. */
+  unwatched: string[];
+  /**
+   * A file with more than one name was written or linked: another name may be in a directory
+   * taken as current, so the work tree is read again.
+   */
+  linked: boolean;
 }
 
 /**
@@ -66,37 +101,57 @@ interface Walk {
 const RACY_MS = 50;
 const SIMPLE_NAMES = /^[\x20-\x7e]*$/;
 const statKey = (stat: Stats) => `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+const parentOf = (relative: string) => relative.slice(0, Math.max(relative.lastIndexOf('/'), 0));
+const sameLevels = (a: readonly IgnoreLevel[], b: readonly IgnoreLevel[]) =>
+  a.length === b.length && a.every((level, i) => level.rules === b[i]?.rules && level.base === b[i]?.base);
 
 /**
  * Records a git work tree's files as git trees without running git: the files `git add -A`
  * would take into an index seeded with the user's one (tracked files, and untracked ones no
  * ignore rule excludes), byte for byte as they are on disk, in loose objects of the repository,
  * and kept alive by a ref in {@link SNAPSHOT_REFS}. A stat cache, like git's index, means only
- * files changed since the last snapshot are read. Runs inside the conversation's sandbox, as a
- * long-lived process: the files and the repository's config are the agent's to write.
+ * files changed since the last snapshot are read; with a {@link DirectoryWatcher}, only
+ * directories changed since are listed, as git's fsmonitor does. Runs inside the conversation's
+ * sandbox, as a long-lived process: the files and the repository's config are the agent's to write.
  */
 export class WorkspaceTrees {
   private readonly gitDir: string;
-  private hashed = new Map<string, HashedFile>();
+  /** Every directory read, by path from the root ('' for the root). */
+  private readonly directories = new Map<string, DirectoryState>();
+  /** Directories whose events the watcher reports. */
+  private readonly watched = new Set<string>();
+  /** Directories no longer read, to stop watching. */
+  private unwatch: string[] = [];
+  /** The watch request sent after the last snapshot, answered before the next one. */
+  private watching: Promise<void> = Promise.resolve();
   /** Objects known to be in the repository. */
   private readonly stored = new Set<string>();
   private readonly parsed = new Map<string, { key: string; value: unknown }>();
-  /** Each directory's last tree, by its entries: an unchanged directory is not serialised and hashed again. */
-  private trees = new Map<string, { key: string; oid: string }>();
+  /** The settings and index of the last snapshot: when either changes, every directory is read again. */
+  private lastReading: { settings: unknown; tracked: Set<string> } | null = null;
   private refsDirectory: string | null = null;
   private temporaryCount = 0;
+  /** How many directories the last snapshot listed: what the watcher saves, for tests and benchmarks. */
+  directoriesRead = 0;
 
   constructor(
     private readonly workspaceDir: string,
     /** $HOME and $XDG_CONFIG_HOME, where git's global config and ignore file are. */
     private readonly home: string,
     private readonly xdgConfigHome: string | undefined,
+    private watcher: DirectoryWatcher | null = null,
   ) {
     this.gitDir = path.join(workspaceDir, '.git');
   }
 
   /** Records the files under `name` unless their tree is `previous`; throws {@link SnapshotUnsupported}. */
-  snapshot(name: string, previous: string | null): WorkspaceSnapshot {
+  async snapshot(name: string, previous: string | null): Promise<WorkspaceSnapshot> {
+    await this.watching;
+    if (this.watcher) {
+      const changes = await this.watcher.changes();
+      if (changes) this.changed(changes);
+      else this.stopWatching();
+    }
     if (!this.statOrNull(this.gitDir)?.isDirectory()) throw new SnapshotUnsupported('.git is not a directory');
     const configHome = this.xdgConfigHome || path.join(this.home, '.config');
     const configs = [
@@ -112,6 +167,9 @@ export class WorkspaceTrees {
       bytes?.length ? trackedPaths(bytes) : { paths: new Set<string>(), directories: new Set<string>() },
     );
     if ('unsupported' in index) throw new SnapshotUnsupported(index.unsupported);
+    const last = this.lastReading;
+    if (last && (last.settings !== settings || !sameSet(last.tracked, index.paths))) this.changed({ overflow: true });
+    this.lastReading = { settings, tracked: index.paths };
     const excludesFile = settings.excludesFile
       ? settings.excludesFile.replace(/^~(?=\/)/, this.home)
       : path.join(configHome, 'git', 'ignore');
@@ -119,31 +177,101 @@ export class WorkspaceTrees {
       base: '',
       rules: this.rules(file),
     }));
-    const walk: Walk = {
-      tracked: index.paths,
-      trackedDirectories: index.directories,
-      skipped: [],
-      hashed: new Map(),
-      trees: new Map(),
+    this.directoriesRead = 0;
+    const read = () => {
+      const walk: Walk = {
+        tracked: index.paths,
+        trackedDirectories: index.directories,
+        skipped: [],
+        unwatched: [],
+        linked: false,
+      };
+      return { walk, root: this.tree('', levels, false, walk) };
     };
-    const tree = this.tree('', levels, false, walk) ?? this.writeObject('tree', Buffer.alloc(0));
-    this.hashed = walk.hashed;
-    this.trees = walk.trees;
+    let { walk, root } = read();
+    if (walk.linked) {
+      this.changed({ overflow: true });
+      ({ walk, root } = read());
+    }
+    const tree = root ?? this.writeObject('tree', Buffer.alloc(0));
     if (tree !== previous) this.writeRef(`${SNAPSHOT_REFS}${name}`, tree);
+    this.watchAfter(walk.unwatched);
     return { tree, ...this.head(), skipped: walk.skipped };
+  }
+
+  /** Ends the watcher (the snapshot process ends). */
+  close(): void {
+    this.watcher?.close();
+  }
+
+  /** Marks what the watcher reports, and every directory above it, to be read again. */
+  private changed(changes: Partial<DirectoryChanges>): void {
+    if (changes.overflow) {
+      for (const state of this.directories.values()) state.current = false;
+    }
+    for (const directory of changes.lost ?? []) this.watched.delete(directory);
+    for (const directory of [...(changes.dirty ?? []), ...(changes.lost ?? [])]) {
+      for (let at = directory; ; at = parentOf(at)) {
+        const state = this.directories.get(at);
+        if (state) state.current = false;
+        if (at === '') break;
+      }
+    }
+  }
+
+  /** Asks the watcher to watch what was read unwatched: read once more at the next snapshot, it is then current. */
+  private watchAfter(unwatched: string[]): void {
+    const watcher = this.watcher;
+    const unwatch = this.unwatch.splice(0);
+    if (!watcher || (unwatched.length === 0 && unwatch.length === 0)) return;
+    this.watching = watcher.watch(unwatched, unwatch).then(
+      (answer) => {
+        if (!answer) return this.stopWatching();
+        for (const directory of answer.watched) this.watched.add(directory);
+        this.changed({ lost: answer.lost });
+      },
+      () => this.stopWatching(),
+    );
+  }
+
+  private stopWatching(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    this.watched.clear();
+    this.changed({ overflow: true });
+  }
+
+  /** Forgets a directory no longer read, and everything below it. */
+  private forget(relative: string): void {
+    const state = this.directories.get(relative);
+    this.directories.delete(relative);
+    if (this.watched.delete(relative)) this.unwatch.push(relative);
+    for (const child of state?.children ?? []) this.forget(relative ? `${relative}/${child}` : child);
   }
 
   /** The tree of directory `relative` and what is below it, written; null when it holds no file to record. */
   private tree(relative: string, levels: readonly IgnoreLevel[], trackedOnly: boolean, walk: Walk): string | null {
+    const known = this.directories.get(relative);
+    if (known?.current && known.trackedOnly === trackedOnly && sameLevels(known.levels, levels)) {
+      walk.skipped.push(...known.skipped);
+      return known.oid;
+    }
+    // Watched before it is read: a change after the reading is an event.
+    let current = this.watched.has(relative);
+    if (!current && this.watcher) walk.unwatched.push(relative);
     // Concatenated, not joined: a walk builds a thousand paths, and these are already normal.
     const directory = relative ? `${this.workspaceDir}/${relative}` : this.workspaceDir;
     const dirents = readdirSync(directory, { withFileTypes: true });
+    this.directoriesRead += 1;
     let here = levels;
     // git reads no .gitignore that is a symbolic link.
     if (!trackedOnly && dirents.some((dirent) => dirent.name === '.gitignore' && dirent.isFile())) {
       here = [...levels, { base: relative, rules: this.rules(`${directory}/.gitignore`) }];
     }
     const entries: TreeEntry[] = [];
+    const files = new Map<string, HashedFile>();
+    const children: string[] = [];
+    const skippedFrom = walk.skipped.length;
     for (const dirent of dirents) {
       const name = dirent.name;
       const file = relative ? `${relative}/${name}` : name;
@@ -156,19 +284,33 @@ export class WorkspaceTrees {
         const excluded = trackedOnly || this.ignored(here, file, true);
         if (excluded && !walk.trackedDirectories.has(file)) continue;
         const oid = this.tree(file, here, excluded, walk);
+        children.push(name);
+        current &&= this.directories.get(file)?.current === true;
         if (oid) entries.push({ name, mode: '40000', oid, isTree: true });
       } else if (type.isFile() || type.isSymbolicLink()) {
         if ((trackedOnly || this.ignored(here, file, false)) && !walk.tracked.has(file)) continue;
-        const blob = this.blob(`${directory}/${name}`, file, walk);
-        if (blob) entries.push({ name, mode: blob.entryMode, oid: blob.oid, isTree: false });
+        const blob = this.blob(`${directory}/${name}`, file, known?.files.get(name), walk);
+        if (!blob) continue;
+        files.set(name, blob.hashed);
+        current &&= blob.links === 1;
+        walk.linked ||= blob.fresh && blob.links > 1;
+        entries.push({ name, mode: blob.hashed.entryMode, oid: blob.hashed.oid, isTree: false });
       }
       // Sockets, FIFOs and devices are not files git records.
     }
-    if (entries.length === 0) return null;
+    if (known && known.children.length > 0) {
+      const read = new Set(children);
+      for (const child of known.children) if (!read.has(child)) this.forget(relative ? `${relative}/${child}` : child);
+    }
     const key = entries.map((entry) => `${entry.mode} ${entry.name} ${entry.oid}`).join('\0');
-    const known = this.trees.get(relative);
-    const oid = known?.key === key ? known.oid : this.writeObject('tree', treeContent(entries));
-    walk.trees.set(relative, { key, oid });
+    const oid =
+      entries.length === 0
+        ? null
+        : known?.key === key && known.oid
+          ? known.oid
+          : this.writeObject('tree', treeContent(entries));
+    const skipped = walk.skipped.slice(skippedFrom);
+    this.directories.set(relative, { current, oid, key, levels, trackedOnly, files, children, skipped });
     return oid;
   }
 
@@ -182,10 +324,9 @@ export class WorkspaceTrees {
     return false;
   }
 
-  /** The blob of a file or symbolic link, from the cache when its stat is unchanged; null (and listed) when it is over the limit. */
-  private blob(full: string, file: string, walk: Walk): HashedFile | null {
+  /** The blob of a file or symbolic link, from `known` when its stat is unchanged; null (and listed) when it is over the limit. */
+  private blob(full: string, file: string, known: HashedFile | undefined, walk: Walk): FoundFile | null {
     const stat = lstatSync(full);
-    const known = this.hashed.get(file);
     if (
       known &&
       !known.racy &&
@@ -195,8 +336,7 @@ export class WorkspaceTrees {
       known.mtimeMs === stat.mtimeMs &&
       known.ctimeMs === stat.ctimeMs
     ) {
-      walk.hashed.set(file, known);
-      return known;
+      return { hashed: known, links: stat.nlink, fresh: false };
     }
     if (stat.isFile() && stat.size > SNAPSHOT_FILE_LIMIT_BYTES) {
       walk.skipped.push(file);
@@ -205,7 +345,7 @@ export class WorkspaceTrees {
     const hashedAt = Date.now();
     const link = stat.isSymbolicLink();
     const content = link ? readlinkSync(full, { encoding: 'buffer' }) : readFileSync(full);
-    const blob: HashedFile = {
+    const hashed: HashedFile = {
       ino: stat.ino,
       size: stat.size,
       mode: stat.mode,
@@ -216,8 +356,7 @@ export class WorkspaceTrees {
       entryMode: link ? '120000' : stat.mode & 0o100 ? '100755' : '100644',
       oid: this.writeObject('blob', content),
     };
-    walk.hashed.set(file, blob);
-    return blob;
+    return { hashed, links: stat.nlink, fresh: hashed.oid !== known?.oid };
   }
 
   /** Stores a loose object unless the repository has it; answers its id. */
@@ -315,4 +454,11 @@ function treeContent(entries: TreeEntry[]): Buffer {
     parts.push(Buffer.from(`${entry.mode} ${entry.name}\0`), Buffer.from(entry.oid, 'hex'));
   }
   return Buffer.concat(parts);
+}
+
+function sameSet<T>(a: Set<T>, b: Set<T>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
 }
