@@ -7,9 +7,6 @@ import { clientForDrizzle } from './pglite-client.ts';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { scriptModule } from '../shared/script-module.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { PGLITE_OPTIONS } from './pglite-options.ts';
@@ -56,6 +53,12 @@ async function createInItsOwnProcess(dir: string): Promise<void> {
 /** PostgreSQL when a URL is given, else the embedded PGlite database in `<dataDir>/pglite`. */
 export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
   if (options.databaseUrl) {
+    // Loaded only for PostgreSQL: the embedded database's start does without them.
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+    ]);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle connection that PostgreSQL ends (a restart, an administrator's command) leaves the
     // pool, which opens a new one on next use; unheard, its 'error' event would end the process.

@@ -219,11 +219,15 @@ export async function buildApp({
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1000 } });
 
   const operations = listOperations();
-  const docsPage = renderApiDocs('Atelier API', operations);
+  // Rendered when first asked for, not at every start.
+  let docsPage: string | null = null;
   const documentText = fs.readFileSync(openapiPath, 'utf8');
   const handlers = {
     ...modules.handlers,
-    getApiDocs: async () => new RawResponse(200, docsPage, { 'content-type': 'text/html; charset=utf-8' }),
+    getApiDocs: async () =>
+      new RawResponse(200, (docsPage ??= renderApiDocs('Atelier API', operations)), {
+        'content-type': 'text/html; charset=utf-8',
+      }),
     getMetrics: async () =>
       new RawResponse(200, await metricsRegistry.metrics(), { 'content-type': metricsRegistry.contentType }),
     getOpenApiDocument: async () =>

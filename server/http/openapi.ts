@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import YAML from 'yaml';
+import { parseYaml } from '../shared/yaml.ts';
 import { contractDocument, contractPath } from '../shared/contract-document.ts';
 
 export const openapiPath = contractPath;
@@ -52,34 +52,41 @@ const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 /** The contract (parsed once for the process), or another document from `file`. */
 export function loadDocument(file = openapiPath): Document {
   if (file === openapiPath) return contractDocument() as Document;
-  return YAML.parse(fs.readFileSync(file, 'utf8')) as Document;
+  return parseYaml(fs.readFileSync(file, 'utf8')) as Document;
 }
 
-/** Inlines every internal `$ref` (the contract has no recursive schemas). */
-export function dereference<T>(value: T, doc: Document, seen: string[] = []): T {
-  if (Array.isArray(value)) return value.map((v) => dereference(v, doc, seen)) as T;
+/**
+ * Inlines every internal `$ref` (the contract has no recursive schemas). A reference met again is
+ * the same object as the first time (`resolved`): the contract's schemas are read, never changed.
+ */
+export function dereference<T>(value: T, doc: Document, seen: string[] = [], resolved = new Map<string, unknown>()): T {
+  if (Array.isArray(value)) return value.map((v) => dereference(v, doc, seen, resolved)) as T;
   if (!value || typeof value !== 'object') return value;
   const ref = (value as { $ref?: unknown }).$ref;
   if (typeof ref === 'string') {
+    if (resolved.has(ref)) return resolved.get(ref) as T;
     if (seen.includes(ref)) throw new Error(`Recursive $ref ${ref} cannot be inlined`);
     const target = ref
       .replace(/^#\//, '')
       .split('/')
       .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
     if (target === undefined) throw new Error(`Unresolved $ref ${ref}`);
-    return dereference(target as T, doc, [...seen, ref]);
+    const inlined = dereference(target as T, doc, [...seen, ref], resolved);
+    resolved.set(ref, inlined);
+    return inlined;
   }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, dereference(v, doc, seen)])) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, dereference(v, doc, seen, resolved)])) as T;
 }
 
 /** Every operation in the contract, with its request and response schemas resolved. */
 export function listOperations(doc: Document = loadDocument()): Operation[] {
   const operations: Operation[] = [];
+  const resolved = new Map<string, unknown>();
   for (const [p, item] of Object.entries(doc.paths)) {
     for (const method of methods) {
       const raw = item[method];
       if (!raw) continue;
-      const op = dereference(raw, doc);
+      const op = dereference(raw, doc, [], resolved);
       const params = [
         ...((item as { parameters?: RawOperation['parameters'] }).parameters ?? []),
         ...(op.parameters ?? []),

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type { Client, Notification } from 'pg';
 import { Listeners, type EventBus } from './event-bus.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Event } from '../../openapi/types.ts';
@@ -19,8 +19,8 @@ export class PostgresEventBus implements EventBus {
   private readonly signals = new Listeners<[string, string]>();
   private readonly notices = new Listeners<[string]>();
   private readonly reconnects = new Listeners<[]>();
-  private client: pg.Client | null = null;
-  private connecting: Promise<pg.Client> | null = null;
+  private client: Client | null = null;
+  private connecting: Promise<Client> | null = null;
   private closed = false;
 
   constructor(
@@ -81,13 +81,14 @@ export class PostgresEventBus implements EventBus {
     }
   }
 
-  private connection(): Promise<pg.Client> {
+  private connection(): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= this.connect().finally(() => (this.connecting = null));
     return this.connecting;
   }
 
-  private async connect(): Promise<pg.Client> {
+  private async connect(): Promise<Client> {
+    const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (message) => this.receive(client, message));
     client.on('error', (error) => this.lost(client, error));
@@ -104,7 +105,7 @@ export class PostgresEventBus implements EventBus {
     return client;
   }
 
-  private receive(client: pg.Client, message: pg.Notification) {
+  private receive(client: Client, message: Notification) {
     const own = message.processId === (client as unknown as { processID: number }).processID;
     const payload = message.payload ?? '';
     if (message.channel === EVENTS && payload === RESYNC) {
@@ -122,7 +123,7 @@ export class PostgresEventBus implements EventBus {
     else this.signals.emit('', key, rest);
   }
 
-  private lost(client: pg.Client, error: Error) {
+  private lost(client: Client, error: Error) {
     if (this.client !== client || this.closed) return;
     this.client = null;
     this.log.warn({ err: error }, 'event bus connection lost; reconnecting');

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Dealer, Subscriber } from 'zeromq';
+import type * as Zeromq from 'zeromq';
+import type { Dealer, Subscriber } from 'zeromq';
+import { lazyPackage } from '../shared/lazy-package.ts';
 import { freePort } from './ports.ts';
 import { killTree } from './processes.ts';
 import { capText, terminalText } from './terminal-text.ts';
@@ -55,6 +57,7 @@ interface Message {
   content: Record<string, unknown>;
 }
 
+const zeromq = lazyPackage<typeof Zeromq>('zeromq');
 const DELIMITER = '<IDS|MSG>';
 const PROTOCOL_VERSION = '5.3';
 const START_TIMEOUT_MS = 30_000;
@@ -230,6 +233,7 @@ export class PythonKernel {
     });
 
     const endpoint = (port: number) => `tcp://127.0.0.1:${port}`;
+    const { Dealer, Subscriber } = zeromq();
     this.shell = new Dealer({ linger: 0 });
     this.control = new Dealer({ linger: 0 });
     this.iopub = new Subscriber({ linger: 0 });

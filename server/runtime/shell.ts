@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { spawn, type IPty } from 'node-pty';
+import type * as NodePty from 'node-pty';
+import type { IPty } from 'node-pty';
+import { lazyPackage } from '../shared/lazy-package.ts';
 import { killTree } from './processes.ts';
 import { capText, completeLength, terminalText } from './terminal-text.ts';
 import type { CommandResult, RunCommandInput } from './types.ts';
@@ -18,6 +20,7 @@ export interface ShellOptions {
   idleTimeoutMs?: number;
 }
 
+const nodePty = lazyPackage<typeof NodePty>('node-pty');
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
 const OUTPUT_LIMIT = 30_000;
@@ -124,7 +127,7 @@ export class Shell {
     await writeFile(rcPath, rcFile(this.nonce));
     const [file, ...args] = this.options.wrap(['bash', '--noprofile', '--rcfile', rcPath, '-i']);
     if (!file) throw new Error('Empty shell command line');
-    const term = spawn(file, args, {
+    const term = nodePty().spawn(file, args, {
       name: 'xterm-256color',
       cols: 200,
       rows: 50,

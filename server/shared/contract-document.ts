@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { parseYaml } from './yaml.ts';
 
 /** The contract, openapi/atelier.yaml. */
 export const contractPath = path.join(import.meta.dirname, '..', '..', 'openapi', 'atelier.yaml');
@@ -17,7 +17,7 @@ function parse(): unknown {
   try {
     return JSON.parse(fs.readFileSync(cached, 'utf8'));
   } catch {
-    const document: unknown = YAML.parse(text);
+    const document = parseYaml(text);
     try {
       fs.mkdirSync(cacheDir, { recursive: true });
       // Written whole, then renamed: a process reading it never sees half a file.

@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 
 /**
  * A failed model call, classified: retryable failures (rate limits, server errors, network

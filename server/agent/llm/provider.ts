@@ -1,10 +1,15 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type * as Anthropic from '@ai-sdk/anthropic';
+import type * as OpenAI from '@ai-sdk/openai';
+import type * as OpenAICompatible from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
+import { lazyPackage } from '../../shared/lazy-package.ts';
 import type { LlmSettings } from '../types.ts';
 import { ModelCallError } from './errors.ts';
 import { modelFetch } from './http-fetch.ts';
+
+const anthropic = lazyPackage<typeof Anthropic>('@ai-sdk/anthropic');
+const openai = lazyPackage<typeof OpenAI>('@ai-sdk/openai');
+const openaiCompatible = lazyPackage<typeof OpenAICompatible>('@ai-sdk/openai-compatible');
 
 export const NO_MODEL_CONFIGURED =
   'No language model is configured. In oss mode, choose a provider, a model and an API key in Settings → LLM. ' +
@@ -25,9 +30,9 @@ export function createLanguageModel(llm: LlmSettings | null): LanguageModel {
   const baseURL = llm.baseUrl || undefined;
   switch (llm.provider) {
     case 'openai':
-      return createOpenAI({ apiKey: llm.apiKey, baseURL, fetch: modelFetch }).chat(llm.model);
+      return openai().createOpenAI({ apiKey: llm.apiKey, baseURL, fetch: modelFetch }).chat(llm.model);
     case 'anthropic':
-      return createAnthropic({ apiKey: llm.apiKey, baseURL, fetch: modelFetch })(llm.model);
+      return anthropic().createAnthropic({ apiKey: llm.apiKey, baseURL, fetch: modelFetch })(llm.model);
     case 'openai-compatible':
       if (!baseURL) {
         throw new ModelCallError({
@@ -37,12 +42,14 @@ export function createLanguageModel(llm: LlmSettings | null): LanguageModel {
         });
       }
       // includeUsage asks the server for the token counts that metering needs at the end of the stream.
-      return createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL,
-        apiKey: llm.apiKey,
-        includeUsage: true,
-        fetch: modelFetch,
-      }).chatModel(llm.model);
+      return openaiCompatible()
+        .createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL,
+          apiKey: llm.apiKey,
+          includeUsage: true,
+          fetch: modelFetch,
+        })
+        .chatModel(llm.model);
   }
 }

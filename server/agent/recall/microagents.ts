@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../shared/yaml.ts';
 import type { RuntimeSession } from '../../runtime/types.ts';
 
 /**

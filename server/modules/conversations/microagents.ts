@@ -1,4 +1,4 @@
-import YAML from 'yaml';
+import { parseYaml } from '../../shared/yaml.ts';
 import type { RuntimeSession } from '../../runtime/types.ts';
 
 interface Microagent {
@@ -21,7 +21,7 @@ export function parseMicroagent(fileName: string, text: string): Microagent {
   let meta: Record<string, unknown> = {};
   if (match) {
     try {
-      const parsed: unknown = YAML.parse(match[1] ?? '');
+      const parsed = parseYaml(match[1] ?? '');
       if (parsed && typeof parsed === 'object') meta = parsed as Record<string, unknown>;
     } catch {
       // Unreadable front matter: the whole file is the content, as a repo microagent.

@@ -1,10 +1,20 @@
 import { createRequire } from 'node:module';
-import countries from 'i18n-iso-countries';
+import type * as IsoCountries from 'i18n-iso-countries';
+import { lazyPackage } from '../../shared/lazy-package.ts';
 
-// Country names in the app's languages, from the maintained ISO 3166 data of i18n-iso-countries.
 const require = createRequire(import.meta.url);
 const LANGUAGES = ['en', 'de', 'fr'] as const;
-for (const language of LANGUAGES) countries.registerLocale(require(`i18n-iso-countries/langs/${language}.json`));
+const isoCountries = lazyPackage<typeof IsoCountries>('i18n-iso-countries');
+let registered = false;
+/** Country names in the app's languages, from the maintained ISO 3166 data of i18n-iso-countries, read on first use. */
+function countryData(): typeof IsoCountries {
+  const countries = isoCountries();
+  if (!registered)
+    for (const language of LANGUAGES)
+      countries.registerLocale(require(`i18n-iso-countries/langs/${language}.json`) as IsoCountries.LocaleData);
+  registered = true;
+  return countries;
+}
 
 export interface Country {
   /** The ISO 3166-1 numeric code: stable, and what the onboarding calls name a country by. */
@@ -20,6 +30,7 @@ const languageOf = (language: string | null | undefined) =>
 /** Every country with its name in `language` (English when it is not one of the app's), sorted by name. */
 export function listCountries(language: string | null | undefined): Country[] {
   const lang = languageOf(language);
+  const countries = countryData();
   const names = countries.getNames(lang, { select: 'official' });
   const collator = new Intl.Collator(lang);
   return Object.entries(names)
@@ -32,6 +43,7 @@ export function listCountries(language: string | null | undefined): Country[] {
 
 /** The country of an ISO 3166-1 numeric id or alpha-2 code, named in `language`; null when there is none. */
 export function findCountry(idOrCode: number | string, language: string | null | undefined): Country | null {
+  const countries = countryData();
   const code = typeof idOrCode === 'number' ? countries.numericToAlpha2(idOrCode) : idOrCode.toUpperCase();
   if (!code || !countries.isValid(code)) return null;
   const name = countries.getName(code, languageOf(language), { select: 'official' });
