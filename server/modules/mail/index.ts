@@ -1,7 +1,11 @@
 import { desc } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 import type { Db } from '../../db/index.ts';
 import { outbox } from '../../db/schema.ts';
+import { lazyPackage } from '../../shared/lazy-package.ts';
+
+// Loaded only where SMTP is configured.
+const nodemailer = lazyPackage<typeof Nodemailer>('nodemailer');
 
 export interface Mail {
   to: string;
@@ -26,7 +30,7 @@ interface MailLog {
 export function createMailer(db: Db, options: { smtpUrl: string | undefined; from: string; log: MailLog }): Mailer {
   const { smtpUrl, from, log } = options;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    const transport = nodemailer().createTransport(smtpUrl);
     return {
       async send(mail) {
         await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
