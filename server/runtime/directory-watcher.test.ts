@@ -92,4 +92,18 @@ describe('the directory watcher', () => {
     expect(await failing.changes()).toBeNull();
     expect(DirectoryWatcher.start(undefined, dir)).toBeNull();
   });
+
+  it('is ended when it answers nonsense, or nothing within 5 s', async () => {
+    const dir = path.join(root, 'silent');
+    mkdirSync(dir);
+    const talking = DirectoryWatcher.start('import sys\nfor line in sys.stdin: print("not json", flush=True)', dir);
+    const silent = DirectoryWatcher.start('import sys\nfor line in sys.stdin: pass', dir);
+    started.push(talking as DirectoryWatcher, silent as DirectoryWatcher);
+    expect(await talking?.changes()).toBeNull();
+    const asked = performance.now();
+    expect(await silent?.changes()).toBeNull();
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(4_900);
+    // Ended: it answers nothing more.
+    expect(await silent?.watch([''], [])).toBeNull();
+  }, 15_000);
 });

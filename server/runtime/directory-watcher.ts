@@ -3,6 +3,8 @@ import { LineProcess } from './line-process.ts';
 
 /** Where the snapshot process finds directory-watcher.py's source, to run with `python3 -c`. */
 export const DIRECTORY_WATCHER_ENV = 'ATELIER_DIRECTORY_WATCHER';
+/** A watcher that has not answered in this long is ended: a snapshot never waits on it for more. */
+const ANSWER_TIMEOUT_MS = 5_000;
 
 /** What changed in the work tree since the last question (paths from its root, '' for the root). */
 export interface DirectoryChanges {
@@ -29,19 +31,35 @@ export class DirectoryWatcher {
     return new DirectoryWatcher(new LineProcess(child));
   }
 
-  async changes(): Promise<DirectoryChanges | null> {
-    const line = await this.process.ask('{"changes":true}');
-    return line === null ? null : (JSON.parse(line) as DirectoryChanges);
+  changes(): Promise<DirectoryChanges | null> {
+    return this.request<DirectoryChanges>({ changes: true });
   }
 
   /** Watches `added` (each answered only once its watch is in place) and no longer `removed`. */
   async watch(added: string[], removed: string[]): Promise<{ watched: string[]; lost: string[] } | null> {
-    const line = await this.process.ask(JSON.stringify({ watch: added, unwatch: removed }));
-    const answer = line === null ? null : (JSON.parse(line) as { watched: string[]; lost: string[] } | { full: true });
+    const answer = await this.request<{ watched: string[]; lost: string[] } | { full: true }>({
+      watch: added,
+      unwatch: removed,
+    });
     return answer && 'watched' in answer ? answer : null;
   }
 
   close(): void {
     this.process.kill();
+  }
+
+  /** The answer; null, and the watcher ended, when it does not answer in time or answers nonsense. */
+  private async request<T>(message: object): Promise<T | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ANSWER_TIMEOUT_MS)));
+    const line = await Promise.race([this.process.ask(JSON.stringify(message)), timeout]);
+    clearTimeout(timer);
+    try {
+      if (line !== null) return JSON.parse(line) as T;
+    } catch {
+      // Not an answer: the watcher is ended below.
+    }
+    this.close();
+    return null;
   }
 }
