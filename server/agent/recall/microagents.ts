@@ -19,25 +19,39 @@ export interface Microagents {
   knowledge: KnowledgeMicroagent[];
 }
 
+export interface Microagent extends KnowledgeMicroagent {
+  type: 'repo' | 'knowledge';
+}
+
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
 
-export function parseMicroagent(fileName: string, text: string): { name: string; triggers: string[]; content: string } {
+/**
+ * Reads one microagent file: optional YAML front matter (`name`, `type`/`agent`, `triggers`)
+ * then the content. A declared type decides; else with triggers it is knowledge, loaded when a
+ * trigger word appears, and without, a repo microagent, always loaded. The agent and the API's
+ * listing both read microagents with it, so they agree on each one's kind.
+ */
+export function parseMicroagent(fileName: string, text: string): Microagent {
   const match = FRONT_MATTER.exec(text);
-  const fallbackName = fileName.replace(/\.md$/, '');
-  if (!match) return { name: fallbackName, triggers: [], content: text.trim() };
-  let meta: { name?: unknown; triggers?: unknown } = {};
-  try {
-    meta = (parseYaml(match[1] ?? '') as typeof meta | null) ?? {};
-  } catch {
-    // A broken header still leaves usable instructions.
+  let meta: Record<string, unknown> = {};
+  if (match) {
+    try {
+      const parsed = parseYaml(match[1] ?? '');
+      if (parsed && typeof parsed === 'object') meta = parsed as Record<string, unknown>;
+    } catch {
+      // A broken header still leaves usable instructions.
+    }
   }
   const triggers = Array.isArray(meta.triggers)
     ? meta.triggers.filter((t): t is string => typeof t === 'string' && t.trim() !== '')
     : [];
+  const declared = meta.type ?? meta.agent;
+  const type = declared === 'repo' ? 'repo' : declared === 'knowledge' || triggers.length ? 'knowledge' : 'repo';
   return {
-    name: typeof meta.name === 'string' && meta.name ? meta.name : fallbackName,
-    triggers,
-    content: text.slice(match[0].length).trim(),
+    name: typeof meta.name === 'string' && meta.name.trim() ? meta.name.trim() : fileName.replace(/\.md$/i, ''),
+    type,
+    triggers: type === 'knowledge' ? triggers : [],
+    content: (match ? text.slice(match[0].length) : text).trim(),
   };
 }
 
@@ -54,8 +68,8 @@ export async function loadMicroagents(runtime: RuntimeSession, baseDir: string):
   const instructions: string[] = [];
   const knowledge: KnowledgeMicroagent[] = [];
   for (const name of names) {
-    const agent = parseMicroagent(name, await runtime.readFile(`${dir}/${name}`));
-    if (agent.triggers.length === 0 || name === 'repo.md') instructions.push(agent.content);
+    const { type, ...agent } = parseMicroagent(name, await runtime.readFile(`${dir}/${name}`));
+    if (type === 'repo' || name === 'repo.md') instructions.push(agent.content);
     else knowledge.push(agent);
   }
   return { repoInstructions: instructions.filter(Boolean).join('\n\n'), knowledge };
