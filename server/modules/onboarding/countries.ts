@@ -1,19 +1,16 @@
 import { createRequire } from 'node:module';
 import type * as IsoCountries from 'i18n-iso-countries';
-import { lazyPackage } from '../../shared/lazy-package.ts';
 
 const require = createRequire(import.meta.url);
 const LANGUAGES = ['en', 'de', 'fr'] as const;
-const isoCountries = lazyPackage<typeof IsoCountries>('i18n-iso-countries');
-let registered = false;
-/** Country names in the app's languages, from the maintained ISO 3166 data of i18n-iso-countries, read on first use. */
+let loaded: typeof IsoCountries | null = null;
+/** Country names in the app's languages, from the maintained ISO 3166 data of i18n-iso-countries, loaded on first use. */
 function countryData(): typeof IsoCountries {
-  const countries = isoCountries();
-  if (!registered)
-    for (const language of LANGUAGES)
-      countries.registerLocale(require(`i18n-iso-countries/langs/${language}.json`) as IsoCountries.LocaleData);
-  registered = true;
-  return countries;
+  if (loaded) return loaded;
+  const countries = require('i18n-iso-countries') as typeof IsoCountries;
+  for (const language of LANGUAGES)
+    countries.registerLocale(require(`i18n-iso-countries/langs/${language}.json`) as IsoCountries.LocaleData);
+  return (loaded = countries);
 }
 
 export interface Country {
