@@ -50,7 +50,7 @@ describe('the application page with what its first render waits for', () => {
         expect.arrayContaining(['sidebar.js', 'workspace.js', 'chat.js', 'chat-input.js', 'chat.css']),
       );
       expect(files).not.toContain('shared.js');
-      expect(page?.(path, undefined)).toContain('<link rel="preload" as="style" href="/assets/chat.css">');
+      expect(page?.(path, undefined)).toContain('<link rel="preload" as="style" crossorigin href="/assets/chat.css">');
     }
     expect(announced(page?.('/experiment/conversations/abc/more', undefined) ?? '')).not.toContain('workspace.js');
   });

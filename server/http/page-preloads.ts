@@ -63,7 +63,8 @@ export function applicationPages(webRoot: string) {
         .filter((file) => !announced.has(file))
         .map((file) =>
           file.endsWith('.css')
-            ? `<link rel="preload" as="style" href="/${file}">`
+            ? // crossorigin as in the stylesheet link Vite's loader adds: without it the browser fetches the file twice.
+              `<link rel="preload" as="style" crossorigin href="/${file}">`
             : `<link rel="modulepreload" crossorigin href="/${file}">`,
         );
       page = index.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);

@@ -53,10 +53,16 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     const id = await replayedConversation();
 
     const page = await openPage(browser);
+    const assets: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/assets/')) assets.push(request.url());
+    });
     await page.goto(`${server.url}/experiment/conversations/${id}`);
     const log = page.getByRole('log');
     const rows = log.locator('[data-index]');
     await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
+    // Each file the page announced in its head is fetched once: its later loader takes the announced copy.
+    expect(assets.filter((url, i) => assets.indexOf(url) !== i)).toEqual([]);
     // It opens at the bottom: the rows shown are the newest.
     expect(Math.min(...(await shownNumbers(rows)).filter((n) => n >= 0))).toBeGreaterThan(MESSAGES - 60);
 
