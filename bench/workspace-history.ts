@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser.ts';
 import { SocketClient, waitFor } from '../tests/support/conversations.ts';
 import { startServer } from '../tests/support/server.ts';
@@ -6,6 +7,7 @@ import { quantile, round } from './stats.ts';
 
 const HISTORY = 10_000;
 const APPENDS = 30;
+const LOADS = 7;
 
 const at = '2026-01-01T00:00:00Z';
 /** A recorded conversation of 10,000 messages, replayed into a new conversation. */
@@ -41,64 +43,78 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
       300_000,
       'the replay',
     );
-    const page = await browser.newPage();
-    // Time each socket frame's arrival, when a row with a given text enters the DOM, and the
-    // first animation frame in which the newest message is inside the chat's visible area and
-    // the message box is shown: measured in the page, so the driver's polling adds nothing.
-    await page.addInitScript(
-      (newest) => {
-        const w = window as unknown as {
-          __frames: number[];
-          __rows: Map<string, number>;
-          __interactive: number | null;
-        };
-        w.__frames = [];
-        w.__rows = new Map();
-        w.__interactive = null;
-        const Native = window.WebSocket;
-        window.WebSocket = class extends Native {
-          constructor(...args: ConstructorParameters<typeof WebSocket>) {
-            super(...args);
-            this.addEventListener('message', () => w.__frames.push(performance.now()));
-          }
-        };
-        new MutationObserver((mutations) => {
-          const now = performance.now();
-          for (const m of mutations)
-            for (const node of m.addedNodes) {
-              const match = /append-(\d+)/.exec(node.textContent ?? '');
-              if (match?.[1] && !w.__rows.has(match[1])) w.__rows.set(match[1], now);
+    // Each load with an empty cache, as a first visit; the last page stays open for the appends.
+    const openWorkspace = async () => {
+      const page = await browser.newPage();
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      // Time each socket frame's arrival, when a row with a given text enters the DOM, and the
+      // first animation frame in which the newest message is inside the chat's visible area and
+      // the message box is shown: measured in the page, so the driver's polling adds nothing.
+      await page.addInitScript(
+        (newest) => {
+          const w = window as unknown as {
+            __frames: number[];
+            __rows: Map<string, number>;
+            __interactive: number | null;
+          };
+          w.__frames = [];
+          w.__rows = new Map();
+          w.__interactive = null;
+          const Native = window.WebSocket;
+          window.WebSocket = class extends Native {
+            constructor(...args: ConstructorParameters<typeof WebSocket>) {
+              super(...args);
+              this.addEventListener('message', () => w.__frames.push(performance.now()));
             }
-        }).observe(document, { childList: true, subtree: true });
-        // Functions are assigned to members, never named: tsx would wrap a named one in a helper the page lacks.
-        const probe = {} as { visible: (box: DOMRect | undefined, area: DOMRect) => boolean; check: () => void };
-        probe.visible = (box, area) =>
-          box !== undefined && box.width > 0 && box.height > 0 && box.bottom > area.top && box.top < area.bottom;
-        probe.check = () => {
-          const log = document.querySelector('[role=log]');
-          const row = [...(log?.querySelectorAll('[data-index]') ?? [])].find((element) =>
-            element.textContent?.includes(newest),
-          );
-          const box = log?.closest('section')?.querySelector('textarea');
-          if (
-            log &&
-            probe.visible(row?.getBoundingClientRect(), log.getBoundingClientRect()) &&
-            probe.visible(box?.getBoundingClientRect(), document.documentElement.getBoundingClientRect())
-          )
-            w.__interactive = performance.now();
-          else requestAnimationFrame(probe.check);
-        };
-        requestAnimationFrame(probe.check);
-      },
-      `history message ${HISTORY - 1}`,
-    );
-    await page.goto(`${server.url}/experiment/conversations/${id}`);
-    const ready = await page.waitForFunction(
-      () => (window as unknown as { __interactive: number | null }).__interactive,
-      null,
-      { timeout: 60_000 },
-    );
-    const interactive = (await ready.jsonValue()) as number;
+          };
+          new MutationObserver((mutations) => {
+            const now = performance.now();
+            for (const m of mutations)
+              for (const node of m.addedNodes) {
+                const match = /append-(\d+)/.exec(node.textContent ?? '');
+                if (match?.[1] && !w.__rows.has(match[1])) w.__rows.set(match[1], now);
+              }
+          }).observe(document, { childList: true, subtree: true });
+          // Functions are assigned to members, never named: tsx would wrap a named one in a helper the page lacks.
+          const probe = {} as { visible: (box: DOMRect | undefined, area: DOMRect) => boolean; check: () => void };
+          probe.visible = (box, area) =>
+            box !== undefined && box.width > 0 && box.height > 0 && box.bottom > area.top && box.top < area.bottom;
+          probe.check = () => {
+            const log = document.querySelector('[role=log]');
+            const row = [...(log?.querySelectorAll('[data-index]') ?? [])].find((element) =>
+              element.textContent?.includes(newest),
+            );
+            const box = log?.closest('section')?.querySelector('textarea');
+            if (
+              log &&
+              probe.visible(row?.getBoundingClientRect(), log.getBoundingClientRect()) &&
+              probe.visible(box?.getBoundingClientRect(), document.documentElement.getBoundingClientRect())
+            )
+              w.__interactive = performance.now();
+            else requestAnimationFrame(probe.check);
+          };
+          requestAnimationFrame(probe.check);
+        },
+        `history message ${HISTORY - 1}`,
+      );
+      await page.goto(`${server.url}/experiment/conversations/${id}`);
+      const ready = await page.waitForFunction(
+        () => (window as unknown as { __interactive: number | null }).__interactive,
+        null,
+        { timeout: 60_000 },
+      );
+      return { page, interactive: (await ready.jsonValue()) as number };
+    };
+    const opens: number[] = [];
+    let page: Page | null = null;
+    for (let i = 0; i < LOADS; i++) {
+      await page?.close();
+      const opened = await openWorkspace();
+      page = opened.page;
+      opens.push(opened.interactive);
+    }
+    if (!page) throw new Error('no load');
 
     const socket = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: 1_000_000_000 });
     const costs: number[] = [];
@@ -123,8 +139,8 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
     return [
       {
         name,
-        metric: 'navigation to newest message shown and input ready',
-        value: Math.round(interactive),
+        metric: `navigation to newest message shown and input ready, median of ${LOADS} cold loads`,
+        value: Math.round(quantile(opens, 0.5)),
         unit: 'ms',
         target: '≤ 300 ms',
       },

@@ -54,8 +54,11 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
 
     const page = await openPage(browser);
     const assets: string[] = [];
+    const calls: string[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname.startsWith('/assets/')) assets.push(request.url());
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/assets/')) assets.push(request.url());
+      if (url.pathname.startsWith('/api/')) calls.push(`${request.method()} ${url.pathname}${url.search}`);
     });
     await page.goto(`${server.url}/experiment/conversations/${id}`);
     const log = page.getByRole('log');
@@ -63,6 +66,8 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
     // Each file the page announced in its head is fetched once: its later loader takes the announced copy.
     expect(assets.filter((url, i) => assets.indexOf(url) !== i)).toEqual([]);
+    // What the route asked for early (the conversation, its newest page, the layouts) the workspace takes: none is asked twice.
+    expect(calls.filter((call, i) => calls.indexOf(call) !== i)).toEqual([]);
     // It opens at the bottom: the rows shown are the newest.
     expect(Math.min(...(await shownNumbers(rows)).filter((n) => n >= 0))).toBeGreaterThan(MESSAGES - 60);
 
