@@ -8,6 +8,7 @@ import { benchEventFanout } from './event-fanout.ts';
 import { benchFork } from './fork.ts';
 import { benchLandingPaint } from './landing-paint.ts';
 import { benchLedgerDebits } from './ledger-debits.ts';
+import { benchLoopbackFloor } from './loopback-floor.ts';
 import { benchMachineSpeed } from './machine-speed.ts';
 import { benchRestReads } from './rest-reads.ts';
 import { benchServerStart } from './server-start.ts';
@@ -23,6 +24,7 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
   'rest-reads': benchRestReads,
   'agent-step': benchAgentStep,
   'event-fanout': benchEventFanout,
+  'loopback-floor': benchLoopbackFloor,
   'workspace-history': benchWorkspaceHistory,
   'ledger-debits': benchLedgerDebits,
   'affiliate-clicks': benchAffiliateClicks,
