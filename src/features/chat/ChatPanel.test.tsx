@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import chat from '../../../locales/en/chat.json';
+import germanChat from '../../../locales/de/chat.json';
 import workspace from '../../../locales/en/workspace.json';
 import { queryKeys } from '../../api/queries.ts';
 import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
@@ -82,13 +83,16 @@ beforeAll(async () => {
   // happy-dom has no layout: give the list a viewport so the virtualiser renders rows.
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 720 });
   Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 480 });
-  await i18next
-    .use(initReactI18next)
-    .init({ lng: 'en', resources: { en: { chat, workspace } }, interpolation: { escapeValue: false } });
+  await i18next.use(initReactI18next).init({
+    lng: 'en',
+    resources: { en: { chat, workspace }, de: { chat: germanChat } },
+    interpolation: { escapeValue: false },
+  });
 });
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   localStorage.clear();
+  await i18next.changeLanguage('en');
 });
 
 describe('chat panel', () => {
@@ -168,6 +172,26 @@ describe('chat panel', () => {
       { action: 'change_agent_state', args: { agent_state: 'USER_CONFIRMED' } },
       { action: 'change_agent_state', args: { agent_state: 'USER_REJECTED' } },
     ]);
+  });
+
+  it('words the rows already shown anew when the language changes', async () => {
+    const { stream } = fakeStream([
+      { id: 1, source: 'agent', timestamp: at, action: 'run', args: { command: 'npm test' } },
+      {
+        id: 2,
+        source: 'agent',
+        timestamp: at,
+        observation: 'run',
+        cause: 1,
+        content: 'ok',
+        extras: { metadata: { exit_code: 0 } },
+      },
+    ]);
+    renderChat(stream);
+    expect(screen.getByRole('img', { name: 'Success' })).toBeTruthy();
+    await act(() => i18next.changeLanguage('de'));
+    expect(screen.getByText('npm test ausgeführt')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Erfolgreich' })).toBeTruthy();
   });
 
   it('has no serious or critical accessibility issues', async () => {

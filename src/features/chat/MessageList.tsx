@@ -6,7 +6,7 @@ import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts
 import { Button } from '../../ui/index.ts';
 import { useVirtualRows } from '../../ui/use-virtual-rows.ts';
 import * as styles from './chat.css.ts';
-import { EventRow, type EventRowProps, type RowFork } from './EventRow.tsx';
+import { EventRow, RowTextProvider, type EventRowProps, type RowFork } from './EventRow.tsx';
 import { createReaderInput } from './reader-input.ts';
 import type { ForkControls } from './use-fork.ts';
 import {
@@ -250,30 +250,32 @@ export function MessageList({
           </p>
         )}
         {rows.length === 0 && !loadingOlder && <p className={styles.centred}>{t('panel.empty')}</p>}
-        <div className={styles.virtualBody} style={{ height: totalSize }}>
-          {virtual.rows.map((item) => {
-            const row = rows[item.index] as ChatRow;
-            const props: EventRowProps = {
-              row,
-              confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null,
-              feedback,
-              memory: row.kind === 'pending' ? null : (memoryOf?.(row.id) ?? null),
-              fork: row.kind === 'pending' ? null : rowFork(row.id),
-            };
-            return (
-              <div
-                key={item.key}
-                data-index={item.index}
-                data-key={item.key}
-                ref={virtual.measure}
-                className={styles.virtualRow}
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                <EventRow {...props} />
-              </div>
-            );
-          })}
-        </div>
+        <RowTextProvider value={t}>
+          <div className={styles.virtualBody} style={{ height: totalSize }}>
+            {virtual.rows.map((item) => {
+              const row = rows[item.index] as ChatRow;
+              const props: EventRowProps = {
+                row,
+                confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null,
+                feedback,
+                memory: row.kind === 'pending' ? null : (memoryOf?.(row.id) ?? null),
+                fork: row.kind === 'pending' ? null : rowFork(row.id),
+              };
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  data-key={item.key}
+                  ref={virtual.measure}
+                  className={styles.virtualRow}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <EventRow {...props} />
+                </div>
+              );
+            })}
+          </div>
+        </RowTextProvider>
       </div>
       {!following && (
         <Button className={styles.scrollToBottom} size="sm" tone="secondary" onClick={followAgain}>
