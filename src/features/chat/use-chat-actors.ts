@@ -130,8 +130,11 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
   useEffect(() => {
     let lastForwarded = -1;
     const forward = (live: boolean) => {
-      for (const event of stream.getSnapshot().events) {
-        if (event.id <= lastForwarded) continue;
+      // The events ascend by id: only the tail past the last one forwarded is looked at, however long the history.
+      const { events } = stream.getSnapshot();
+      let first = events.length;
+      while (first > 0 && (events[first - 1]?.id ?? -1) > lastForwarded) first -= 1;
+      for (const event of events.slice(first)) {
         lastForwarded = event.id;
         agent.send({ type: 'EVENT_RECEIVED', event, live });
         chatInput.send({ type: 'EVENT_RECEIVED', event });
