@@ -66,7 +66,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
     // Each file the page announced in its head is fetched once: its later loader takes the announced copy.
     expect(assets.filter((url, i) => assets.indexOf(url) !== i)).toEqual([]);
-    // What the route asked for early (the conversation, its newest page, the layouts) the workspace takes: none is asked twice.
+    // What the route asked for early (the conversation and its newest page) the workspace takes: no call is made twice.
     expect(calls.filter((call, i) => calls.indexOf(call) !== i)).toEqual([]);
     // It opens at the bottom: the rows shown are the newest.
     expect(Math.min(...(await shownNumbers(rows)).filter((n) => n >= 0))).toBeGreaterThan(MESSAGES - 60);
