@@ -23,6 +23,7 @@ import { forwardTo, isForwarded } from './forward.ts';
 import { refuseUnstorable } from './input-guard.ts';
 import { landingPages } from './landing-page.ts';
 import { applicationPages } from './page-preloads.ts';
+import { acceptsGzip, builtAssets, isBuiltName } from './built-assets.ts';
 import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
 import { httpDuration, metricsRegistry } from '../shared/metrics.ts';
 import { loggerOptions } from './logger.ts';
@@ -161,7 +162,8 @@ export async function buildApp({
   };
   app.setNotFoundHandler((request, reply) => {
     const index = webRoot && path.join(webRoot, 'index.html');
-    const wantsPage = request.method === 'GET' && !apiPrefixes.some((p) => request.url.startsWith(p));
+    // A missing built file is not a page: the browser asked for a script, a stylesheet or an image.
+    const wantsPage = request.method === 'GET' && ![...apiPrefixes, '/assets/'].some((p) => request.url.startsWith(p));
     if (index && wantsPage && fs.existsSync(index)) return sendApplication(request, reply);
     return reply.status(404).send({ detail: 'Not found' });
   });
@@ -305,10 +307,24 @@ export async function buildApp({
       root: webRoot,
       wildcard: true,
       index: false,
+      // Its own cache-control (max-age=0 on everything) would override the one set here.
+      cacheControl: false,
       setHeaders: (res, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader('cache-control', immutable ? IMMUTABLE : 'no-cache');
       },
+    });
+    const assets = builtAssets(path.join(webRoot, 'assets'));
+    app.get('/assets/:name', async (request, reply) => {
+      const { name } = request.params as { name: string };
+      if (!isBuiltName(name)) return reply.callNotFound();
+      const asset = await assets.get(name);
+      if (!asset) return reply.sendFile(path.join('assets', name));
+      reply.header('cache-control', IMMUTABLE).header('vary', 'Accept-Encoding').header('etag', asset.etag);
+      if (request.headers['if-none-match'] === asset.etag) return reply.status(304).send();
+      const gzipped = asset.gzipped && acceptsGzip(request.headers['accept-encoding']) ? asset.gzipped : null;
+      if (gzipped) reply.header('content-encoding', 'gzip');
+      return reply.type(asset.contentType).send(gzipped ?? asset.raw);
     });
     // The public landing page, prerendered in the visitor's language; without it the application's page.
     // A self-hosted installation (oss) has no public site: its / is the application.
@@ -326,6 +342,9 @@ export async function buildApp({
   // A plain object: a Fastify instance is thenable, which confuses `await` and Awaited<>.
   return { http: app, operations, modules, implemented: new Set(Object.keys(handlers)), contract: validator };
 }
+
+/** The build's hashed files: their names change with their content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Only the parts the contract defines (Fastify warns about keys set to undefined). */
 const INT32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };

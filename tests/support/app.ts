@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 /** `env` may be a function, read when the app starts: for settings known only after earlier hooks (a test server's port). */
 export function withTestApp(
   env: Record<string, string> | (() => Record<string, string>) = {},
-  options: Pick<AppOptions, 'agentFactory'> = {},
+  options: Pick<AppOptions, 'agentFactory' | 'webRoot'> = {},
 ) {
   const state = {} as { app: App; database: TestDatabase; db: Db };
   beforeAll(async () => {
