@@ -7,6 +7,12 @@ import { quantile, round } from './stats.ts';
 
 const HISTORY = 10_000;
 const APPENDS = 30;
+/**
+ * Appends before those measured, as the other benchmarks warm up: the history holds only
+ * messages, so the first appends run the command row's code for the first time (compiled, then
+ * optimised by V8). The first is reported on its own row.
+ */
+const WARMUP_APPENDS = 5;
 const LOADS = 7;
 
 const at = '2026-01-01T00:00:00Z';
@@ -118,7 +124,7 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
 
     const socket = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: 1_000_000_000 });
     const costs: number[] = [];
-    for (let n = 0; n < APPENDS; n++) {
+    for (let n = 0; n < WARMUP_APPENDS + APPENDS; n++) {
       const framesBefore = await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames.length);
       socket.send({ action: 'run', args: { command: `echo append-${n}`, hidden: false } });
       const cost = await page.waitForFunction(
@@ -135,6 +141,7 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
       await page.waitForTimeout(100);
     }
     await socket.close();
+    const measured = costs.slice(WARMUP_APPENDS);
     const name = `workspace with ${HISTORY.toLocaleString('en')} events in Chromium (oss, PGlite)`;
     return [
       {
@@ -146,14 +153,20 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
       },
       {
         name,
-        metric: 'append one event: frame → row in DOM, median',
-        value: round(quantile(costs, 0.5)),
+        metric: 'first append (the first command row): frame → row in DOM',
+        value: round(costs[0] ?? NaN),
         unit: 'ms',
       },
       {
         name,
-        metric: 'append one event: frame → row in DOM, p95',
-        value: round(quantile(costs, 0.95)),
+        metric: `append one event: frame → row in DOM, median of ${APPENDS} after ${WARMUP_APPENDS}`,
+        value: round(quantile(measured, 0.5)),
+        unit: 'ms',
+      },
+      {
+        name,
+        metric: `append one event: frame → row in DOM, p95 of ${APPENDS} after ${WARMUP_APPENDS}`,
+        value: round(quantile(measured, 0.95)),
         unit: 'ms',
         target: '≤ 4 ms',
       },
