@@ -13,7 +13,7 @@ import { tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.
 
 let temp: TempRuntime;
 beforeAll(async () => {
-  temp = await tempRuntime({ portRange: [47600, 47699] });
+  temp = await tempRuntime({ portRange: [28600, 28699] });
 });
 afterAll(async () => {
   await temp.cleanup();

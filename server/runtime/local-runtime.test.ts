@@ -21,7 +21,7 @@ async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void>
 let temp: TempRuntime;
 
 beforeAll(async () => {
-  temp = await tempRuntime({ portRange: [47000, 47999] });
+  temp = await tempRuntime({ portRange: [27000, 27999] });
 });
 
 afterAll(async () => {
@@ -63,8 +63,8 @@ describe('LocalRuntime', () => {
     const two = await temp.runtime.start('ports-two');
     const all = [...one.ports, ...two.ports];
     expect(new Set(all).size).toBe(4);
-    for (const port of all) expect(port).toBeGreaterThanOrEqual(47000);
-    for (const port of all) expect(port).toBeLessThanOrEqual(47999);
+    for (const port of all) expect(port).toBeGreaterThanOrEqual(27000);
+    for (const port of all) expect(port).toBeLessThanOrEqual(27999);
     await one.stop();
     await two.stop();
   });

@@ -19,7 +19,11 @@ import type { Logger } from '../shared/logger.ts';
 export interface LocalRuntimeOptions {
   /** Holds one workspace per conversation (`<rootDir>/<conversationId>`) and their homes (`<rootDir>/.homes/<id>`). */
   rootDir: string;
-  /** Ports handed to the apps conversations serve, two each (default 40000–49999). */
+  /**
+   * Ports handed to the apps conversations serve, two each (default 20000–26999: below Linux's
+   * ephemeral range, 32768–60999, where an outgoing connection could take a port between its
+   * check and the app's bind).
+   */
   portRange?: [number, number];
   /**
    * 'auto' runs commands, git and the Python kernel in bubblewrap when the host has it, each
@@ -85,7 +89,7 @@ export class LocalRuntime implements Runtime {
     }
     this.sandbox = new Sandbox(bwrap, this.rootDir, hiddenDirs);
     this.sandboxed = this.sandbox.sandboxed;
-    this.ports = new PortPool(options.portRange ?? [40000, 49999]);
+    this.ports = new PortPool(options.portRange ?? [20000, 26999]);
     this.python = options.python ?? '/usr/bin/python3';
     this.hostPorts = options.hostPorts ?? [];
     this.apps = new AppHost(path.join(this.rootDir, '.apps'), async () => ({

@@ -254,7 +254,7 @@ describe('deployments on DigitalOcean', () => {
 
 describe('deployments on this machine (no cloud token)', () => {
   it('runs the app sandboxed on a free port at no cost, brings it back after a restart, and removes it', async () => {
-    const temp = await tempRuntime({ portRange: [47700, 47799] });
+    const temp = await tempRuntime({ portRange: [28700, 28799] });
     const log = { errors: [] as string[], error: (_: object, message: string) => void log.errors.push(message) };
     const onThisMachine = () =>
       createDeploymentsService({
