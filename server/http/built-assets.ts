@@ -10,7 +10,6 @@ const gzip = promisify(zlib.gzip);
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
 };
 
 /** A built script or stylesheet as it is sent: as built, and gzipped when that is smaller. */
@@ -38,7 +37,7 @@ export const isBuiltName = (name: string) => /^[\w-][\w.-]*$/.test(name);
  * The build's hashed scripts and stylesheets (dist/assets), read and gzipped once on first
  * request and then sent from memory: their names carry their content's hash, so they never
  * change under a name. The workspace loads about thirty of them; from disk each cost about 1 ms
- * of the server's CPU, and they went out uncompressed (3–4 times the bytes). Returns null for a
+ * of the server's CPU, and they went out uncompressed (three times the bytes). Returns null for a
  * name that is not such a file (other files stay with the static file server).
  */
 export function builtAssets(directory: string) {
