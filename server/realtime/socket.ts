@@ -42,15 +42,19 @@ interface Channel {
 
 type ErrorFrame = { error: true; message: string; error_code?: number };
 
+/** An encoded JSON frame is still a text frame. */
+const TEXT = { binary: false };
+
 /** Events read from the database per query while replaying. */
 const REPLAY_PAGE = 500;
 
-// Every socket on a conversation gets the same event object from the stream: one serialisation serves them all.
-const eventFrames = new WeakMap<Event, string>();
-function eventFrame(event: Event): string {
+// Every socket on a conversation gets the same event object from the stream: one serialisation,
+// and one UTF-8 encoding (ws would encode a string again for each socket), serve them all.
+const eventFrames = new WeakMap<Event, Buffer>();
+function eventFrame(event: Event): Buffer {
   let frame = eventFrames.get(event);
   if (frame === undefined) {
-    frame = JSON.stringify({ type: 'oh_event', data: event });
+    frame = Buffer.from(JSON.stringify({ type: 'oh_event', data: event }));
     eventFrames.set(event, frame);
   }
   return frame;
@@ -74,7 +78,7 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     request.log.info({ req: request }, 'socket opened');
     const query = request.query as Record<string, string | undefined>;
     const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) =>
-      socket.send('data' in frame ? eventFrame(frame.data) : JSON.stringify(frame));
+      'data' in frame ? socket.send(eventFrame(frame.data), TEXT) : socket.send(JSON.stringify(frame));
     const fail = (frame: ErrorFrame, code: number) => {
       send(frame);
       socket.close(code, frame.message);

@@ -135,6 +135,22 @@ describe('the conversation socket', () => {
     await socket.close();
   });
 
+  it('sends events and errors as text frames (a browser would read a binary frame as a Blob)', async () => {
+    const id = await stoppedConversation();
+    const socket = await SocketClient.open(baseUrl, { conversation_id: id }, auth());
+    const binary: boolean[] = [];
+    socket.ws.on('message', (_data, isBinary) => binary.push(isBinary));
+    await emit(id, 1);
+    socket.ws.send('not json');
+    await socket.waitFor(
+      (s) => s.frames.some((f) => f.error) && s.events.some((e) => e.message === 'event 1'),
+      'the live event and the error frame',
+    );
+    expect(binary.length).toBeGreaterThanOrEqual(2);
+    expect(binary.every((isBinary) => !isBinary)).toBe(true);
+    await socket.close();
+  });
+
   it('replays history after latest_event_id: 100 reconnects during a stream end with exactly the server’s events', async () => {
     const id = await stoppedConversation();
     const total = 1500;
