@@ -4,9 +4,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ScenarioFactory } from '../tests/agent/scenario.ts';
 import { testSettings } from '../tests/agent/memory-host.ts';
+import { randomHistory } from '../tests/support/history-builder.ts';
 import { isAgentState, SocketClient } from '../tests/support/conversations.ts';
 import { startServer, type RunningServer } from '../tests/support/server.ts';
 import type { BenchResult } from './result.ts';
+import type { Event } from '../openapi/types.ts';
 import { quantile, round } from './stats.ts';
 
 interface StepCost {
@@ -19,6 +21,8 @@ interface StepCost {
  * a factor of two (garbage collection and the JIT's background threads land in one run or the next).
  */
 const RUNS = 5;
+/** The model's context window in these runs: a long history is condensed to half of it. */
+const LONG_CONTEXT_WINDOW = 128_000;
 
 async function startFakeModel(
   kind: 'think' | 'shell',
@@ -103,10 +107,11 @@ async function serverStep(server: RunningServer, steps: number): Promise<StepCos
  */
 export async function benchAgentStep(): Promise<BenchResult[]> {
   const scenarios = new ScenarioFactory();
-  async function perStep(kind: 'think' | 'shell', steps: number): Promise<StepCost> {
+  async function perStep(kind: 'think' | 'shell', steps: number, history?: Event[]): Promise<StepCost> {
     const model = await startFakeModel(kind, steps);
     const scenario = await scenarios.start({
       settings: { maxIterations: steps + 1, llm: testSettings({ baseUrl: model.baseUrl }).llm },
+      ...(history && { history, agent: { contextWindow: LONG_CONTEXT_WINDOW } }),
     });
     try {
       await scenario.store.waitForState('AWAITING_USER_INPUT');
@@ -130,12 +135,14 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
     await perStep('shell', 30);
     const name = `agent step, fake model answering instantly in another process (in-memory host), median of ${RUNS} runs`;
     const rows: BenchResult[] = [];
-    for (const [kind, steps, label] of [
-      ['think', 10, '10-step think task'],
-      ['think', 100, '100-step think task'],
-      ['shell', 30, '30-step shell task'],
+    const longHistory = randomHistory(1, 2_000).events;
+    for (const [kind, steps, label, history] of [
+      ['think', 10, '10-step think task', undefined],
+      ['think', 100, '100-step think task', undefined],
+      ['shell', 30, '30-step shell task', undefined],
+      ['think', 100, `100-step think task after ${longHistory.length.toLocaleString('en')} events`, longHistory],
     ] as const) {
-      const cost = await medianOf(() => perStep(kind, steps));
+      const cost = await medianOf(() => perStep(kind, steps, history));
       rows.push({ name, metric: `${label}, CPU per step`, value: round(cost.cpuMs), unit: 'ms', target: '≤ 5 ms' });
       rows.push({ name, metric: `${label}, wall time per step`, value: round(cost.wallMs), unit: 'ms' });
     }

@@ -4,7 +4,7 @@ import { agentControllerMachine, agentStateOf } from './controller.ts';
 import { type AgentState, type ModelStep, type Problem } from './controller-types.ts';
 import { ActionRunner } from './actions.ts';
 import { Condenser, estimateTokens, type CondenserLimits } from './context/condenser.ts';
-import { eventsToUnits } from './context/units.ts';
+import { ContextUnits } from './context/units.ts';
 import { EventLog } from './event-log.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './llm/backoff.ts';
 import { ModelCallError } from './llm/errors.ts';
@@ -72,6 +72,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     );
     return { limitTokens, targetTokens: Math.floor(limitTokens / 2) };
   });
+  const contextUnits = new ContextUnits();
   const actions = new ActionRunner(host, log, () => tools);
   const emit = (event: NewEvent) => void log.emit(event).catch(() => undefined);
   const track = <T>(promise: Promise<T>): Promise<T> => {
@@ -193,7 +194,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
 
   async function callModel(signal: AbortSignal): Promise<ModelStep> {
     const model = requireGateway();
-    const units = eventsToUnits(log.events);
+    const units = contextUnits.of(log.events);
     const request = (messages: ModelMessage[]) => model.step({ system, messages, tools: modelTools, signal });
     let response;
     try {

@@ -64,3 +64,24 @@ export class HistoryBuilder {
     });
   }
 }
+
+/** A pseudo-random but repeatable history: tool calls (sometimes several per response, sometimes unanswered), user messages in between. */
+export function randomHistory(seed: number, steps: number): HistoryBuilder {
+  let state = seed;
+  const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const history = new HistoryBuilder();
+  history.recall(history.userMessage('Build me a todo app').id);
+  for (let step = 0; step < steps; step++) {
+    const count = random() < 0.25 ? 2 : 1;
+    const calls = Array.from({ length: count }, (_, i) => ({
+      name: 'execute_bash',
+      input: { command: `step ${step}.${i} ${'x'.repeat(Math.floor(random() * 400))}` },
+    }));
+    const actions = history.toolCalls(calls, random() < 0.5 ? `thinking about step ${step}` : '');
+    if (random() < 0.15) history.userMessage(`interjection ${step}`);
+    for (const action of actions)
+      if (random() < 0.9) history.result(action, `output ${step} ${'y'.repeat(Math.floor(random() * 800))}`);
+    if (random() < 0.1) history.agentMessage(`progress ${step}`);
+  }
+  return history;
+}

@@ -79,6 +79,22 @@ export class Condenser {
 
   constructor(private readonly limits: () => CondenserLimits) {}
 
+  // The digest of the dropped units, made again only when they change (a long conversation has thousands).
+  private lastDigest: { units: readonly ContextUnit[]; maxTokens: number; message: ModelMessage } | null = null;
+
+  private digestOf(units: readonly ContextUnit[], maxTokens: number): ModelMessage {
+    const last = this.lastDigest;
+    if (
+      last?.maxTokens === maxTokens &&
+      last.units.length === units.length &&
+      last.units.every((unit, i) => unit === units[i])
+    )
+      return last.message;
+    const message = digest(units, maxTokens);
+    this.lastDigest = { units, maxTokens, message };
+    return message;
+  }
+
   /** The messages to send; `fixedTokens` is what the system prompt and tool definitions take. */
   messages(units: readonly ContextUnit[], fixedTokens: number): { messages: ModelMessage[]; condensed: boolean } {
     const { limitTokens, targetTokens } = this.limits();
@@ -88,7 +104,7 @@ export class Condenser {
     const assemble = () => {
       const dropped = rest.filter((unit) => this.keepFrom !== null && unit.firstEventId < this.keepFrom);
       const kept = rest.filter((unit) => this.keepFrom === null || unit.firstEventId >= this.keepFrom);
-      const summary = dropped.length > 0 ? [digest(dropped, digestBudget)] : [];
+      const summary = dropped.length > 0 ? [this.digestOf(dropped, digestBudget)] : [];
       return {
         messages: [...pinned.flatMap(unitMessages), ...summary, ...kept.flatMap(unitMessages)],
         kept,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HistoryBuilder } from '../../../tests/support/history-builder.ts';
-import { eventsToUnits, missingResult, unitMessages } from './units.ts';
+import { HistoryBuilder, randomHistory } from '../../../tests/support/history-builder.ts';
+import { ContextUnits, eventsToUnits, missingResult, unitMessages } from './units.ts';
 
 const messagesOf = (history: HistoryBuilder) => eventsToUnits(history.events).flatMap(unitMessages);
 
@@ -115,5 +115,33 @@ describe('eventsToUnits', () => {
     history.add({ source: 'agent', observation: 'agent_state_changed', extras: { agent_state: 'RUNNING' } });
     history.add({ source: 'agent', status_update: true, type: 'info', message: 'hi' });
     expect(messagesOf(history)).toEqual([]);
+  });
+
+  it('reads only what was appended since the last call, and gives what reading everything gives', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const events = randomHistory(seed, 40).events;
+      const units = new ContextUnits();
+      for (let count = 1; count <= events.length; count++)
+        expect(units.of(events.slice(0, count)), `seed ${seed}, ${count} events`).toEqual(
+          eventsToUnits(events.slice(0, count)),
+        );
+      // Only the open turn's unit is made again; the others are kept.
+      const again = units.of(events);
+      expect(units.of(events).filter((unit, i) => unit !== again[i]).length).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('reads a history that was replaced anew', () => {
+    const units = new ContextUnits();
+    const first = new HistoryBuilder();
+    first.userMessage('first');
+    first.agentMessage('done');
+    expect(units.of(first.events)).toHaveLength(2);
+    const other = new HistoryBuilder();
+    other.userMessage('another');
+    expect(units.of(other.events)).toEqual(eventsToUnits(other.events));
+    other.agentMessage('and more');
+    other.userMessage('again');
+    expect(units.of(other.events)).toEqual(eventsToUnits(other.events));
   });
 });

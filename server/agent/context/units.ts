@@ -58,73 +58,112 @@ function observationText(event: Event): string {
 }
 
 export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
-  const units: ContextUnit[] = [];
-  const byId = new Map(events.map((event) => [event.id, event]));
-  const seenCalls = new Set<string>();
-  let turn: OpenTurn | null = null;
-  let deferred: ContextUnit[] = [];
-  let firstUserMessagePinned = false;
+  return new ContextUnits().of(events);
+}
 
-  const closeTurn = () => {
-    if (turn) {
-      const content: AssistantContent = [
-        ...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []),
-        ...turn.calls,
-      ];
-      const messages: ModelMessage[] = [{ role: 'assistant', content }];
-      if (turn.calls.length > 0) {
-        const results: ToolResultPart[] = turn.calls.map((call) => ({
-          type: 'tool-result',
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          output: { type: 'text', value: turn?.results.get(call.toolCallId) ?? missingResult(call.toolName) },
-        }));
-        messages.push({ role: 'tool', content: results });
-      }
-      units.push({ kind: 'turn', firstEventId: turn.firstEventId, pinned: false, messages });
-      turn = null;
+/** An open turn as a unit: its calls and the results they have so far (a missing one said to be missing). */
+function turnUnit(turn: OpenTurn): ContextUnit {
+  const content: AssistantContent = [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), ...turn.calls];
+  const messages: ModelMessage[] = [{ role: 'assistant', content }];
+  if (turn.calls.length > 0) {
+    const results: ToolResultPart[] = turn.calls.map((call) => ({
+      type: 'tool-result',
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: { type: 'text', value: turn.results.get(call.toolCallId) ?? missingResult(call.toolName) },
+    }));
+    messages.push({ role: 'tool', content: results });
+  }
+  return { kind: 'turn', firstEventId: turn.firstEventId, pinned: false, messages };
+}
+
+/**
+ * The units of a conversation whose events are only ever appended, kept from one model call to
+ * the next: each call reads only the events after the last it read (a long conversation was read
+ * whole before every step, about 2 µs an event). A history that was replaced is read anew.
+ */
+export class ContextUnits {
+  private builder = new UnitBuilder();
+  private count = 0;
+  private last: Event | undefined;
+
+  of(events: readonly Event[]): ContextUnit[] {
+    if (events.length < this.count || (this.count > 0 && events[this.count - 1] !== this.last)) {
+      this.builder = new UnitBuilder();
+      this.count = 0;
     }
-    units.push(...deferred);
-    deferred = [];
-  };
-  // User-side messages wait while a turn still expects tool results: results must follow their calls.
-  const addUserUnit = (unit: ContextUnit) =>
-    turn && turn.calls.length > 0 ? deferred.push(unit) : (closeTurn(), units.push(unit));
+    for (let i = this.count; i < events.length; i++) this.builder.add(events[i] as Event);
+    this.count = events.length;
+    this.last = events.at(-1);
+    return this.builder.units();
+  }
+}
 
-  for (const event of events) {
+/** The units of the events added so far; those before the open turn never change again. */
+class UnitBuilder {
+  private readonly closed: ContextUnit[] = [];
+  private readonly byId = new Map<number, Event>();
+  private readonly seenCalls = new Set<string>();
+  private turn: OpenTurn | null = null;
+  // User-side messages wait while a turn still expects tool results: results must follow their calls.
+  private deferred: ContextUnit[] = [];
+  private firstUserMessagePinned = false;
+
+  units(): ContextUnit[] {
+    return [...this.closed, ...(this.turn ? [turnUnit(this.turn)] : []), ...this.deferred];
+  }
+
+  private closeTurn() {
+    if (this.turn) this.closed.push(turnUnit(this.turn));
+    this.turn = null;
+    this.closed.push(...this.deferred);
+    this.deferred = [];
+  }
+
+  private addUserUnit(unit: ContextUnit) {
+    if (this.turn && this.turn.calls.length > 0) this.deferred.push(unit);
+    else {
+      this.closeTurn();
+      this.closed.push(unit);
+    }
+  }
+
+  add(event: Event) {
+    this.byId.set(event.id, event);
     if (event.action === 'message' && event.source === 'user') {
-      addUserUnit({
+      this.addUserUnit({
         kind: 'user',
         firstEventId: event.id,
-        pinned: !firstUserMessagePinned,
+        pinned: !this.firstUserMessagePinned,
         message: { role: 'user', content: userContent(event) },
       });
-      firstUserMessagePinned = true;
+      this.firstUserMessagePinned = true;
     } else if (event.observation === 'recall' && event.extras) {
       const text = renderRecall(event.extras);
       if (text)
-        addUserUnit({
+        this.addUserUnit({
           kind: 'user',
           firstEventId: event.id,
           pinned: event.extras.recall_type === 'workspace_context',
           message: { role: 'user', content: text },
         });
     } else if (event.action === 'message' && event.source === 'agent') {
-      closeTurn();
-      turn = {
+      this.closeTurn();
+      this.turn = {
         firstEventId: event.id,
         responseId: null,
         text: event.args?.content ?? '',
         calls: [],
         results: new Map(),
       };
-      closeTurn();
+      this.closeTurn();
     } else if (event.action && event.source === 'agent') {
       const metadata = toolCallMetadataOf(event);
-      if (!metadata || seenCalls.has(metadata.tool_call_id)) continue;
-      seenCalls.add(metadata.tool_call_id);
+      if (!metadata || this.seenCalls.has(metadata.tool_call_id)) return;
+      this.seenCalls.add(metadata.tool_call_id);
+      let turn = this.turn;
       if (!turn || turn.responseId === null || turn.responseId !== metadata.model_response_id) {
-        closeTurn();
+        this.closeTurn();
         turn = {
           firstEventId: event.id,
           responseId: metadata.model_response_id,
@@ -132,6 +171,7 @@ export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
           calls: [],
           results: new Map(),
         };
+        this.turn = turn;
       }
       if (event.args?.thought) turn.text = turn.text ? `${turn.text}\n${event.args.thought}` : event.args.thought;
       turn.calls.push({
@@ -141,10 +181,10 @@ export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
         input: metadata.arguments,
       });
     } else if (event.observation && event.cause !== null && event.cause !== undefined) {
-      const action = byId.get(event.cause);
+      const action = this.byId.get(event.cause);
       const metadata = action ? toolCallMetadataOf(action) : null;
       if (metadata) {
-        const open: OpenTurn | null = turn;
+        const open = this.turn;
         if (
           open &&
           open.calls.some((call) => call.toolCallId === metadata.tool_call_id) &&
@@ -158,7 +198,7 @@ export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
         !action.args?.hidden &&
         !event.extras?.hidden
       ) {
-        addUserUnit({
+        this.addUserUnit({
           kind: 'user',
           firstEventId: event.id,
           pinned: false,
@@ -170,6 +210,4 @@ export function eventsToUnits(events: readonly Event[]): ContextUnit[] {
       }
     }
   }
-  closeTurn();
-  return units;
 }
