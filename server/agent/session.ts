@@ -163,9 +163,13 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
 
   /** Recall for the user messages that arrived since the last step; the first message of the conversation also gets a title. */
   async function takeUserMessages(): Promise<void> {
-    const fresh = log.events.filter(
-      (event) => event.id > takenUpTo && event.source === 'user' && event.action === 'message',
-    );
+    // From the newest back to the last taken (ids ascend): a step does not walk the whole history.
+    const fresh: typeof log.events = [];
+    for (let i = log.events.length - 1; i >= 0; i--) {
+      const event = log.events[i];
+      if (!event || event.id <= takenUpTo) break;
+      if (event.source === 'user' && event.action === 'message') fresh.unshift(event);
+    }
     takenUpTo = log.lastId;
     for (const message of fresh) {
       const content = message.args?.content ?? '';

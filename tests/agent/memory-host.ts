@@ -90,7 +90,15 @@ export class MemoryHost {
 
   /** The first event (from `after` on) matching `predicate`, waiting for it up to `timeoutMs`. */
   waitFor(predicate: (event: Event) => boolean, options: { timeoutMs?: number; after?: number } = {}): Promise<Event> {
-    const find = () => this.events.find((event) => event.id > (options.after ?? -1) && predicate(event));
+    // Events are only appended: each look goes on from where the last one stopped.
+    let scanned = 0;
+    const find = () => {
+      for (; scanned < this.events.length; scanned++) {
+        const event = this.events[scanned] as Event;
+        if (event.id > (options.after ?? -1) && predicate(event)) return event;
+      }
+      return undefined;
+    };
     return new Promise((resolve, reject) => {
       const found = find();
       if (found) return resolve(found);

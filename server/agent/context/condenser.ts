@@ -6,7 +6,18 @@ export function estimateTokens(value: unknown): number {
   return Math.ceil((typeof value === 'string' ? value : JSON.stringify(value)).length / 4);
 }
 
-const unitTokens = (unit: ContextUnit) => estimateTokens(unitMessages(unit));
+// A unit's estimate, kept while the unit is: the units before the open turn stay the same objects from step to step.
+const estimates = new WeakMap<ContextUnit, number>();
+function unitTokens(unit: ContextUnit): number {
+  let tokens = estimates.get(unit);
+  if (tokens === undefined) {
+    tokens = estimateTokens(unitMessages(unit));
+    estimates.set(unit, tokens);
+  }
+  return tokens;
+}
+/** The units' estimate, each on its own: never below the estimate of their messages sent together. */
+const unitsTokens = (units: readonly ContextUnit[]) => units.reduce((sum, unit) => sum + unitTokens(unit), 0);
 const DIGEST_LINE = 200;
 
 function clip(text: string, length = DIGEST_LINE): string {
@@ -107,16 +118,16 @@ export class Condenser {
       const summary = dropped.length > 0 ? [this.digestOf(dropped, digestBudget)] : [];
       return {
         messages: [...pinned.flatMap(unitMessages), ...summary, ...kept.flatMap(unitMessages)],
+        tokens: unitsTokens(pinned) + estimateTokens(summary) + unitsTokens(kept),
         kept,
         condensed: dropped.length > 0,
       };
     };
     let result = assemble();
-    if (fixedTokens + estimateTokens(result.messages) <= limitTokens)
-      return { messages: result.messages, condensed: result.condensed };
+    if (fixedTokens + result.tokens <= limitTokens) return { messages: result.messages, condensed: result.condensed };
 
     // Keep the newest units that fit in the target beside the pinned ones and the digest; the newest always stays.
-    let room = targetTokens - fixedTokens - estimateTokens(pinned.flatMap(unitMessages)) - digestBudget;
+    let room = targetTokens - fixedTokens - unitsTokens(pinned) - digestBudget;
     let from = result.kept.at(-1)?.firstEventId ?? null;
     for (const unit of [...result.kept].reverse()) {
       room -= unitTokens(unit);
