@@ -459,7 +459,11 @@ export const userSettings = pgTable('user_settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Git provider tokens (encrypted), one per provider. */
+/**
+ * Git provider tokens (encrypted), one per provider. A token from a sign-in through GitLab or
+ * Bitbucket expires (after 2 hours) and comes with a refresh token (encrypted) that trades for
+ * the next; a token the user saved has neither.
+ */
 export const providerTokens = pgTable(
   'provider_tokens',
   {
@@ -469,6 +473,8 @@ export const providerTokens = pgTable(
     provider: text('provider').notNull(),
     token: text('token').notNull(),
     host: text('host'),
+    refreshToken: text('refresh_token'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -20,7 +20,7 @@ import {
 } from './deployments/index.ts';
 import { freePort } from '../runtime/ports.ts';
 import { createGitService, gitHandlers } from './git/index.ts';
-import { createIdentityService, identityHandlers } from './identity/index.ts';
+import { createIdentityService, identityHandlers, signInTokenRefresh } from './identity/index.ts';
 import { createMailer } from './mail/index.ts';
 import { createDevopsService, createDevopsStore, devopsHandlers } from './devops/index.ts';
 import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
@@ -67,7 +67,7 @@ export function createModules(config: Config, database: Database, services: Modu
     log: services.log,
     referralCode: affiliates.links.referralCode,
   });
-  const settings = createSettingsService(db, config, box, services.bus);
+  const settings = createSettingsService(db, config, box, services.bus, signInTokenRefresh(config));
   const secrets = createSecretsService(db, box);
   const apiKeys = createApiKeysService(db, { newKey: newToken, hashKey: hashToken, userChanged: auth.userChanged });
   const conversations = createConversationsModule({

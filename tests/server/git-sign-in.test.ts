@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userIdentities, users } from '../../server/db/schema.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { and } from 'drizzle-orm';
+import { providerTokens, userIdentities, users } from '../../server/db/schema.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { call, withTestApp } from '../support/app.ts';
+import { completeOnboarding } from '../support/conversations.ts';
 import {
   startBitbucketApiServer,
   startGitHubApiServer,
@@ -234,5 +236,115 @@ describe('sign-in through a git host', () => {
       gitHubUser.id = 9001;
       gitHubUser.login = 'hopper';
     }
+  });
+});
+
+describe('tokens of a sign-in through GitLab or Bitbucket, which expire after 2 hours', () => {
+  afterEach(() => {
+    delete gitLabFixture.oauthLifetime;
+    delete bitbucketFixture.oauthLifetime;
+  });
+  /** Signs in through the host, whose tokens live `lifetime` seconds from now on; the session's token and the user's id. */
+  async function signInFor(provider: 'gitlab' | 'bitbucket', fixture: FakeHostOptions, lifetime: number) {
+    fixture.oauthLifetime = lifetime;
+    const signedIn = await callback(provider, await authorize(provider));
+    expect(signedIn.status).toBe(200);
+    const session = signedIn.body?.access_token as string;
+    const me = (await call(t.app, 'GET', '/api/auth/me/extended', { token: session })).body;
+    if (!me?.is_active) await completeOnboarding(t.app, session);
+    return { session, userId: me?.id as string };
+  }
+  const savedRow = async (userId: string, provider: Provider) =>
+    (
+      await t.db
+        .select()
+        .from(providerTokens)
+        .where(and(eq(providerTokens.userId, userId), eq(providerTokens.provider, provider)))
+    )[0];
+  const repositories = (provider: Provider, session: string) =>
+    call(t.app, 'GET', `/api/user/repositories?selected_provider=${provider}`, { token: session });
+  /** The token the host's API was last called with. */
+  const lastBearer = (host: typeof gitlab) =>
+    host.requests.filter((r) => r.path.startsWith('/api/v4/') || r.path.startsWith('/2.0/')).at(-1)?.authorization;
+
+  it('saves when the token expires and its refresh token, sealed, and uses a token with time left as it is', async () => {
+    const before = gitlab.refreshes.granted;
+    const { session, userId } = await signInFor('gitlab', gitLabFixture, 7_200);
+    const row = await savedRow(userId, 'gitlab');
+    expect(row?.expiresAt?.getTime()).toBeGreaterThan(Date.now() + 7_000_000);
+    expect(row?.refreshToken).toBeTruthy();
+    expect(row?.refreshToken).not.toMatch(/^refresh-/);
+    expect((await repositories('gitlab', session)).status).toBe(200);
+    expect(lastBearer(gitlab)).toBe(`Bearer ${gitLabFixture.token}`);
+    expect(gitlab.refreshes.granted).toBe(before);
+  });
+
+  it('refreshes a GitLab token that expires within minutes before using it, once for calls made together', async () => {
+    const { session, userId } = await signInFor('gitlab', gitLabFixture, 60);
+    const before = { ...gitlab.refreshes };
+    const first = await repositories('gitlab', session);
+    expect(first.status).toBe(200);
+    expect(gitlab.refreshes.granted).toBe(before.granted + 1);
+    // The call went out with the refreshed token; GitLab revoked the one the sign-in gave.
+    const refreshed = lastBearer(gitlab);
+    expect(refreshed).toMatch(/^Bearer glo_from_oauth-refreshed-/);
+    const old = await fetch(`${gitlab.url}/api/v4/user`, {
+      headers: { authorization: `Bearer ${gitLabFixture.token}` },
+    });
+    expect(old.status).toBe(401);
+    const row = await savedRow(userId, 'gitlab');
+    expect(row?.expiresAt?.getTime()).toBeGreaterThan(Date.now());
+    // The refreshed token expires within minutes too: calls made together share its one refresh, as its
+    // refresh token is single-use (a call that read the token after that refresh was saved refreshes the next).
+    const together = await Promise.all(Array.from({ length: 5 }, () => repositories('gitlab', session)));
+    expect(together.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(gitlab.refreshes.granted).toBeGreaterThanOrEqual(before.granted + 2);
+    expect(gitlab.refreshes.refused).toBe(before.refused);
+  });
+
+  it('refreshes a Bitbucket token with the app authenticated by Basic, keeping the reusable refresh token', async () => {
+    const { session, userId } = await signInFor('bitbucket', bitbucketFixture, 60);
+    const sealed = (await savedRow(userId, 'bitbucket'))?.refreshToken;
+    const before = bitbucket.refreshes.granted;
+    expect((await repositories('bitbucket', session)).status).toBe(200);
+    expect(bitbucket.refreshes.granted).toBe(before + 1);
+    expect(lastBearer(bitbucket)).toMatch(/^Bearer bbo_from_oauth-refreshed-/);
+    const refresh = bitbucket.requests.filter((r) => r.path === '/site/oauth2/access_token').at(-1);
+    expect(refresh?.authorization).toBe(
+      `Basic ${Buffer.from(`${APP.clientId}:${APP.clientSecret}`).toString('base64')}`,
+    );
+    // Saved again (sealed anew), the same refresh token underneath: the next refresh takes it.
+    expect((await savedRow(userId, 'bitbucket'))?.refreshToken).not.toBe(sealed);
+    expect((await repositories('bitbucket', session)).status).toBe(200);
+    expect(bitbucket.refreshes.granted).toBe(before + 2);
+    expect(bitbucket.refreshes.refused).toBe(0);
+  });
+
+  it('keeps the saved token when the host refuses the refresh, says so on the call, and a new sign-in mends it', async () => {
+    const { session, userId } = await signInFor('gitlab', gitLabFixture, 60);
+    const saved = await savedRow(userId, 'gitlab');
+    gitlab.revokeRefreshTokens();
+    const before = gitlab.refreshes.refused;
+    // The sign-in's token still works at the host until it expires: the call is made with it.
+    expect((await repositories('gitlab', session)).status).toBe(200);
+    expect(gitlab.refreshes.refused).toBe(before + 1);
+    expect(lastBearer(gitlab)).toBe(`Bearer ${gitLabFixture.token}`);
+    expect((await savedRow(userId, 'gitlab'))?.token).toBe(saved?.token);
+    await signInFor('gitlab', gitLabFixture, 7_200);
+    expect((await repositories('gitlab', session)).status).toBe(200);
+  });
+
+  it('never refreshes a token the user saved in the settings', async () => {
+    const { session, userId } = await signInFor('gitlab', gitLabFixture, 60);
+    const saved = await call(t.app, 'POST', '/api/settings', {
+      token: session,
+      body: { provider_tokens: { gitlab: { token: gitLabFixture.token, host: gitlab.url } } },
+    });
+    expect(saved.status).toBe(200);
+    const row = await savedRow(userId, 'gitlab');
+    expect(row).toMatchObject({ refreshToken: null, expiresAt: null });
+    const before = gitlab.refreshes.granted;
+    expect((await repositories('gitlab', session)).status).toBe(200);
+    expect(gitlab.refreshes.granted).toBe(before);
   });
 });

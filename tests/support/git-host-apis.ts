@@ -31,6 +31,8 @@ export interface FakeHostOptions {
   emails?: { email: string; primary?: boolean; verified: boolean }[];
   /** An OAuth app it knows (sign-in through this host): its authorize page gives codes for `token`. */
   oauth?: { clientId: string; clientSecret: string };
+  /** The `expires_in` of the tokens its OAuth app grants (GitLab, Bitbucket), in seconds: 7200 unless given. */
+  oauthLifetime?: number;
   /** Serves git itself (clone, push) beside the API, as a real host does: `<host>/<owner>/<repo>.git/…`. */
   gitBackend?: (request: http.IncomingMessage, response: http.ServerResponse) => void;
 }
@@ -53,7 +55,12 @@ interface OAuthFlow {
   basic: boolean;
   /** `grant_type=authorization_code` is required (GitLab, Bitbucket; GitHub has no such field). */
   grantType: boolean;
-  granted: (token: string) => unknown;
+  /**
+   * Grants refresh tokens (GitLab, Bitbucket); `single-use`: a refresh revokes the refresh token
+   * it traded and the token granted with it (GitLab), `reusable`: neither (Bitbucket).
+   */
+  refresh: 'single-use' | 'reusable' | null;
+  granted: (token: string, refreshToken: string, lifetime: number) => unknown;
   refused: (error: 'invalid_grant' | 'invalid_client') => Answer;
 }
 
@@ -79,7 +86,20 @@ const emailsOf = (options: FakeHostOptions) =>
  */
 function oauthPeer(options: FakeHostOptions, flow: OAuthFlow) {
   const codes = new Map<string, string>();
+  /** Live refresh tokens → the token granted with each. */
+  const refreshTokens = new Map<string, string>();
+  /** Tokens granted by refreshes, and revoked ones (the fixture's `token` too, once a refresh traded its grant). */
+  const refreshed = new Set<string>();
+  const revoked = new Set<string>();
+  const refreshes = { granted: 0, refused: 0 };
   let issued = 0;
+  const grant = (token: string) => {
+    const refreshToken = `refresh-${++issued}-${Math.random().toString(36).slice(2)}`;
+    refreshTokens.set(refreshToken, token);
+    return { status: 200, body: flow.granted(token, refreshToken, options.oauthLifetime ?? 7_200) };
+  };
+  const accepts = (token: string | undefined) =>
+    token !== undefined && !revoked.has(token) && (token === options.token || refreshed.has(token));
   const issueCode = (redirectUri: string) => {
     const code = `code-${++issued}-${Math.random().toString(36).slice(2)}`;
     codes.set(code, redirectUri);
@@ -106,14 +126,33 @@ function oauthPeer(options: FakeHostOptions, flow: OAuthFlow) {
           .split(':')
       : [request.form.get('client_id'), request.form.get('client_secret')];
     if (id !== app.clientId || secret !== app.clientSecret) return flow.refused('invalid_client');
+    if (flow.refresh && request.form.get('grant_type') === 'refresh_token') {
+      const traded = request.form.get('refresh_token') ?? '';
+      const before = refreshTokens.get(traded);
+      if (before === undefined) {
+        refreshes.refused++;
+        return flow.refused('invalid_grant');
+      }
+      refreshes.granted++;
+      const token = `${options.token}-refreshed-${issued + 1}`;
+      refreshed.add(token);
+      if (flow.refresh === 'reusable')
+        return { status: 200, body: flow.granted(token, traded, options.oauthLifetime ?? 7_200) };
+      refreshTokens.delete(traded);
+      revoked.add(before);
+      return grant(token);
+    }
     const code = request.form.get('code') ?? '';
     const redirect = codes.get(code);
     codes.delete(code);
     if (flow.grantType && request.form.get('grant_type') !== 'authorization_code') return flow.refused('invalid_grant');
     if (redirect === undefined || redirect !== request.form.get('redirect_uri')) return flow.refused('invalid_grant');
-    return { status: 200, body: flow.granted(options.token) };
+    revoked.delete(options.token);
+    return grant(options.token);
   };
-  return { answer, issueCode };
+  /** Refresh tokens granted so far stop working, as when the user revokes the app's access. */
+  const revokeRefreshTokens = () => refreshTokens.clear();
+  return { answer, issueCode, accepts, refreshes, revokeRefreshTokens };
 }
 
 /** A page of `items` by `page` and a page-size parameter; `more` tells whether another follows. */
@@ -146,7 +185,10 @@ function jsonOrUndefined(text: string): unknown {
 
 async function serve(
   options: FakeHostOptions,
-  authorized: (authorization: string | undefined) => 'ok' | 'limited' | 'refused',
+  authorized: (
+    authorization: string | undefined,
+    accepts: (token: string | undefined) => boolean,
+  ) => 'ok' | 'limited' | 'refused',
   refusal: { limited: Answer; refused: Answer },
   route: (url: URL, find: (fullName: string) => FakeRepository | undefined, request: Posted) => Answer,
   flow: OAuthFlow,
@@ -172,7 +214,7 @@ async function serve(
       authorization: request.headers.authorization,
     };
     // The OAuth endpoints authenticate the app, not a user's token.
-    const access = authorized(request.headers.authorization);
+    const access = authorized(request.headers.authorization, oauth.accepts);
     const answer = oauth.answer(url, posted) ?? (access === 'ok' ? route(url, find, posted) : refusal[access]);
     response.writeHead(answer.status, {
       'content-type': answer.text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
@@ -187,15 +229,20 @@ async function serve(
     requests,
     /** A code its token endpoint takes once, as the authorize page would have given for `redirectUri`. */
     issueCode: oauth.issueCode,
+    /** Refresh grants it answered, and refused. */
+    refreshes: oauth.refreshes,
+    revokeRefreshTokens: oauth.revokeRefreshTokens,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-const bearer = (options: FakeHostOptions) => (authorization: string | undefined) => {
-  const token = /^(?:Bearer|token) (.+)$/.exec(authorization ?? '')?.[1];
-  if (options.limitedToken && token === options.limitedToken) return 'limited' as const;
-  return token === options.token ? ('ok' as const) : ('refused' as const);
-};
+const bearer =
+  (options: FakeHostOptions) =>
+  (authorization: string | undefined, accepts: (token: string | undefined) => boolean) => {
+    const token = /^(?:Bearer|token) (.+)$/.exec(authorization ?? '')?.[1];
+    if (options.limitedToken && token === options.limitedToken) return 'limited' as const;
+    return accepts(token) ? ('ok' as const) : ('refused' as const);
+  };
 
 export function startGitHubApiServer(options: FakeHostOptions) {
   const user = options.user ?? DEFAULT_USER;
@@ -362,6 +409,7 @@ export function startGitHubApiServer(options: FakeHostOptions) {
       token: '/login/oauth/access_token',
       basic: false,
       grantType: false,
+      refresh: null,
       granted: (token) => ({ access_token: token, token_type: 'bearer', scope: 'repo,read:user,user:email' }),
       // GitHub answers a refused exchange with 200 and an error.
       refused: (error) => ({
@@ -470,11 +518,12 @@ export function startGitLabApiServer(options: FakeHostOptions) {
       token: '/oauth/token',
       basic: false,
       grantType: true,
-      granted: (token) => ({
+      refresh: 'single-use',
+      granted: (token, refreshToken, lifetime) => ({
         access_token: token,
         token_type: 'Bearer',
-        expires_in: 7200,
-        refresh_token: `refresh-${token}`,
+        expires_in: lifetime,
+        refresh_token: refreshToken,
         scope: 'api read_user',
         created_at: 1795000000,
       }),
@@ -524,10 +573,10 @@ export function startBitbucketApiServer(options: FakeHostOptions) {
     };
   };
   const error = (status: number, message: string): Answer => ({ status, body: { type: 'error', error: { message } } });
-  const authorized = (authorization: string | undefined) => {
+  const authorized = (authorization: string | undefined, accepts: (token: string | undefined) => boolean) => {
     const basic = /^Basic (.+)$/.exec(authorization ?? '')?.[1];
     if (basic && Buffer.from(basic, 'base64').toString() === options.token) return 'ok' as const;
-    return bearer(options)(authorization);
+    return bearer(options)(authorization, accepts);
   };
   return serve(
     options,
@@ -611,11 +660,12 @@ export function startBitbucketApiServer(options: FakeHostOptions) {
       token: '/site/oauth2/access_token',
       basic: true,
       grantType: true,
-      granted: (token) => ({
+      refresh: 'reusable',
+      granted: (token, refreshToken, lifetime) => ({
         access_token: token,
         scopes: 'account email repository',
-        expires_in: 7200,
-        refresh_token: `refresh-${token}`,
+        expires_in: lifetime,
+        refresh_token: refreshToken,
         token_type: 'bearer',
       }),
       refused: (error) => ({

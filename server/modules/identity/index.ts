@@ -6,8 +6,8 @@ import { HttpError, notFound } from '../../shared/http-error.ts';
 import type { Handlers } from '../../shared/operations.ts';
 import type { AuthService } from '../auth/index.ts';
 import { gitHost, PROVIDER_NAMES, type GitHost, type GitProvider } from '../git/index.ts';
-import type { SettingsService } from '../settings/index.ts';
-import { authorizeUrl, exchangeCode } from './oauth.ts';
+import type { RefreshToken, SettingsService } from '../settings/index.ts';
+import { authorizeUrl, exchangeCode, refreshGrant } from './oauth.ts';
 
 interface IdentityDeps {
   auth: Pick<AuthService, 'accountForVerifiedEmail' | 'startSession'>;
@@ -72,15 +72,24 @@ export function createIdentityService(db: Db, config: Config, { auth, settings, 
       if (!isProvider(identity)) throw notFound(`There is no sign-in through "${identity}".`);
       const app = appOf(identity);
       if (!app) throw new HttpError(501, `Sign-in through ${PROVIDER_NAMES[identity]} is not set up on this server.`);
-      const token = await exchangeCode(identity, app, config.publicUrl, input.code);
-      const userId = await accountOf(identity, hosts(identity, token, app.host), input.affiliate_code);
-      await settings.saveProviderToken(userId, identity, token, app.host);
+      const grant = await exchangeCode(identity, app, config.publicUrl, input.code);
+      const userId = await accountOf(identity, hosts(identity, grant.token, app.host), input.affiliate_code);
+      await settings.saveProviderToken(userId, identity, grant.token, app.host, grant);
       return auth.startSession(userId, true);
     },
   };
 }
 
 export type IdentityService = ReturnType<typeof createIdentityService>;
+
+/** Trades a sign-in's refresh token through the provider's app, where sign-in apps are configured (saas). */
+export function signInTokenRefresh(config: Config): RefreshToken | null {
+  if (config.appMode !== 'saas') return null;
+  return async (provider, refreshToken) => {
+    const app = config.oauthApps[provider];
+    return app ? refreshGrant(provider, app, config.publicUrl, refreshToken) : null;
+  };
+}
 
 export function identityHandlers(identity: IdentityService): Handlers {
   return { identityCallback: async (ctx) => identity.signIn(ctx.params.identity, ctx.body) };

@@ -43,15 +43,24 @@ export function authorizeUrl(provider: GitProvider, app: OAuthApp, publicUrl: st
   return url.href;
 }
 
-/** The access token for an authorization code; a refused code is a 400 naming the provider and its reason. */
-export async function exchangeCode(provider: GitProvider, app: OAuthApp, publicUrl: string, code: string) {
+/** What a token endpoint grants: the access token and, from GitLab and Bitbucket, when it expires and its refresh token. */
+export interface OAuthGrant {
+  token: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+}
+
+/** Both hosts document 2-hour access tokens; a grant that gives a refresh token but no lifetime is taken to last that long. */
+const DEFAULT_LIFETIME_S = 7_200;
+
+/** A POST to the provider's token endpoint with the app's credentials: the grant, or the provider's answer when it refused. */
+async function tokenRequest(
+  provider: GitProvider,
+  app: OAuthApp,
+  form: URLSearchParams,
+  what: 'the sign-in' | 'the token refresh',
+): Promise<{ grant: OAuthGrant } | { refused: { status: number; reason: string } }> {
   const flow = FLOWS[provider];
-  const name = PROVIDER_NAMES[provider];
-  const form = new URLSearchParams({
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: callbackUrl(publicUrl, provider),
-  });
   // Bitbucket takes the client's credentials as Basic authentication only; the others in the form.
   const basic = provider === 'bitbucket';
   if (!basic) {
@@ -77,10 +86,57 @@ export async function exchangeCode(provider: GitProvider, app: OAuthApp, publicU
     throw unreachable(provider, error);
   }
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.ok && typeof body.access_token === 'string' && body.access_token) return body.access_token;
+  if (response.ok && typeof body.access_token === 'string' && body.access_token) {
+    const refreshToken = typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : null;
+    const lifetime = typeof body.expires_in === 'number' ? body.expires_in : refreshToken ? DEFAULT_LIFETIME_S : null;
+    return {
+      grant: {
+        token: body.access_token,
+        refreshToken,
+        expiresAt: lifetime === null ? null : new Date(Date.now() + lifetime * 1000),
+      },
+    };
+  }
   if (response.status >= 500)
-    throw new HttpError(503, `${name} answered ${response.status} to the sign-in; try again later.`);
+    throw new HttpError(503, `${PROVIDER_NAMES[provider]} answered ${response.status} to ${what}; try again later.`);
   // GitHub refuses a code with 200 and an `error`; GitLab and Bitbucket with 400 or 401.
   const reason = [body.error_description, body.error].find((v) => typeof v === 'string') ?? `status ${response.status}`;
-  throw new HttpError(400, `${name} refused the sign-in (${String(reason)}). Start again from the sign-in dialog.`);
+  return { refused: { status: response.status, reason: String(reason) } };
+}
+
+/** The grant for an authorization code; a refused code is a 400 naming the provider and its reason. */
+export async function exchangeCode(
+  provider: GitProvider,
+  app: OAuthApp,
+  publicUrl: string,
+  code: string,
+): Promise<OAuthGrant> {
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: callbackUrl(publicUrl, provider),
+  });
+  const answer = await tokenRequest(provider, app, form, 'the sign-in');
+  if ('grant' in answer) return answer.grant;
+  throw new HttpError(
+    400,
+    `${PROVIDER_NAMES[provider]} refused the sign-in (${answer.refused.reason}). Start again from the sign-in dialog.`,
+  );
+}
+
+/**
+ * The next grant for a refresh token; null when the provider refused it (revoked, or used once
+ * already: GitLab's refresh tokens are single-use and invalidate the access token they came with).
+ */
+export async function refreshGrant(
+  provider: GitProvider,
+  app: OAuthApp,
+  publicUrl: string,
+  refreshToken: string,
+): Promise<OAuthGrant | null> {
+  const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  // GitLab asks for the redirect URI of the original grant.
+  if (provider === 'gitlab') form.set('redirect_uri', callbackUrl(publicUrl, provider));
+  const answer = await tokenRequest(provider, app, form, 'the token refresh');
+  return 'grant' in answer ? answer.grant : null;
 }

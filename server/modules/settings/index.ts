@@ -11,11 +11,13 @@ import { findUser } from '../auth/index.ts';
 import { microsToDollars } from '../credits/index.ts';
 import { checkMcpServers, testModelConnection } from '../../agent/index.ts';
 import { configuredModelId, DEFAULT_MODEL, parseModelId, type LlmChoice } from './llm.ts';
-import { createSettingsStore, GIT_PROVIDERS, type GitProvider } from './store.ts';
+import { createSettingsStore, GIT_PROVIDERS, type GitProvider, type TokenGrant } from './store.ts';
+import { createTokenRefresh, type RefreshToken } from './token-refresh.ts';
 import { DEFAULT_GIT_USER, EMPTY_MCP_CONFIG, toColumns, toSettings, type Settings } from './view.ts';
 
 export { configuredModelId, DEFAULT_MODEL } from './llm.ts';
-export type { GitProvider } from './store.ts';
+export type { GitProvider, TokenGrant } from './store.ts';
+export type { RefreshToken } from './token-refresh.ts';
 
 /** How long the settings' MCP check waits for each server (a conversation waits 30 s). */
 const MCP_CHECK_TIMEOUT_MS = 10_000;
@@ -33,8 +35,11 @@ export function createSettingsService(
   config: Config,
   box: SecretBox,
   bus: Pick<EventBus, 'announce' | 'onAnnouncement' | 'onReconnect'>,
+  /** Trades a sign-in's refresh token (saas, where the sign-in apps are); null: tokens are used as saved. */
+  refreshToken: RefreshToken | null = null,
 ) {
   const store = createSettingsStore(db, box);
+  const refresh = createTokenRefresh(store, refreshToken);
   // What agents run with, read before every step: kept per user until a save on any node (the bus
   // carries the notice), or for AGENT_SETTINGS_TTL_MS should a notice be lost.
   const forAgentCache = new Map<string, { settings: Promise<AgentPreferences>; until: number }>();
@@ -120,12 +125,18 @@ export function createSettingsService(
      * A provider token obtained for the user (sign-in through that provider), replacing the saved
      * one; the settings' row is made when there is none, so the settings show the token.
      */
-    async saveProviderToken(userId: string, provider: GitProvider, token: string, host: string | null) {
+    async saveProviderToken(
+      userId: string,
+      provider: GitProvider,
+      token: string,
+      host: string | null,
+      grant?: TokenGrant,
+    ) {
       if (!(await store.find(userId))) {
         await store.save(userId, {});
         await saved(userId);
       }
-      await store.setToken(userId, provider, token, host);
+      await store.setToken(userId, provider, token, host, grant);
     },
 
     operatorModel,
@@ -200,10 +211,16 @@ export function createSettingsService(
       }
     },
 
-    /** Git provider tokens, for the runtime's environment (only the providers asked for, when given). */
+    /**
+     * Git provider tokens, for git calls and the runtime's environment (only the providers asked
+     * for, when given); a sign-in's token that expires soon is refreshed first.
+     */
     async providerTokens(userId: string, only?: readonly GitProvider[]) {
       const tokens = await store.tokens(userId);
-      return tokens.filter((t) => !only || only.includes(t.provider));
+      return refresh.usable(
+        userId,
+        tokens.filter((t) => !only || only.includes(t.provider)),
+      );
     },
   };
 }

@@ -8,6 +8,20 @@ export type SettingsRow = typeof userSettings.$inferSelect;
 export type { GitProvider };
 export const GIT_PROVIDERS: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];
 
+/** When a token granted by a sign-in expires, and the token that trades for the next one. */
+export interface TokenGrant {
+  refreshToken: string | null;
+  expiresAt: Date | null;
+}
+
+export interface StoredProviderToken {
+  provider: GitProvider;
+  token: string;
+  host: string | null;
+  /** A sign-in's refresh token, `sealed` as stored (what a replacement compares), and when the token expires. */
+  refresh: { token: string; sealed: string; expiresAt: Date | null } | null;
+}
+
 /** Settings rows and provider tokens; key columns hold SecretBox ciphertext only. */
 export function createSettingsStore(db: Db, box: SecretBox) {
   return {
@@ -25,17 +39,55 @@ export function createSettingsStore(db: Db, box: SecretBox) {
         .onConflictDoUpdate({ target: userSettings.userId, set: changes });
     },
 
-    async tokens(userId: string): Promise<{ provider: GitProvider; token: string; host: string | null }[]> {
+    async tokens(userId: string): Promise<StoredProviderToken[]> {
       const rows = await db.select().from(providerTokens).where(eq(providerTokens.userId, userId));
-      return rows.map((r) => ({ provider: r.provider as GitProvider, token: box.decrypt(r.token), host: r.host }));
+      return rows.map((r) => ({
+        provider: r.provider as GitProvider,
+        token: box.decrypt(r.token),
+        host: r.host,
+        refresh: r.refreshToken
+          ? { token: box.decrypt(r.refreshToken), sealed: r.refreshToken, expiresAt: r.expiresAt }
+          : null,
+      }));
     },
 
-    async setToken(userId: string, provider: GitProvider, token: string, host: string | null) {
-      const values = { token: box.encrypt(token), host, updatedAt: new Date() };
+    /** Saves a provider's token; a sign-in's grant also gives when it expires and its refresh token. */
+    async setToken(userId: string, provider: GitProvider, token: string, host: string | null, grant?: TokenGrant) {
+      const values = {
+        token: box.encrypt(token),
+        host,
+        refreshToken: grant?.refreshToken ? box.encrypt(grant.refreshToken) : null,
+        expiresAt: grant?.expiresAt ?? null,
+        updatedAt: new Date(),
+      };
       await db
         .insert(providerTokens)
         .values({ userId, provider, ...values })
         .onConflictDoUpdate({ target: [providerTokens.userId, providerTokens.provider], set: values });
+    },
+
+    /**
+     * Replaces a refreshed token and its refresh token, only while the row still holds the refresh
+     * token that was traded (`sealed`, as stored): false when another refresh or a save came first.
+     */
+    async replaceRefreshed(userId: string, provider: GitProvider, sealed: string, token: string, grant: TokenGrant) {
+      const replaced = await db
+        .update(providerTokens)
+        .set({
+          token: box.encrypt(token),
+          refreshToken: grant.refreshToken ? box.encrypt(grant.refreshToken) : null,
+          expiresAt: grant.expiresAt,
+          updatedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(providerTokens.userId, userId),
+            eq(providerTokens.provider, provider),
+            eq(providerTokens.refreshToken, sealed),
+          ),
+        )
+        .returning({ provider: providerTokens.provider });
+      return replaced.length > 0;
     },
 
     async removeToken(userId: string, provider?: GitProvider) {
