@@ -152,13 +152,16 @@ export async function buildApp({
   });
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   const application = webRoot && fs.existsSync(webRoot) ? applicationPages(webRoot) : null;
-  const sendApplication = (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('cache-control', 'no-cache');
-    if (!application) return reply.sendFile('index.html');
-    return reply
+  /** A page in the visitor's language: asked for again on every visit, as its scripts' names change with each build. */
+  const sendPage = (reply: FastifyReply, html: string) =>
+    reply
+      .header('cache-control', 'no-cache')
       .header('vary', 'Accept-Language')
       .type('text/html; charset=utf-8')
-      .send(application(request.url.split('?')[0] ?? '/', request.headers['accept-language']));
+      .send(html);
+  const sendApplication = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!application) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return sendPage(reply, application(request.url.split('?')[0] ?? '/', request.headers['accept-language']));
   };
   app.setNotFoundHandler((request, reply) => {
     const index = webRoot && path.join(webRoot, 'index.html');
@@ -331,11 +334,7 @@ export async function buildApp({
     const landing = config.appMode === 'saas' ? landingPages(webRoot, config.buildNumber) : null;
     app.get('/', (request, reply) => {
       if (!landing) return sendApplication(request, reply);
-      return reply
-        .header('cache-control', 'no-cache')
-        .header('vary', 'Accept-Language')
-        .type('text/html; charset=utf-8')
-        .send(landing(request.headers['accept-language']));
+      return sendPage(reply, landing(request.headers['accept-language']));
     });
   }
 
