@@ -42,6 +42,23 @@ describe('the PGlite client drizzle uses', () => {
     expect(updated.affectedRows).toBe(2); // the array went through PGlite's own query(), which types it
   });
 
+  it('reads text in any script, and answers larger than PGlite’s receive buffer, as PGlite’s own query() does', async () => {
+    const words = ['Grüße', 'naïve café', '日本語のテキスト', 'emoji 🧑‍💻 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢', ''];
+    for (const [i, word] of words.entries())
+      await client.query('insert into items (id, data) values ($1, $2)', [`w${i}`, JSON.stringify({ word })]);
+    // 2,000 rows of 1,000 characters and more: the answer comes from PGlite in many pieces.
+    await client.query(
+      `insert into items (id, n, data) select 'row' || g, g, jsonb_build_object('text', repeat('é', 1000 + g % 7)) from generate_series(1, 2000) g`,
+      [],
+    );
+    const sql = 'select id, n, data from items order by id';
+    const ours = await client.query(sql, [], { rowMode: 'object' });
+    const theirs = await pg.query(sql, [], { rowMode: 'object' });
+    expect(ours.rows).toHaveLength(2_005);
+    expect(ours.rows).toEqual(theirs.rows);
+    expect(ours.rows.find((row) => (row as { id: string }).id === 'w3')).toMatchObject({ data: { word: words[3] } });
+  });
+
   it('prepares a statement once, keeps it when it fails to execute, and forgets one that fails to parse', async () => {
     const insert = 'insert into items (id) values ($1)';
     await client.query(insert, ['a']);
