@@ -1,4 +1,8 @@
+import { and, desc, eq, gt } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { users, type emailVerifications, type usageAgreementLinks } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
+import { hashToken, newToken } from './tokens.ts';
 
 /** A new mailed link at most once a minute per user, counted in the database so every node agrees. */
 export const RESEND_INTERVAL_MS = 60_000;
@@ -11,4 +15,60 @@ export function refuseEarlyResend(lastSentAt: Date | undefined, now: number, wha
   throw new HttpError(429, `${what} was sent a moment ago. Please try again in ${seconds} seconds.`, {
     'retry-after': String(seconds),
   });
+}
+
+/** The tables of mailed single-use links: a token's hash, its account, the address it went to, and when. */
+type LinkTable = typeof emailVerifications | typeof usageAgreementLinks;
+
+/**
+ * Links mailed to an account's address (email verification, the usage agreement): one working
+ * link per account, stored by its token's hash only, working for `lifetimeMs`.
+ */
+export function createMailedLinks(db: Db, table: LinkTable, lifetimeMs: number, now: () => number) {
+  return {
+    /** When the account's last link was made, for refuseEarlyResend. */
+    async lastSentAt(userId: string): Promise<Date | undefined> {
+      const [last] = await db
+        .select({ createdAt: table.createdAt })
+        .from(table)
+        .where(eq(table.userId, userId))
+        .orderBy(desc(table.createdAt))
+        .limit(1);
+      return last?.createdAt;
+    },
+
+    /**
+     * A new link's token for `email`, which `mail` is given to send (links made before stop
+     * working); when the mail fails, the link goes too (it must not hold back the next request
+     * for one) and the answer is a 502 saying `failure` and why.
+     */
+    async send(userId: string, email: string, mail: (token: string) => Promise<unknown>, failure: string) {
+      const token = newToken();
+      await db.transaction(async (tx) => {
+        await tx.delete(table).where(eq(table.userId, userId));
+        await tx.insert(table).values({
+          tokenHash: hashToken(token),
+          userId,
+          email,
+          createdAt: new Date(now()),
+          expiresAt: new Date(now() + lifetimeMs),
+        });
+      });
+      await mail(token).catch(async (error: unknown) => {
+        await db.delete(table).where(eq(table.tokenHash, hashToken(token)));
+        throw new HttpError(502, `${failure}: ${(error as Error).message}`);
+      });
+    },
+
+    /** The account of a working link, with its address; null also when the link went to an address the account no longer has. */
+    async holder(token: string): Promise<{ userId: string; email: string } | null> {
+      const [row] = await db
+        .select({ userId: table.userId, sentTo: table.email, email: users.email })
+        .from(table)
+        .innerJoin(users, eq(users.id, table.userId))
+        .where(and(eq(table.tokenHash, hashToken(token)), gt(table.expiresAt, new Date(now()))));
+      if (!row || row.sentTo.toLowerCase() !== row.email.toLowerCase()) return null;
+      return { userId: row.userId, email: row.email };
+    },
+  };
 }

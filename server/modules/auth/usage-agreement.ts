@@ -1,12 +1,11 @@
-import { and, desc, eq, gt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { usageAgreementLinks, users } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import { grantFreeCredit } from '../credits/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { findUser } from './lookup.ts';
-import { refuseEarlyResend } from './mailed-links.ts';
-import { hashToken, newToken } from './tokens.ts';
+import { createMailedLinks, refuseEarlyResend } from './mailed-links.ts';
 
 /** How long an agreement link works. */
 export const AGREEMENT_LINK_LIFETIME_MS = 7 * 24 * 3600_000;
@@ -25,6 +24,7 @@ export interface UsageAgreementDeps {
 /** The usage agreement of company accounts: a link mailed to the company email, signed on its page. */
 export function createUsageAgreement(db: Db, deps: UsageAgreementDeps) {
   const now = deps.now ?? Date.now;
+  const links = createMailedLinks(db, usageAgreementLinks, AGREEMENT_LINK_LIFETIME_MS, now);
 
   return {
     async send(userId: string) {
@@ -33,55 +33,33 @@ export function createUsageAgreement(db: Db, deps: UsageAgreementDeps) {
       if (account.isPersonal)
         throw new HttpError(409, 'The usage agreement is for company accounts: register with your company email.');
       if (account.signedAgreement) throw new HttpError(409, 'You have already signed the usage agreement.');
-      const [last] = await db
-        .select({ createdAt: usageAgreementLinks.createdAt })
-        .from(usageAgreementLinks)
-        .where(eq(usageAgreementLinks.userId, userId))
-        .orderBy(desc(usageAgreementLinks.createdAt))
-        .limit(1);
-      refuseEarlyResend(last?.createdAt, now(), 'The usage agreement');
-      const token = newToken();
-      await db.transaction(async (tx) => {
-        await tx.delete(usageAgreementLinks).where(eq(usageAgreementLinks.userId, userId));
-        await tx.insert(usageAgreementLinks).values({
-          tokenHash: hashToken(token),
-          userId,
-          email: account.email,
-          createdAt: new Date(now()),
-          expiresAt: new Date(now() + AGREEMENT_LINK_LIFETIME_MS),
-        });
-      });
-      const sent = deps.mailer.send({
-        to: account.email,
-        subject: 'Your Atelier usage agreement',
-        text: [
-          `Hello ${account.fullname},`,
-          '',
-          'Open this link to read and sign the Atelier usage agreement for your company account.',
-          'Signing it adds $100 of free credit, valid for 90 days:',
-          `${deps.publicUrl}/usage-agreement?token=${token}`,
-          '',
-          'The link works for 7 days. If you did not ask for it, ignore this mail.',
-        ].join('\n'),
-      });
-      await sent.catch(async (error: unknown) => {
-        await db.delete(usageAgreementLinks).where(eq(usageAgreementLinks.tokenHash, hashToken(token)));
-        throw new HttpError(502, `The usage agreement could not be mailed: ${(error as Error).message}`);
-      });
+      refuseEarlyResend(await links.lastSentAt(userId), now(), 'The usage agreement');
+      await links.send(
+        userId,
+        account.email,
+        (token) =>
+          deps.mailer.send({
+            to: account.email,
+            subject: 'Your Atelier usage agreement',
+            text: [
+              `Hello ${account.fullname},`,
+              '',
+              'Open this link to read and sign the Atelier usage agreement for your company account.',
+              'Signing it adds $100 of free credit, valid for 90 days:',
+              `${deps.publicUrl}/usage-agreement?token=${token}`,
+              '',
+              'The link works for 7 days. If you did not ask for it, ignore this mail.',
+            ].join('\n'),
+          }),
+        'The usage agreement could not be mailed',
+      );
       return { email: account.email };
     },
 
     /** Signs for the link's account and grants its $100 once; the same link again answers the same. */
     async sign(token: string) {
-      const [row] = await db
-        .select({ userId: usageAgreementLinks.userId, sentTo: usageAgreementLinks.email, email: users.email })
-        .from(usageAgreementLinks)
-        .innerJoin(users, eq(users.id, usageAgreementLinks.userId))
-        .where(
-          and(eq(usageAgreementLinks.tokenHash, hashToken(token)), gt(usageAgreementLinks.expiresAt, new Date(now()))),
-        );
-      if (!row || row.sentTo.toLowerCase() !== row.email.toLowerCase())
-        throw new HttpError(400, INVALID_AGREEMENT_LINK);
+      const row = await links.holder(token);
+      if (!row) throw new HttpError(400, INVALID_AGREEMENT_LINK);
       const changed = await db
         .update(users)
         .set({ signedAgreement: true })
