@@ -55,21 +55,37 @@ export function parseMicroagent(fileName: string, text: string): Microagent {
   };
 }
 
-export async function loadMicroagents(runtime: RuntimeSession, baseDir: string): Promise<Microagents> {
-  const dir = `${baseDir.replace(/\/$/, '')}/.openhands/microagents`;
+/** Where a repository (or the workspace) keeps its microagents. */
+export const MICROAGENT_DIR = '.openhands/microagents';
+
+/** The microagent files below `baseDir`, parsed, in the listing's order; none when the directory does not exist. */
+export async function readMicroagents(
+  runtime: Pick<RuntimeSession, 'listFiles' | 'readFile'>,
+  baseDir: string,
+): Promise<{ file: string; microagent: Microagent }[]> {
+  const dir = `${baseDir.replace(/\/$/, '')}/${MICROAGENT_DIR}`;
   let names: string[];
   try {
-    names = (await runtime.listFiles(dir))
-      .filter((name) => name.endsWith('.md'))
-      .sort((a, b) => Number(b === 'repo.md') - Number(a === 'repo.md'));
+    names = await runtime.listFiles(dir);
   } catch {
-    return { repoInstructions: '', knowledge: [] };
+    return [];
   }
+  const files = names.filter((name) => !name.endsWith('/') && name.toLowerCase().endsWith('.md'));
+  return Promise.all(
+    files.map(async (file) => ({ file, microagent: parseMicroagent(file, await runtime.readFile(`${dir}/${file}`)) })),
+  );
+}
+
+/** The workspace's microagents as the agent uses them: the always-on instructions (repo.md first) and the knowledge. */
+export async function loadMicroagents(runtime: RuntimeSession, baseDir: string): Promise<Microagents> {
+  const found = (await readMicroagents(runtime, baseDir)).sort(
+    (a, b) => Number(b.file === 'repo.md') - Number(a.file === 'repo.md'),
+  );
   const instructions: string[] = [];
   const knowledge: KnowledgeMicroagent[] = [];
-  for (const name of names) {
-    const { type, ...agent } = parseMicroagent(name, await runtime.readFile(`${dir}/${name}`));
-    if (type === 'repo' || name === 'repo.md') instructions.push(agent.content);
+  for (const { file, microagent } of found) {
+    const { type, ...agent } = microagent;
+    if (type === 'repo' || file === 'repo.md') instructions.push(agent.content);
     else knowledge.push(agent);
   }
   return { repoInstructions: instructions.filter(Boolean).join('\n\n'), knowledge };

@@ -16,7 +16,6 @@ import { createConversationService } from './service.ts';
 import { createConversationStore } from './store.ts';
 import { createWorkspaceCalls } from './workspace.ts';
 
-export { parseMicroagent } from '../../agent/recall/microagents.ts';
 export { UPLOAD_LIMIT_BYTES, receiveUpload, type MultipartParts, type UploadForm } from './upload.ts';
 export { RUNTIME_OPERATIONS } from './handlers.ts';
 

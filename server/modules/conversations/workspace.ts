@@ -3,7 +3,7 @@ import type { RuntimeSession } from '../../runtime/types.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import type { EventStore } from './events.ts';
 import type { ConversationManager } from './manager.ts';
-import { loadMicroagents } from './microagents.ts';
+import { readMicroagents } from '../../agent/recall/microagents.ts';
 import { viaRuntime } from './runtime-errors.ts';
 import type { ConversationRow } from './store.ts';
 import { receiveUpload, storeFiles, type MultipartParts } from './upload.ts';
@@ -63,7 +63,8 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
     gitDiff: (row: ConversationRow, path: string) => viaRuntime(() => session(row).gitDiff(path), path),
 
     async microagents(row: ConversationRow) {
-      return { microagents: await viaRuntime(() => loadMicroagents(session(row))) };
+      const found = await viaRuntime(() => readMicroagents(session(row), '.'));
+      return { microagents: found.map(({ microagent }) => microagent) };
     },
 
     async rememberPrompt(row: ConversationRow, eventId: number) {

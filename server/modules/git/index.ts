@@ -1,6 +1,6 @@
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { RawResponse, requireUser, type Handlers } from '../../shared/operations.ts';
-import { parseMicroagent } from '../conversations/index.ts';
+import { MICROAGENT_DIR, parseMicroagent } from '../../agent/recall/microagents.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { PROVIDER_NAMES } from './rest.ts';
 import { bitbucketHost } from './bitbucket.ts';
@@ -11,8 +11,6 @@ import type { GitHost, GitProvider, RepositorySort } from './types.ts';
 export { GitHostError, PROVIDER_NAMES, unreachable } from './rest.ts';
 export type { GitHost, GitProvider } from './types.ts';
 
-/** Where repositories keep their microagents (the layout the workspace reads too). */
-const MICROAGENT_DIR = '.openhands/microagents';
 const PROVIDER_ORDER: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];
 export const NO_PROVIDER = 'No git provider is connected. Add a token in Settings → Integrations.';
 
