@@ -53,13 +53,13 @@ export interface OAuthGrant {
 /** Both hosts document 2-hour access tokens; a grant that gives a refresh token but no lifetime is taken to last that long. */
 const DEFAULT_LIFETIME_S = 7_200;
 
-/** A POST to the provider's token endpoint with the app's credentials: the grant, or the provider's answer when it refused. */
+/** A POST to the provider's token endpoint with the app's credentials: the grant, or the provider's reason when it refused. */
 async function tokenRequest(
   provider: GitProvider,
   app: OAuthApp,
   form: URLSearchParams,
   what: 'the sign-in' | 'the token refresh',
-): Promise<{ grant: OAuthGrant } | { refused: { status: number; reason: string } }> {
+): Promise<{ grant: OAuthGrant } | { refused: string }> {
   const flow = FLOWS[provider];
   // Bitbucket takes the client's credentials as Basic authentication only; the others in the form.
   const basic = provider === 'bitbucket';
@@ -101,7 +101,7 @@ async function tokenRequest(
     throw new HttpError(503, `${PROVIDER_NAMES[provider]} answered ${response.status} to ${what}; try again later.`);
   // GitHub refuses a code with 200 and an `error`; GitLab and Bitbucket with 400 or 401.
   const reason = [body.error_description, body.error].find((v) => typeof v === 'string') ?? `status ${response.status}`;
-  return { refused: { status: response.status, reason: String(reason) } };
+  return { refused: String(reason) };
 }
 
 /** The grant for an authorization code; a refused code is a 400 naming the provider and its reason. */
@@ -120,7 +120,7 @@ export async function exchangeCode(
   if ('grant' in answer) return answer.grant;
   throw new HttpError(
     400,
-    `${PROVIDER_NAMES[provider]} refused the sign-in (${answer.refused.reason}). Start again from the sign-in dialog.`,
+    `${PROVIDER_NAMES[provider]} refused the sign-in (${answer.refused}). Start again from the sign-in dialog.`,
   );
 }
 
