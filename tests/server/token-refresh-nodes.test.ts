@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../server/db/index.ts';
 import { users } from '../../server/db/schema.ts';
-import { refreshGrant } from '../../server/modules/identity/oauth.ts';
+import { callbackUrl, exchangeCode, refreshGrant } from '../../server/modules/identity/oauth.ts';
 import { createSettingsStore } from '../../server/modules/settings/store.ts';
 import { createTokenRefresh, type RefreshToken } from '../../server/modules/settings/token-refresh.ts';
 import { SecretBox } from '../../server/shared/secret-box.ts';
@@ -31,23 +31,9 @@ it('saves one refresh when two nodes trade the same refresh token, and both use 
   const store = createSettingsStore(database.db, new SecretBox('k'.repeat(40)));
   const app = { ...APP, host: gitlab.url };
   const publicUrl = 'http://atelier.test';
-  // The sign-in's grant, as the token endpoint gives it for a code.
-  const code = gitlab.issueCode(`${publicUrl}/oauth/gitlab/callback`);
-  const response = await fetch(`${gitlab.url}/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: `${publicUrl}/oauth/gitlab/callback`,
-      client_id: APP.clientId,
-      client_secret: APP.clientSecret,
-    }),
-  });
-  const granted = (await response.json()) as { access_token: string; refresh_token: string; expires_in: number };
-  await store.setToken('u-nodes', 'gitlab', granted.access_token, gitlab.url, {
-    refreshToken: granted.refresh_token,
-    expiresAt: new Date(Date.now() + granted.expires_in * 1000),
-  });
+  // The sign-in's grant for a code, as a sign-in gets and saves it.
+  const grant = await exchangeCode('gitlab', app, publicUrl, gitlab.issueCode(callbackUrl(publicUrl, 'gitlab')));
+  await store.setToken('u-nodes', 'gitlab', grant.token, gitlab.url, grant);
   const trade: RefreshToken = (provider, refreshToken) => refreshGrant(provider, app, publicUrl, refreshToken);
   const [nodeA, nodeB] = [createTokenRefresh(store, trade), createTokenRefresh(store, trade)];
   const saved = await store.tokens('u-nodes');

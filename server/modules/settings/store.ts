@@ -24,6 +24,13 @@ export interface StoredProviderToken {
 
 /** Settings rows and provider tokens; key columns hold SecretBox ciphertext only. */
 export function createSettingsStore(db: Db, box: SecretBox) {
+  /** A token's columns as stored: sealed, with its grant's refresh token (sealed) and expiry, none for a saved token. */
+  const sealedToken = (token: string, grant: TokenGrant | undefined) => ({
+    token: box.encrypt(token),
+    refreshToken: grant?.refreshToken ? box.encrypt(grant.refreshToken) : null,
+    expiresAt: grant?.expiresAt ?? null,
+    updatedAt: new Date(),
+  });
   return {
     async find(userId: string): Promise<SettingsRow | null> {
       const [row] = await db.select().from(userSettings).where(eq(userSettings.userId, userId));
@@ -53,13 +60,7 @@ export function createSettingsStore(db: Db, box: SecretBox) {
 
     /** Saves a provider's token; a sign-in's grant also gives when it expires and its refresh token. */
     async setToken(userId: string, provider: GitProvider, token: string, host: string | null, grant?: TokenGrant) {
-      const values = {
-        token: box.encrypt(token),
-        host,
-        refreshToken: grant?.refreshToken ? box.encrypt(grant.refreshToken) : null,
-        expiresAt: grant?.expiresAt ?? null,
-        updatedAt: new Date(),
-      };
+      const values = { ...sealedToken(token, grant), host };
       await db
         .insert(providerTokens)
         .values({ userId, provider, ...values })
@@ -73,12 +74,7 @@ export function createSettingsStore(db: Db, box: SecretBox) {
     async replaceRefreshed(userId: string, provider: GitProvider, sealed: string, token: string, grant: TokenGrant) {
       const replaced = await db
         .update(providerTokens)
-        .set({
-          token: box.encrypt(token),
-          refreshToken: grant.refreshToken ? box.encrypt(grant.refreshToken) : null,
-          expiresAt: grant.expiresAt,
-          updatedAt: new Date(),
-        })
+        .set(sealedToken(token, grant))
         .where(
           and(
             eq(providerTokens.userId, userId),
