@@ -34,6 +34,18 @@ describe('Python kernel', { timeout: 30_000 }, () => {
     }
   });
 
+  it('takes an environment update from the next cell on, silently and out of the history', async (context) => {
+    if (unavailable) context.skip(unavailable);
+    await session.runPython('import os\ncells = len(In)');
+    session.updateEnvironment({ KERNEL_TOKEN_TEST: 'rotated "token" \\ é' });
+    await expect(session.runPython('print(os.environ["KERNEL_TOKEN_TEST"])')).resolves.toEqual({
+      output: 'rotated "token" \\ é',
+      images: [],
+    });
+    // The update was no cell of the user's: the history holds only the two cells since.
+    await expect(session.runPython('print(len(In) - cells)')).resolves.toMatchObject({ output: '2' });
+  });
+
   it('prints, returns values, keeps state and reports errors', async (context) => {
     if (unavailable) context.skip(unavailable);
     await expect(session.runPython('import os\nprint("hello")\nanswer = 6 * 7\nanswer')).resolves.toEqual({

@@ -83,6 +83,8 @@ export class PythonKernel {
   private starting: Promise<void> | null = null;
   private log = '';
   private stopped = false;
+  /** Variables the running kernel gets before its next cell (it started with the environment of then). */
+  private environmentUpdate: Record<string, string> = {};
 
   constructor(private readonly options: KernelOptions) {}
 
@@ -91,6 +93,20 @@ export class PythonKernel {
     await this.ensureStarted();
     const shell = this.shell;
     if (!shell) throw new Error('The Python kernel is not running');
+    if (Object.keys(this.environmentUpdate).length > 0) {
+      // Silent and out of the history; the kernel runs it before the cell sent after it. A JSON
+      // object of strings is a Python dict literal.
+      const values = JSON.stringify(this.environmentUpdate);
+      this.environmentUpdate = {};
+      this.send(shell, 'execute_request', {
+        code: `__import__('os').environ.update(${values})`,
+        silent: true,
+        store_history: false,
+        user_expressions: {},
+        allow_stdin: false,
+        stop_on_error: false,
+      });
+    }
     let output = '';
     const images: string[] = [];
     // stop_on_error would make the kernel abort cells sent just after a failing one; each call here stands alone.
@@ -145,6 +161,11 @@ export class PythonKernel {
     this.listeners.delete(id);
     if (note) output += `${output && !output.endsWith('\n') ? '\n' : ''}${note}`;
     return { output: capText(output.replace(/\n$/, ''), OUTPUT_LIMIT), images };
+  }
+
+  /** Sets `values` in the running kernel before its next cell (a new kernel starts from `options.env`). */
+  updateEnvironment(values: Record<string, string>): void {
+    if (this.child) Object.assign(this.environmentUpdate, values);
   }
 
   /** ipykernel answers interrupt_request by raising KeyboardInterrupt in the cell; a signal could not reach it through bwrap. */
@@ -217,6 +238,8 @@ export class PythonKernel {
     const [file, ...args] = this.options.wrap([this.options.python, '-m', 'ipykernel_launcher', '-f', connectionFile]);
     if (!file) throw new Error('Empty kernel command line');
     this.log = '';
+    // Started from `options.env`, which holds every update so far.
+    this.environmentUpdate = {};
     // Its own session, so stop() can find and kill whatever the cells started.
     const child = spawn(file, args, {
       cwd: this.options.workspaceDir,

@@ -111,6 +111,15 @@ export class LocalSession implements RuntimeSession {
     return this.sandboxed ? { argv: this.parts.wrap(argv), env: { ...this.parts.env } } : null;
   }
 
+  updateEnvironment(values: Record<string, string>): void {
+    const invalid = Object.keys(values).find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+    if (invalid !== undefined) throw new Error(`Not an environment variable's name: ${invalid}`);
+    // The object the shell, git and the kernel start their processes with.
+    Object.assign(this.parts.env, values);
+    this.parts.shell.updateEnvironment(values);
+    this.parts.kernel.updateEnvironment(values);
+  }
+
   checkoutRepository(source: RepositorySource): Promise<boolean> {
     return this.parts.git.checkout(source);
   }

@@ -135,6 +135,30 @@ describe('runCommand', { timeout: 20_000 }, () => {
     expect(Math.abs(cut - (3_000_000 + 'BEGIN\n\nEND'.length - 30_000))).toBeLessThan(100);
   });
 
+  it('takes an environment update from the next command on, in the running bash and in a new one', async () => {
+    const chunks: string[] = [];
+    const unsubscribe = session.onOutput((chunk) => chunks.push(chunk));
+    await expect(session.runCommand({ command: 'echo "token=$GIT_TOKEN_TEST"' })).resolves.toMatchObject({
+      output: 'token=',
+    });
+    session.updateEnvironment({ GIT_TOKEN_TEST: "first 'quoted' $value" });
+    // The command's own line numbers, and nothing of the update in the output or the stream.
+    const updated = await session.runCommand({ command: 'echo "token=$GIT_TOKEN_TEST"\necho "line $LINENO"' });
+    unsubscribe();
+    expect(updated).toMatchObject({ output: "token=first 'quoted' $value\nline 2", exitCode: 0 });
+    expect(chunks.join('')).not.toContain('export');
+    // What the bash started, too, and a new bash after an exit.
+    await expect(session.runCommand({ command: 'sh -c \'echo "child=$GIT_TOKEN_TEST"\'' })).resolves.toMatchObject({
+      output: "child=first 'quoted' $value",
+    });
+    session.updateEnvironment({ GIT_TOKEN_TEST: 'second' });
+    await session.runCommand({ command: 'exit 0' });
+    await expect(session.runCommand({ command: 'echo "token=$GIT_TOKEN_TEST"' })).resolves.toMatchObject({
+      output: 'token=second',
+    });
+    expect(() => session.updateEnvironment({ 'A=B; rm': 'x' })).toThrow(/Not an environment variable/);
+  });
+
   it('starts a new shell after exit', async () => {
     await expect(session.runCommand({ command: 'exit 3' })).resolves.toMatchObject({ exitCode: 3, running: false });
     await expect(session.runCommand({ command: 'echo back; pwd' })).resolves.toMatchObject({

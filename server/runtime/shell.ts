@@ -88,6 +88,8 @@ export class Shell {
   private queue: Promise<unknown> = Promise.resolve();
   private killed = false;
   private readonly listeners = new Set<(chunk: string) => void>();
+  /** Variables the running bash gets before its next command (it started with the environment of then). */
+  private exports: Record<string, string> = {};
   private readonly idleTimeoutMs: number;
 
   constructor(private readonly options: ShellOptions) {
@@ -122,6 +124,8 @@ export class Shell {
   async start(): Promise<void> {
     if (this.killed) throw new Error('The shell is stopped');
     this.nonce = randomBytes(8).toString('hex');
+    // Started from `options.env`, which holds every update so far.
+    this.exports = {};
     const rcPath = path.join(this.options.controlDir, 'bashrc');
     await mkdir(this.options.controlDir, { recursive: true });
     await writeFile(rcPath, rcFile(this.nonce));
@@ -157,6 +161,11 @@ export class Shell {
       await killTree(term.pid);
       throw error;
     }
+  }
+
+  /** Sets `values` in the running bash before its next command (a new bash starts from `options.env`). */
+  updateEnvironment(values: Record<string, string>): void {
+    if (this.state !== 'stopped') Object.assign(this.exports, values);
   }
 
   run(input: RunCommandInput): Promise<CommandResult> {
@@ -255,7 +264,10 @@ export class Shell {
           'A command is still running: send it input (isInput), poll it with an empty command, or interrupt it.',
         );
       }
-      await writeFile(this.commandFile, command);
+      // On the command's own first line, so the line numbers bash reports stay the command's.
+      const exported = Object.entries(this.exports).map(([name, value]) => `export ${name}=${shellQuote(value)}; `);
+      this.exports = {};
+      await writeFile(this.commandFile, exported.join('') + command);
       this.buffer = '';
       this.head = '';
       this.dropped = 0;

@@ -168,6 +168,13 @@ export interface RuntimeSession {
    */
   sandboxedProcess(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | null;
 
+  /**
+   * Sets variables of the runtime's environment (e.g. a git token refreshed while it runs): for
+   * the processes started from now on, and in the shell and the Python kernel before their next
+   * command or cell. Processes already running keep what they had.
+   */
+  updateEnvironment(values: Record<string, string>): void;
+
   /** Stops processes (shell, kernel, browser); the workspace stays. */
   stop(): Promise<void>;
 }

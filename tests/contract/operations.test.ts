@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailVerifications } from '../../server/db/schema.ts';
 import { setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
-import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { signUp, waitRunning } from '../support/conversations.ts';
+import { giveCredit, signUp, waitRunning } from '../support/conversations.ts';
 import { newestMailTo, verificationToken } from '../support/mail.ts';
 import { startGitHubApiServer } from '../support/git-host-apis.ts';
 import { startDigitalOceanApi } from '../support/digitalocean-api.ts';
@@ -248,15 +247,7 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   deleteLayout: (s) => call(t.app, 'DELETE', '/api/user/layouts/Mine', { token: s.token }),
   createConversation: async (s) => {
     const userId = (await findUserId(t.db, s.email)) as string;
-    await grantCredit(t.db, {
-      userId,
-      amountMicros: 1_000_000n,
-      type: 'credit',
-      kind: 'paid',
-      expiresAt: null,
-      description: 'contract',
-      idempotencyKey: 'contract',
-    });
+    await giveCredit(t.db, userId, 1_000_000n, 'contract');
     const created = await call(t.app, 'POST', '/api/conversations', {
       token: s.token,
       body: { initial_user_msg: 'hi' },

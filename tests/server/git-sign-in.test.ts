@@ -4,7 +4,7 @@ import { and } from 'drizzle-orm';
 import { providerTokens, userIdentities, users } from '../../server/db/schema.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { completeOnboarding } from '../support/conversations.ts';
+import { completeOnboarding, createRunning, giveCredit, waitFor } from '../support/conversations.ts';
 import {
   startBitbucketApiServer,
   startGitHubApiServer,
@@ -66,6 +66,8 @@ const oauthEnv = (prefix: string, host: string) => ({
 });
 const t = withTestApp(() => ({
   PUBLIC_URL,
+  // Renewals every second: a running conversation's tokens are read again with its lease's.
+  CONVERSATION_LEASE_SECONDS: '3',
   ...oauthEnv('GITHUB', github.url),
   ...oauthEnv('GITLAB', gitlab.url),
   ...oauthEnv('BITBUCKET', bitbucket.url),
@@ -346,5 +348,34 @@ describe('tokens of a sign-in through GitLab or Bitbucket, which expire after 2 
     const before = gitlab.refreshes.granted;
     expect((await repositories('gitlab', session)).status).toBe(200);
     expect(gitlab.refreshes.granted).toBe(before);
+  });
+
+  it('reach a running conversation’s shell when refreshed, once, without a restart', async () => {
+    const { session, userId } = await signInFor('gitlab', gitLabFixture, 7_200);
+    await giveCredit(t.db, userId, 1_000_000n, 'git-token-renewal');
+    const { conversation_id: id } = await createRunning(t.app, session);
+    const runtime = t.app.modules.conversations.manager.session(id);
+    if (!runtime) throw new Error('the conversation runs elsewhere');
+    // What the credential helper and the agent's API calls read.
+    const shellToken = async () => (await runtime.runCommand({ command: 'echo "$GITLAB_TOKEN"' })).output;
+    expect(await shellToken()).toBe(gitLabFixture.token);
+
+    // Two hours later, as far as the saved expiry says: the next lease renewal refreshes it.
+    const before = gitlab.refreshes.granted;
+    await t.db
+      .update(providerTokens)
+      .set({ expiresAt: new Date(Date.now() + 60_000) })
+      .where(and(eq(providerTokens.userId, userId), eq(providerTokens.provider, 'gitlab')));
+    const renewed = await waitFor(shellToken, (token) => token !== gitLabFixture.token, 20_000, 'the renewed token');
+    expect(renewed).toMatch(/^glo_from_oauth-refreshed-/);
+    const user = (token: string) =>
+      fetch(`${gitlab.url}/api/v4/user`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(await user(renewed)).toBe(200);
+    expect(await user(gitLabFixture.token)).toBe(401);
+    // Renewals go on reading the token, which now has 2 hours left: one refresh in all.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(gitlab.refreshes.granted).toBe(before + 1);
+    expect(await shellToken()).toBe(renewed);
+    await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: session });
   });
 });

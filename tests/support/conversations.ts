@@ -45,16 +45,21 @@ export async function signUp(
   const id = (await findUserId(db, email)) as string;
   const token = login.body?.access_token as string;
   if (options.onboarded !== false) await completeOnboarding(app, token);
+  await giveCredit(db, id, 10_000_000n, 'tests');
+  return { token, id };
+}
+
+/** Paid credit of `amountMicros` for the user, once per `idempotencyKey`, so that conversations can start in saas mode. */
+export async function giveCredit(db: Db, userId: string, amountMicros: bigint, idempotencyKey: string) {
   await grantCredit(db, {
-    userId: id,
-    amountMicros: 10_000_000n,
+    userId,
+    amountMicros,
     type: 'credit',
     kind: 'paid',
     expiresAt: null,
     description: 'tests',
-    idempotencyKey: 'tests',
+    idempotencyKey,
   });
-  return { token, id };
 }
 
 /** Registration onboarding as a user completes it: country, contact information, Start Free. */

@@ -6,6 +6,8 @@ import type { TerminalState } from './terminal.ts';
 export class ActiveConversation {
   session: RuntimeSession | null = null;
   agent: AgentSession | null = null;
+  /** The git tokens the runtime holds (by variable) and the providers they were asked for. */
+  gitTokens: { providers: string[] | undefined; values: Record<string, string> } | null = null;
   /** Set once the database row names this node as owner (the lease is then renewed). */
   claimed = false;
   stopping = false;

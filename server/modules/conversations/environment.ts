@@ -62,22 +62,41 @@ function gitHostFacts({ provider, token }: RepositoryHost): GitHostFacts | null 
   return { provider, apiUrl: gitApiUrl(provider, token.host), tokenVariable: TOKEN_VARIABLES[provider] };
 }
 
+const tokenVariables = (tokens: readonly { provider: GitProvider; token: string }[]) =>
+  Object.fromEntries(tokens.map((t) => [TOKEN_VARIABLES[t.provider], t.token]));
+
+/** The runtime's variables of the user's tokens of the providers asked for (all when none are named). */
+export async function gitTokenVariables(
+  userId: string,
+  providers: string[] | undefined,
+  settings: SettingsService,
+): Promise<Record<string, string>> {
+  return tokenVariables(await settings.providerTokens(userId, providers as GitProvider[] | undefined));
+}
+
 /**
  * What a start of the conversation runs with: the agent's settings, and the runtime's
  * environment — the user's secrets, git identity and the tokens of the providers asked for.
  * Settings are read once per start; a save changes the model settings of a running agent from
- * its next step (AgentHost.refreshSettings), everything else on the next start.
+ * its next step (AgentHost.refreshSettings), and the git tokens of its runtime within a lease
+ * renewal (ConversationManager.renewGitTokens); everything else on the next start.
  */
 export async function prepareStart(
   row: ConversationRow,
   providers: string[] | undefined,
   deps: { settings: SettingsService; secrets: SecretsService },
-): Promise<{ env: Record<string, string>; settings: AgentSettings; repository: RepositorySource | null }> {
+): Promise<{
+  env: Record<string, string>;
+  gitTokens: Record<string, string>;
+  settings: AgentSettings;
+  repository: RepositorySource | null;
+}> {
   const preferences = await deps.settings.forAgent(row.userId);
   const tokens = await deps.settings.providerTokens(row.userId, providers as GitProvider[] | undefined);
+  const gitTokens = tokenVariables(tokens);
   const env: Record<string, string> = {
     ...(await deps.secrets.values(row.userId)),
-    ...Object.fromEntries(tokens.map((t) => [TOKEN_VARIABLES[t.provider], t.token])),
+    ...gitTokens,
     // Environment beats the repository's git config: commits carry the user's chosen identity.
     GIT_AUTHOR_NAME: preferences.gitUser.name,
     GIT_AUTHOR_EMAIL: preferences.gitUser.email,
@@ -87,6 +106,7 @@ export async function prepareStart(
   const host = repositoryHost(row, tokens);
   return {
     env,
+    gitTokens,
     repository: row.selectedRepository ? repositorySource(row.selectedRepository, row.selectedBranch, host) : null,
     settings: {
       llm: preferences.llm,

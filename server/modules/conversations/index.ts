@@ -7,7 +7,7 @@ import type { SecretBox } from '../../shared/secret-box.ts';
 import { balanceMicros, chargeUsage } from '../credits/index.ts';
 import type { SecretsService } from '../secrets/index.ts';
 import type { SettingsService } from '../settings/index.ts';
-import { prepareStart } from './environment.ts';
+import { gitTokenVariables, prepareStart } from './environment.ts';
 import { createEventStore } from './events.ts';
 import { conversationHandlers } from './handlers.ts';
 import { createInbox } from './inbox.ts';
@@ -49,6 +49,7 @@ export function createConversationsModule(deps: ConversationsDeps) {
     agentFactory: deps.agentFactory,
     box,
     prepare: (row, providers) => prepareStart(row, providers, deps),
+    gitTokens: (userId, providers) => gitTokenVariables(userId, providers, deps.settings),
     modelSettings: async (userId) => {
       const { llm, maxBudgetPerTask, confirmationMode, securityAnalyzer } = await deps.settings.forAgent(userId);
       return { llm, maxBudgetPerTask, confirmationMode, securityAnalyzer };

@@ -49,11 +49,18 @@ export interface ManagerDeps {
   runtime: Runtime;
   agentFactory: AgentFactory | undefined;
   box: SecretBox;
-  /** The runtime environment (secrets, git identity and tokens) and agent settings of a start. */
+  /** The runtime environment (secrets, git identity and tokens, the latter also apart) and agent settings of a start. */
   prepare(
     row: ConversationRow,
     providers: string[] | undefined,
-  ): Promise<{ env: Record<string, string>; settings: AgentSettings; repository: RepositorySource | null }>;
+  ): Promise<{
+    env: Record<string, string>;
+    gitTokens: Record<string, string>;
+    settings: AgentSettings;
+    repository: RepositorySource | null;
+  }>;
+  /** The runtime's variables of the user's git tokens as they are now (refreshed first when they expire soon). */
+  gitTokens(userId: string, providers: string[] | undefined): Promise<Record<string, string>>;
   /** The user's model settings as saved now (the agent reads them again before each step). */
   modelSettings(userId: string): Promise<ModelSettings>;
   /** saas: the owner's credits; null in oss mode. */
@@ -71,10 +78,14 @@ export class ConversationManager {
   private readonly active = new Map<string, ActiveConversation>();
   private readonly uncount: () => void;
   private readonly renewal: NodeJS.Timeout;
+  private renewingGitTokens = false;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: ManagerDeps) {
-    this.renewal = setInterval(() => void this.renewLeases(), deps.leaseMs / 3).unref();
+    this.renewal = setInterval(() => {
+      void this.renewLeases();
+      void this.renewGitTokens();
+    }, deps.leaseMs / 3).unref();
     this.unsubscribe = deps.bus.onSignal((id, message) => void this.onSignal(id, message));
     this.uncount = countRunningConversations(() => this.active.size);
   }
@@ -158,9 +169,10 @@ export class ConversationManager {
     const { id } = active;
     try {
       await this.emit(id, statusUpdate(Status.STARTING_RUNTIME, 'Starting the runtime…'));
-      const { env, settings: prepared, repository } = await this.deps.prepare(row, options.providers);
+      const { env, gitTokens, settings: prepared, repository } = await this.deps.prepare(row, options.providers);
       const session = await this.deps.runtime.start(id, { env });
       active.session = session;
+      active.gitTokens = { providers: options.providers, values: gitTokens };
       if (active.stopping) return false;
       const settings =
         repository && !(await this.checkout(id, session, repository, row.selectedRepository ?? repository.url))
@@ -387,6 +399,32 @@ export class ConversationManager {
         );
     } catch (error) {
       this.deps.log.warn({ err: error }, 'renewing conversation leases failed');
+    }
+  }
+
+  /**
+   * Hands each running runtime the git tokens that changed since it got them: a sign-in token
+   * refreshed before it expires (GitLab's and Bitbucket's last 2 hours), or one saved meanwhile.
+   */
+  private async renewGitTokens() {
+    if (this.renewingGitTokens) return;
+    this.renewingGitTokens = true;
+    try {
+      for (const active of this.active.values()) {
+        const { session, gitTokens } = active;
+        if (!session || !gitTokens || active.stopping) continue;
+        try {
+          const now = await this.deps.gitTokens(active.userId, gitTokens.providers);
+          const changed = Object.entries(now).filter(([name, value]) => gitTokens.values[name] !== value);
+          if (changed.length === 0) continue;
+          session.updateEnvironment(Object.fromEntries(changed));
+          gitTokens.values = now;
+        } catch (error) {
+          this.deps.log.warn({ err: error, conversationId: active.id }, 'renewing a runtime’s git tokens failed');
+        }
+      }
+    } finally {
+      this.renewingGitTokens = false;
     }
   }
 }
