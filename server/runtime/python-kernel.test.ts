@@ -42,8 +42,12 @@ describe('Python kernel', { timeout: 30_000 }, () => {
       output: 'rotated "token" \\ é',
       images: [],
     });
-    // The update was no cell of the user's: the history holds only the two cells since.
-    await expect(session.runPython('print(len(In) - cells)')).resolves.toMatchObject({ output: '2' });
+    session.updateEnvironment({ KERNEL_TOKEN_TEST: null, KERNEL_OTHER_TEST: 'set' });
+    await expect(
+      session.runPython('print(os.environ.get("KERNEL_TOKEN_TEST", "removed"), os.environ["KERNEL_OTHER_TEST"])'),
+    ).resolves.toMatchObject({ output: 'removed set' });
+    // The updates were no cells of the user's: the history holds only the three cells since.
+    await expect(session.runPython('print(len(In) - cells)')).resolves.toMatchObject({ output: '3' });
   });
 
   it('prints, returns values, keeps state and reports errors', async (context) => {

@@ -84,7 +84,7 @@ export class PythonKernel {
   private log = '';
   private stopped = false;
   /** Variables the running kernel gets before its next cell (it started with the environment of then). */
-  private environmentUpdate: Record<string, string> = {};
+  private environmentUpdate: Record<string, string | null> = {};
 
   constructor(private readonly options: KernelOptions) {}
 
@@ -93,13 +93,16 @@ export class PythonKernel {
     await this.ensureStarted();
     const shell = this.shell;
     if (!shell) throw new Error('The Python kernel is not running');
-    if (Object.keys(this.environmentUpdate).length > 0) {
-      // Silent and out of the history; the kernel runs it before the cell sent after it. A JSON
-      // object of strings is a Python dict literal.
-      const values = JSON.stringify(this.environmentUpdate);
+    const update = Object.entries(this.environmentUpdate);
+    if (update.length > 0) {
       this.environmentUpdate = {};
+      // Silent and out of the history; the kernel runs it before the cell sent after it. JSON
+      // objects of strings and arrays of strings are Python literals.
+      const set = JSON.stringify(Object.fromEntries(update.filter(([, value]) => value !== null)));
+      const unset = JSON.stringify(update.filter(([, value]) => value === null).map(([name]) => name));
       this.send(shell, 'execute_request', {
-        code: `__import__('os').environ.update(${values})`,
+        // No name of the user's is bound or replaced (a comprehension's variable stays inside it).
+        code: `__import__('os').environ.update(${set}); [__import__('os').environ.pop(n, None) for n in ${unset}]`,
         silent: true,
         store_history: false,
         user_expressions: {},
@@ -164,7 +167,7 @@ export class PythonKernel {
   }
 
   /** Sets `values` in the running kernel before its next cell (a new kernel starts from `options.env`). */
-  updateEnvironment(values: Record<string, string>): void {
+  updateEnvironment(values: Record<string, string | null>): void {
     if (this.child) Object.assign(this.environmentUpdate, values);
   }
 

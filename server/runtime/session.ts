@@ -111,11 +111,15 @@ export class LocalSession implements RuntimeSession {
     return this.sandboxed ? { argv: this.parts.wrap(argv), env: { ...this.parts.env } } : null;
   }
 
-  updateEnvironment(values: Record<string, string>): void {
+  updateEnvironment(values: Record<string, string | null>): void {
     const invalid = Object.keys(values).find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
     if (invalid !== undefined) throw new Error(`Not an environment variable's name: ${invalid}`);
     // The object the shell, git and the kernel start their processes with.
-    Object.assign(this.parts.env, values);
+    const { env } = this.parts;
+    for (const [name, value] of Object.entries(values)) {
+      if (value === null) delete env[name];
+      else env[name] = value;
+    }
     this.parts.shell.updateEnvironment(values);
     this.parts.kernel.updateEnvironment(values);
   }

@@ -156,6 +156,11 @@ describe('runCommand', { timeout: 20_000 }, () => {
     await expect(session.runCommand({ command: 'echo "token=$GIT_TOKEN_TEST"' })).resolves.toMatchObject({
       output: 'token=second',
     });
+    // Removed: gone from the running bash.
+    session.updateEnvironment({ GIT_TOKEN_TEST: null });
+    await expect(session.runCommand({ command: 'echo "token=${GIT_TOKEN_TEST-unset}"' })).resolves.toMatchObject({
+      output: 'token=unset',
+    });
     expect(() => session.updateEnvironment({ 'A=B; rm': 'x' })).toThrow(/Not an environment variable/);
   });
 

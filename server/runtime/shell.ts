@@ -89,7 +89,7 @@ export class Shell {
   private killed = false;
   private readonly listeners = new Set<(chunk: string) => void>();
   /** Variables the running bash gets before its next command (it started with the environment of then). */
-  private exports: Record<string, string> = {};
+  private exports: Record<string, string | null> = {};
   private readonly idleTimeoutMs: number;
 
   constructor(private readonly options: ShellOptions) {
@@ -164,7 +164,7 @@ export class Shell {
   }
 
   /** Sets `values` in the running bash before its next command (a new bash starts from `options.env`). */
-  updateEnvironment(values: Record<string, string>): void {
+  updateEnvironment(values: Record<string, string | null>): void {
     if (this.state !== 'stopped') Object.assign(this.exports, values);
   }
 
@@ -265,7 +265,9 @@ export class Shell {
         );
       }
       // On the command's own first line, so the line numbers bash reports stay the command's.
-      const exported = Object.entries(this.exports).map(([name, value]) => `export ${name}=${shellQuote(value)}; `);
+      const exported = Object.entries(this.exports).map(([name, value]) =>
+        value === null ? `unset ${name}; ` : `export ${name}=${shellQuote(value)}; `,
+      );
       this.exports = {};
       await writeFile(this.commandFile, exported.join('') + command);
       this.buffer = '';

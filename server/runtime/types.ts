@@ -169,11 +169,11 @@ export interface RuntimeSession {
   sandboxedProcess(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | null;
 
   /**
-   * Sets variables of the runtime's environment (e.g. a git token refreshed while it runs): for
-   * the processes started from now on, and in the shell and the Python kernel before their next
-   * command or cell. Processes already running keep what they had.
+   * Sets variables of the runtime's environment (e.g. a git token refreshed while it runs), or
+   * removes those given null: for the processes started from now on, and in the shell and the
+   * Python kernel before their next command or cell. Other processes already running keep theirs.
    */
-  updateEnvironment(values: Record<string, string>): void;
+  updateEnvironment(values: Record<string, string | null>): void;
 
   /** Stops processes (shell, kernel, browser); the workspace stays. */
   stop(): Promise<void>;

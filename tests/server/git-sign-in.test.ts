@@ -350,7 +350,7 @@ describe('tokens of a sign-in through GitLab or Bitbucket, which expire after 2 
     expect(gitlab.refreshes.granted).toBe(before);
   });
 
-  it('reach a running conversation’s shell when refreshed, once, without a restart', async () => {
+  it('reach a running conversation’s shell when refreshed, once, without a restart, and leave it when removed', async () => {
     const { session, userId } = await signInFor('gitlab', gitLabFixture, 7_200);
     await giveCredit(t.db, userId, 1_000_000n, 'git-token-renewal');
     const { conversation_id: id } = await createRunning(t.app, session);
@@ -376,6 +376,10 @@ describe('tokens of a sign-in through GitLab or Bitbucket, which expire after 2 
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(gitlab.refreshes.granted).toBe(before + 1);
     expect(await shellToken()).toBe(renewed);
+
+    // The user removes the token: the runtime loses it too.
+    expect((await call(t.app, 'POST', '/api/unset-provider-tokens', { token: session })).status).toBe(200);
+    await waitFor(shellToken, (token) => token === '', 20_000, 'the token to be removed');
     await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: session });
   });
 });

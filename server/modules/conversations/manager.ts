@@ -404,7 +404,8 @@ export class ConversationManager {
 
   /**
    * Hands each running runtime the git tokens that changed since it got them: a sign-in token
-   * refreshed before it expires (GitLab's and Bitbucket's last 2 hours), or one saved meanwhile.
+   * refreshed before it expires (GitLab's and Bitbucket's last 2 hours), one saved meanwhile, or
+   * one the user removed (then gone from the runtime too).
    */
   private async renewGitTokens() {
     if (this.renewingGitTokens) return;
@@ -415,7 +416,12 @@ export class ConversationManager {
         if (!session || !gitTokens || active.stopping) continue;
         try {
           const now = await this.deps.gitTokens(active.userId, gitTokens.providers);
-          const changed = Object.entries(now).filter(([name, value]) => gitTokens.values[name] !== value);
+          const changed = [
+            ...Object.entries(now).filter(([name, value]) => gitTokens.values[name] !== value),
+            ...Object.keys(gitTokens.values)
+              .filter((name) => !(name in now))
+              .map((name) => [name, null] as const),
+          ];
           if (changed.length === 0) continue;
           session.updateEnvironment(Object.fromEntries(changed));
           gitTokens.values = now;
