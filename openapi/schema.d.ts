@@ -83,13 +83,36 @@ export interface paths {
          * The server's figures for Prometheus
          * @description The Prometheus text format: HTTP answers by operation, open sockets, running
          *     conversations, agent steps, language model tokens and cost, credit ledger writes,
-         *     appended events, and the process's own figures. Aggregate counts of this server process
+         *     appended events, Content-Security-Policy violations browsers reported (by directive),
+         *     and the process's own figures. Aggregate counts of this server process
          *     only, nothing about any user, so it needs no sign-in (keep it off the public network
          *     with the proxy in front if the figures are private).
          */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/csp-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where browsers report what the Content-Security-Policy blocked
+         * @description The policy's `report-uri`. Each report is logged (at warn, with the page, what was
+         *     blocked and the directive) and counted by directive in /metrics; nothing else is kept.
+         *     Browsers send reports without credentials, so it needs no sign-in.
+         */
+        post: operations["reportCspViolation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1993,6 +2016,24 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        /** @description A violation report as browsers send it to a policy's report-uri (the fields of CSP level 2, which Chromium and Firefox send). */
+        CspReport: {
+            "csp-report": {
+                "document-uri": string;
+                referrer?: string;
+                "blocked-uri"?: string;
+                "effective-directive"?: string;
+                "violated-directive"?: string;
+                "original-policy"?: string;
+                /** @enum {string} */
+                disposition?: "enforce" | "report";
+                "status-code"?: number;
+                "script-sample"?: string;
+                "source-file"?: string;
+                "line-number"?: number;
+                "column-number"?: number;
+            };
+        };
         RegistrationRequest: {
             name: string;
             /** Format: email */
@@ -3430,6 +3471,32 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    reportCspViolation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/csp-report": components["schemas"]["CspReport"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
         };
     };

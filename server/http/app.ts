@@ -19,6 +19,7 @@ import { bearerToken } from '../shared/bearer-token.ts';
 import { INACTIVE_ACCOUNT, HttpError, ValidationFailure } from '../shared/http-error.ts';
 import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
+import { recordCspViolation } from './csp-reports.ts';
 import { forwardTo, isForwarded } from './forward.ts';
 import { refuseUnstorable } from './input-guard.ts';
 import { landingPages } from './landing-page.ts';
@@ -27,7 +28,7 @@ import { acceptsGzip, builtAssets, isBuiltName } from './built-assets.ts';
 import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
 import { httpDuration, metricsRegistry } from '../shared/metrics.ts';
 import { loggerOptions } from './logger.ts';
-import { listOperations, openapiPath, type Operation } from './openapi.ts';
+import { JSON_BODIES, listOperations, openapiPath, type Operation } from './openapi.ts';
 import { lazyValidatorCompiler } from './lazy-validator.ts';
 import { ResponseValidator } from './response-validator.ts';
 
@@ -220,6 +221,20 @@ export async function buildApp({
     });
   }
 
+  // The other JSON bodies are read as JSON is (a failure answers as one of JSON's, below).
+  for (const type of JSON_BODIES)
+    if (type !== 'application/json')
+      app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
+        try {
+          done(null, JSON.parse(body as string));
+        } catch (error) {
+          done(
+            Object.assign(new Error((error as Error).message), { code: 'FST_ERR_CTP_INVALID_JSON_BODY' }),
+            undefined,
+          );
+        }
+      });
+
   // Uploads stream through request.parts(); the spec's limit is 200 MB per file and in total.
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1000 } });
 
@@ -227,6 +242,10 @@ export async function buildApp({
   // Rendered when first asked for, not at every start.
   let docsPage: string | null = null;
   const documentText = fs.readFileSync(openapiPath, 'utf8');
+  const reportCspViolation: Handler<'reportCspViolation'> = async (ctx) => {
+    recordCspViolation(ctx.body['csp-report'], ctx.log);
+    return { success: true };
+  };
   const handlers = {
     ...modules.handlers,
     getApiDocs: async () =>
@@ -237,6 +256,7 @@ export async function buildApp({
       new RawResponse(200, await metricsRegistry.metrics(), { 'content-type': metricsRegistry.contentType }),
     getOpenApiDocument: async () =>
       new RawResponse(200, documentText, { 'content-type': 'application/yaml; charset=utf-8' }),
+    reportCspViolation,
   } as Record<string, Handler<OperationId> | undefined>;
   for (const op of operations) {
     const handler = handlers[op.operationId];

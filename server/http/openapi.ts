@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import { parseYaml } from '../shared/yaml.ts';
 import { contractDocument, contractPath } from '../shared/contract-document.ts';
 
+/** Request bodies that are JSON, validated against their schema (CSP reports come as application/csp-report). */
+export const JSON_BODIES = new Set(['application/json', 'application/csp-report']);
+
 export const openapiPath = contractPath;
 
 type JsonSchema = Record<string, unknown>;
@@ -112,7 +115,7 @@ export function listOperations(doc: Document = loadDocument()): Operation[] {
         bodyLimit: op['x-body-limit'],
         rawBody: op['x-raw-body'] === true,
         request: {
-          body: bodyType === 'application/json' ? bodyContent?.schema : undefined,
+          body: bodyType && JSON_BODIES.has(bodyType) ? bodyContent?.schema : undefined,
           querystring: group('query'),
           params: group('path'),
           bodyRequired: Boolean(op.requestBody?.required),

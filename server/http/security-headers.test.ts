@@ -26,6 +26,7 @@ describe('the security headers', () => {
     ]);
     expect(policy.get('connect-src')).toEqual(["'self'", 'ws://atelier.example:*', 'wss://atelier.example:*']);
     expect(policy.get('object-src')).toEqual(["'none'"]);
+    expect(policy.get('report-uri')).toEqual(['/api/csp-report']);
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(headers['strict-transport-security']).toBeUndefined();

@@ -66,3 +66,10 @@ export const eventAppends = new Counter({
   help: 'Events appended to conversations’ logs',
   registers: [metricsRegistry],
 });
+
+export const cspViolations = new Counter({
+  name: 'atelier_csp_violations_total',
+  help: 'What browsers reported the Content-Security-Policy blocked, by directive',
+  labelNames: ['directive'] as const,
+  registers: [metricsRegistry],
+});

@@ -9,10 +9,16 @@ type Json<R> = R extends { content: { 'application/json': infer B } } ? B : neve
 type Success<O> = O extends { responses: infer R }
   ? { [K in keyof R]: K extends 200 | 201 | 202 ? Json<R[K]> : never }[keyof R]
   : never;
-type Body<O> = O extends { requestBody: { content: { 'application/json': infer B } } }
+/** The body of a content type the edge reads as JSON (openapi.ts JSON_BODIES); others are read by the handler. */
+type JsonBody<C> = C extends { 'application/json': infer B }
   ? B
-  : O extends { requestBody?: { content: { 'application/json': infer B } } }
-    ? B | undefined
+  : C extends { 'application/csp-report': infer B }
+    ? B
+    : undefined;
+type Body<O> = O extends { requestBody: { content: infer C } }
+  ? JsonBody<C>
+  : O extends { requestBody?: { content: infer C } }
+    ? JsonBody<C> | undefined
     : undefined;
 type Params<O, Where extends string> = O extends { parameters: infer P }
   ? P extends { [K in Where]?: infer Q }

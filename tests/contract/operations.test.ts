@@ -84,6 +84,15 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   getApiDocs: () => t.app.http.inject({ method: 'GET', url: '/api/docs' }),
   getOpenApiDocument: () => t.app.http.inject({ method: 'GET', url: '/api/openapi.yaml' }),
   getMetrics: () => t.app.http.inject({ method: 'GET', url: '/metrics' }),
+  reportCspViolation: () =>
+    t.app.http.inject({
+      method: 'POST',
+      url: '/api/csp-report',
+      headers: { 'content-type': 'application/csp-report' },
+      payload: JSON.stringify({
+        'csp-report': { 'document-uri': 'http://localhost/', 'effective-directive': 'img-src' },
+      }),
+    }),
   register: () =>
     call(t.app, 'POST', '/api/auth/register', {
       body: { name: 'N', email: 'other@acme.example', password: 'long enough' },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
+import { waitFor } from '../support/conversations.ts';
 
 const openPage = pagesWithoutErrors();
 
@@ -56,6 +57,29 @@ describe.skipIf(browserMissing())('the public site in Chromium', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Go to App' }).click();
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
+    await page.close();
+  });
+
+  it('has Chromium report what its policy blocks, which the server logs and counts', async () => {
+    const { server, browser } = suite;
+    const blocked = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(/^atelier_csp_violations_total\{directive="img-src"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await blocked();
+    // Without the console check: the browser logs the violation there.
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    // An image over plain http from another host is no source the policy allows.
+    await page.evaluate(() => {
+      const image = document.createElement('img');
+      image.src = 'http://tracker.invalid/pixel.gif';
+      document.body.append(image);
+    });
+    await waitFor(blocked, (count) => count === before + 1, 15_000, 'the report to be counted');
+    expect(server.output()).toMatch(
+      /"blocked":"http:\/\/tracker\.invalid\/pixel\.gif".*the content security policy blocked something/,
+    );
     await page.close();
   });
 
