@@ -322,7 +322,7 @@ describe('tokens of a sign-in through GitLab or Bitbucket, which expire after 2 
     expect(bitbucket.refreshes.refused).toBe(0);
   });
 
-  it('keeps the saved token when the host refuses the refresh, says so on the call, and a new sign-in mends it', async () => {
+  it('keeps the saved token when the host refuses the refresh, asks no more with it, and a new sign-in mends it', async () => {
     const { session, userId } = await signInFor('gitlab', gitLabFixture, 60);
     const saved = await savedRow(userId, 'gitlab');
     gitlab.revokeRefreshTokens();
@@ -332,6 +332,9 @@ describe('tokens of a sign-in through GitLab or Bitbucket, which expire after 2 
     expect(gitlab.refreshes.refused).toBe(before + 1);
     expect(lastBearer(gitlab)).toBe(`Bearer ${gitLabFixture.token}`);
     expect((await savedRow(userId, 'gitlab'))?.token).toBe(saved?.token);
+    // The refused refresh token is not offered again (a running conversation reads the token every few seconds).
+    expect((await repositories('gitlab', session)).status).toBe(200);
+    expect(gitlab.refreshes.refused).toBe(before + 1);
     await signInFor('gitlab', gitLabFixture, 7_200);
     expect((await repositories('gitlab', session)).status).toBe(200);
   });

@@ -25,6 +25,12 @@ type Refreshable = StoredProviderToken & { refresh: NonNullable<StoredProviderTo
 export function createTokenRefresh(store: Store, refresh: RefreshToken | null) {
   /** Refreshes under way, or done within TRADED_MEMORY_MS, by the refresh token they trade. */
   const refreshes = new Map<string, Promise<string>>();
+  /**
+   * Refresh tokens the provider refused for good (sealed, as stored): not offered again, so that
+   * reads (a running conversation's every lease renewal among them) do not ask the provider each
+   * time until the user signs in again. Refusals are rare (access revoked), so the set stays small.
+   */
+  const refused = new Set<string>();
 
   async function renew(trade: RefreshToken, userId: string, stored: Refreshable): Promise<string> {
     let grant: Awaited<ReturnType<RefreshToken>>;
@@ -41,7 +47,12 @@ export function createTokenRefresh(store: Store, refresh: RefreshToken | null) {
     // Refused, or saved over meanwhile: what is saved now, once another node's refresh had time to be saved.
     for (let attempt = 0; ; attempt++) {
       const now = (await store.tokens(userId)).find((t) => t.provider === stored.provider);
-      if (!now || now.refresh?.sealed !== stored.refresh.sealed || attempt === 1) return now?.token ?? stored.token;
+      if (!now || now.refresh?.sealed !== stored.refresh.sealed) return now?.token ?? stored.token;
+      if (attempt === 1) {
+        // Nobody saved another: the provider refused this refresh token.
+        refused.add(stored.refresh.sealed);
+        return now.token;
+      }
       await sleep(SETTLE_MS);
     }
   }
@@ -49,11 +60,15 @@ export function createTokenRefresh(store: Store, refresh: RefreshToken | null) {
   function tokenOf(userId: string, stored: StoredProviderToken): Promise<string> | string {
     const { refresh: held } = stored;
     if (!refresh || !held?.expiresAt || held.expiresAt.getTime() - Date.now() > REFRESH_BEFORE_MS) return stored.token;
+    if (refused.has(held.sealed)) return stored.token;
     const key = `${userId}\n${stored.provider}\n${held.sealed}`;
     let renewing = refreshes.get(key);
     if (!renewing) {
+      // A refused refresh token is answered by `refused` from now on.
       renewing = renew(refresh, userId, { ...stored, refresh: held }).finally(() =>
-        setTimeout(() => refreshes.delete(key), TRADED_MEMORY_MS).unref(),
+        refused.has(held.sealed)
+          ? refreshes.delete(key)
+          : setTimeout(() => refreshes.delete(key), TRADED_MEMORY_MS).unref(),
       );
       refreshes.set(key, renewing);
     }
