@@ -17,7 +17,7 @@ import { LocalRuntime } from '../runtime/local-runtime.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { bearerToken } from '../shared/bearer-token.ts';
 import { INACTIVE_ACCOUNT, HttpError, ValidationFailure } from '../shared/http-error.ts';
-import { RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
+import { JSON_BODY_TYPES, RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
 import { recordCspViolation } from './csp-reports.ts';
 import { forwardTo, isForwarded } from './forward.ts';
@@ -28,7 +28,7 @@ import { acceptsGzip, builtAssets, isBuiltName } from './built-assets.ts';
 import { inlineScriptHashes, securityHeaders } from './security-headers.ts';
 import { httpDuration, metricsRegistry } from '../shared/metrics.ts';
 import { loggerOptions } from './logger.ts';
-import { JSON_BODIES, listOperations, openapiPath, type Operation } from './openapi.ts';
+import { listOperations, openapiPath, type Operation } from './openapi.ts';
 import { lazyValidatorCompiler } from './lazy-validator.ts';
 import { ResponseValidator } from './response-validator.ts';
 
@@ -222,7 +222,7 @@ export async function buildApp({
   }
 
   // The other JSON bodies are read as JSON is (a failure answers as one of JSON's, below).
-  for (const type of JSON_BODIES)
+  for (const type of JSON_BODY_TYPES)
     if (type !== 'application/json')
       app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
         try {

@@ -1,28 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { components } from '../../openapi/schema.d.ts';
 import { cspViolations } from '../shared/metrics.ts';
+import { POLICY_DIRECTIVES } from './security-headers.ts';
 
 type CspReport = components['schemas']['CspReport']['csp-report'];
 
-/** The directives the policy sets (security-headers.ts); a report naming another is counted as `other`. */
-const DIRECTIVES = new Set([
-  'default-src',
-  'script-src',
-  'script-src-elem',
-  'script-src-attr',
-  'style-src',
-  'style-src-elem',
-  'style-src-attr',
-  'img-src',
-  'font-src',
-  'connect-src',
-  'frame-src',
-  'worker-src',
-  'object-src',
-  'base-uri',
-  'form-action',
-  'frame-ancestors',
-]);
+const DIRECTIVES = new Set<string>(POLICY_DIRECTIVES);
 
 /**
  * A browser's report of what the policy blocked: logged for whoever runs the server, and counted
@@ -31,7 +14,9 @@ const DIRECTIVES = new Set([
 export function recordCspViolation(report: CspReport, log: FastifyBaseLogger): void {
   // Older engines give only the violated directive, which may carry its sources after the name.
   const named = report['effective-directive'] ?? report['violated-directive']?.split(' ')[0] ?? '';
-  const directive = DIRECTIVES.has(named) ? named : 'other';
+  // Browsers name the -elem and -attr parts of script-src and style-src; a report naming a
+  // directive the policy does not set is counted as `other`.
+  const directive = DIRECTIVES.has(named.replace(/-(elem|attr)$/, '')) ? named : 'other';
   cspViolations.inc({ directive });
   log.warn(
     {

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import { parseYaml } from '../shared/yaml.ts';
 import { contractDocument, contractPath } from '../shared/contract-document.ts';
-
-/** Request bodies that are JSON, validated against their schema (CSP reports come as application/csp-report). */
-export const JSON_BODIES = new Set(['application/json', 'application/csp-report']);
+import { JSON_BODY_TYPES } from '../shared/operations.ts';
 
 export const openapiPath = contractPath;
 
@@ -115,7 +113,7 @@ export function listOperations(doc: Document = loadDocument()): Operation[] {
         bodyLimit: op['x-body-limit'],
         rawBody: op['x-raw-body'] === true,
         request: {
-          body: bodyType && JSON_BODIES.has(bodyType) ? bodyContent?.schema : undefined,
+          body: JSON_BODY_TYPES.some((type) => type === bodyType) ? bodyContent?.schema : undefined,
           querystring: group('query'),
           params: group('path'),
           bodyRequired: Boolean(op.requestBody?.required),

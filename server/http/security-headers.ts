@@ -28,6 +28,22 @@ export interface SecurityHeaderOptions {
   inlineScripts: readonly string[];
 }
 
+/** The policy's directives, in the order it gives them; a violation report names one of them. */
+export const POLICY_DIRECTIVES = [
+  'default-src',
+  'script-src',
+  'style-src',
+  'img-src',
+  'font-src',
+  'connect-src',
+  'frame-src',
+  'worker-src',
+  'object-src',
+  'base-uri',
+  'form-action',
+  'frame-ancestors',
+] as const;
+
 /**
  * The headers of every page and API answer. The policy allows the application itself and what
  * its tabs frame: the apps the workspace serves (any port of the page's own host name) and the
@@ -41,19 +57,22 @@ export function securityHeaders(options: SecurityHeaderOptions) {
     // A host name, never a header's stray text (the policy must stay one well-formed value).
     const host = /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i.test(hostname) ? hostname : null;
     const served = host ? [`http://${host}:*`, `https://${host}:*`] : [];
+    const sources: Record<(typeof POLICY_DIRECTIVES)[number], string> = {
+      'default-src': "'self'",
+      'script-src': ["'self'", ...options.inlineScripts].join(' '),
+      'style-src': "'self' 'unsafe-inline'",
+      'img-src': "'self' data: blob: https:",
+      'font-src': "'self' data:",
+      'connect-src': ["'self'", ...(host ? [`ws://${host}:*`, `wss://${host}:*`] : [])].join(' '),
+      'frame-src': ["'self'", ...served, ...(vscode ? [vscode] : [])].join(' '),
+      'worker-src': "'self' blob:",
+      'object-src': "'none'",
+      'base-uri': "'self'",
+      'form-action': "'self'",
+      'frame-ancestors': "'self'",
+    };
     const policy = [
-      "default-src 'self'",
-      `script-src 'self' ${options.inlineScripts.join(' ')}`.trim(),
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob: https:",
-      "font-src 'self' data:",
-      `connect-src 'self'${host ? ` ws://${host}:* wss://${host}:*` : ''}`,
-      `frame-src 'self' ${[...served, ...(vscode ? [vscode] : [])].join(' ')}`.trim(),
-      "worker-src 'self' blob:",
-      "object-src 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'self'",
+      ...POLICY_DIRECTIVES.map((directive) => `${directive} ${sources[directive]}`),
       // report-uri, not report-to: browsers send these reports at once and from any origin, where
       // the Reporting API batches them for up to a minute and only from secure origins.
       'report-uri /api/csp-report',

@@ -9,12 +9,11 @@ type Json<R> = R extends { content: { 'application/json': infer B } } ? B : neve
 type Success<O> = O extends { responses: infer R }
   ? { [K in keyof R]: K extends 200 | 201 | 202 ? Json<R[K]> : never }[keyof R]
   : never;
-/** The body of a content type the edge reads as JSON (openapi.ts JSON_BODIES); others are read by the handler. */
-type JsonBody<C> = C extends { 'application/json': infer B }
-  ? B
-  : C extends { 'application/csp-report': infer B }
-    ? B
-    : undefined;
+/** Request bodies the edge reads as JSON and validates against their schema (CSP reports come as application/csp-report). */
+export const JSON_BODY_TYPES = ['application/json', 'application/csp-report'] as const;
+type JsonType<C> = Extract<keyof C, (typeof JSON_BODY_TYPES)[number]>;
+/** The body of a content type the edge reads as JSON; others are read by the handler. */
+type JsonBody<C> = [JsonType<C>] extends [never] ? undefined : C[JsonType<C>];
 type Body<O> = O extends { requestBody: { content: infer C } }
   ? JsonBody<C>
   : O extends { requestBody?: { content: infer C } }
