@@ -1,6 +1,6 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
-import { layOut, visibleRange } from './virtual-rows.ts';
+import { layOut, rowAt, visibleRange } from './virtual-rows.ts';
 
 export interface VirtualRowsOptions {
   /** The scrolling element; the rows are positioned inside it from its top. */
@@ -25,31 +25,35 @@ export interface VirtualRows {
   rows: VirtualRow[];
   /** The list's height. */
   totalSize: number;
+  /** The viewport's height, 0 until it has been read. */
+  viewportHeight: number;
   /** The ref of each rendered row's element, which carries `data-index` and `data-key`: measures it now and whenever it resizes. */
   measure: (element: HTMLElement | null) => (() => void) | undefined;
-  /** Scrolls so that the row's top (`start`) or bottom (`end`) is at the viewport's edge. */
-  scrollToIndex: (index: number, align: 'start' | 'end') => void;
+  /** Scrolls to the list's end. */
+  scrollToEnd: () => void;
 }
 
 interface Viewport {
-  top: number;
+  /** How far the viewport's bottom is from the list's end. */
+  fromEnd: number;
   height: number;
 }
 
 /**
- * A virtualised list of rows of different heights, each measured once rendered. It opens at the
- * list's end (only the newest rows are ever rendered before the first paint), re-renders within
- * the scroll event, and keeps what the reader sees in place when rows above it change height.
+ * A virtualised list of rows of different heights, each measured once rendered. The scroller lays
+ * its content out from the bottom (flex-direction: column-reverse), so its position counts from
+ * the list's end (scrollTop 0 there, negative above it): it opens at the end, and stays there as
+ * rows are added or measured without a scroll, which would force a layout in every commit. Only
+ * the newest rows are rendered before the first paint; it re-renders within the scroll event, and
+ * keeps what the reader sees in place while they are away from the end.
  */
 export function useVirtualRows({ scrollRef, count, keyOf, estimate, overscan }: VirtualRowsOptions): VirtualRows {
   const [sizes] = useState(() => new Map<string, number>());
   // Bumped with every measurement that changed a size; `measured` is the version rendered.
   const version = useRef(0);
   const [measured, setMeasured] = useState(0);
-  // Scroll owed to rows above the viewport that changed height, applied once the list has the new height.
-  const owedScroll = useRef(0);
   // Until the viewport has been read with rows in the list, it is at the list's end.
-  const [viewport, setViewport] = useState<Viewport>({ top: Infinity, height: 0 });
+  const [viewport, setViewport] = useState<Viewport>({ fromEnd: 0, height: 0 });
 
   const starts = useMemo(
     () => layOut(count, (i) => sizes.get(keyOf(i)) ?? estimate),
@@ -58,9 +62,9 @@ export function useVirtualRows({ scrollRef, count, keyOf, estimate, overscan }: 
     [count, keyOf, estimate, sizes, measured],
   );
   const totalSize = starts[count] as number;
-  // What the last commit drew, for scrolls asked for outside rendering (set before the list's own effects run).
-  const drawn = useRef({ starts, viewport });
-  const range = visibleRange(starts, viewport.top, viewport.height, overscan);
+  // The viewport the last commit drew, for scrolls asked for outside rendering (set before the list's own effects run).
+  const drawnViewport = useRef(viewport);
+  const range = visibleRange(starts, viewportTop(totalSize, viewport), viewport.height, overscan);
   const first = range?.first ?? 0;
   const last = range?.last ?? -1;
   const rows = useMemo(() => {
@@ -72,31 +76,27 @@ export function useVirtualRows({ scrollRef, count, keyOf, estimate, overscan }: 
   }, [first, last, keyOf, starts]);
 
   useLayoutEffect(() => {
-    drawn.current = { starts, viewport };
+    drawnViewport.current = viewport;
   });
 
   const readViewport = useCallback(() => {
     const element = scrollRef.current;
     // Detached or hidden (moving into another tile or window), the element says nothing about the reader.
     if (!element || element.clientHeight === 0) return;
-    const { scrollTop: top, clientHeight: height } = element;
-    setViewport((now) => (now.top === top && now.height === height ? now : { top, height }));
+    const { scrollTop, clientHeight: height } = element;
+    const fromEnd = -scrollTop;
+    setViewport((now) => (now.fromEnd === fromEnd && now.height === height ? now : { fromEnd, height }));
   }, [scrollRef]);
 
   const resize = useCallback(
     (element: HTMLElement, height: number) => {
       const key = element.dataset.key;
       if (key === undefined || sizes.get(key) === height) return false;
-      const scroller = scrollRef.current;
-      // A row starting above the viewport pushes what the reader sees by as much as it grew.
-      if (scroller && element.getBoundingClientRect().top < scroller.getBoundingClientRect().top) {
-        owedScroll.current += height - (sizes.get(key) ?? estimate);
-      }
       sizes.set(key, height);
       version.current += 1;
       return true;
     },
-    [sizes, scrollRef, estimate],
+    [sizes],
   );
 
   // Rows are measured by a ResizeObserver, which reports a row's size once the frame is laid out
@@ -164,34 +164,73 @@ export function useVirtualRows({ scrollRef, count, keyOf, estimate, overscan }: 
     };
   }, [scrollRef, readViewport, rerenderFromObserver]);
 
-  // After a commit: settle the scroll owed to resized rows once the list is drawn at their sizes
-  // (not in the commit that measured them); read the viewport until it is laid out. Reading it
-  // after every commit would force the page's layout each time: scroll events and the scroller's
-  // resizes keep it up to date instead.
+  // Away from the end, what the reader sees stays in place when rows after it are added or change
+  // height (the scroller keeps its end in place, so they would move it up): the first row in view
+  // keeps its distance from the end, until the reader scrolls. At the end nothing is kept: the end
+  // is what is followed. (When the viewport itself changes height, its bottom stays, as the browser
+  // keeps it.)
+  const anchor = useRef<Anchor | null>(null);
   useLayoutEffect(() => {
     const element = scrollRef.current;
-    if (element && owedScroll.current !== 0 && measured === version.current) {
-      element.scrollTop += owedScroll.current;
-      owedScroll.current = 0;
+    const kept = anchor.current;
+    anchor.current = null;
+    if (!element || count === 0 || atEnd(viewport)) return;
+    const index = kept && kept.seen === viewport.fromEnd ? indexOfKey(kept.key, kept.index, count, keyOf) : -1;
+    if (kept && index !== -1) {
+      const toEnd = totalSize - (starts[index] as number);
+      // Read back in the scroll event, which renders the rows there.
+      if (toEnd !== kept.toEnd) element.scrollTop -= toEnd - kept.toEnd;
+      anchor.current = { ...kept, index, toEnd };
+      return;
     }
+    const first = rowAt(starts, viewportTop(totalSize, viewport));
+    anchor.current = {
+      key: keyOf(first),
+      index: first,
+      toEnd: totalSize - (starts[first] as number),
+      seen: viewport.fromEnd,
+    };
+  });
+
+  // After a commit, read the viewport until it is laid out. Reading it after every commit would
+  // force the page's layout each time: scroll events and the scroller's resizes keep it up to
+  // date instead.
+  useLayoutEffect(() => {
     if (count > 0 && viewport.height === 0) readViewport();
   });
 
-  const scrollToIndex = useCallback(
-    (index: number, align: 'start' | 'end') => {
-      const element = scrollRef.current;
-      const { starts, viewport } = drawn.current;
-      const count = starts.length - 1;
-      if (!element || index < 0 || index >= count) return;
-      // Not read yet in this commit (its first with rows): read now.
-      const height = viewport.height || element.clientHeight;
-      if (height === 0) return;
-      // The scroll event, dispatched before the next paint, renders the rows there: reading the
-      // position back now would force a layout.
-      element.scrollTop = align === 'start' ? (starts[index] as number) : (starts[index + 1] as number) - height;
-    },
-    [scrollRef],
-  );
+  const scrollToEnd = useCallback(() => {
+    const element = scrollRef.current;
+    // Drawn at the end, it is there still: a scroll would only force a layout. Elsewhere, the
+    // scroll event (dispatched before the next paint) renders the rows at the end.
+    if (element && !atEnd(drawnViewport.current)) element.scrollTop = 0;
+  }, [scrollRef]);
 
-  return { rows, totalSize, measure, scrollToIndex };
+  return { rows, totalSize, viewportHeight: viewport.height, measure, scrollToEnd };
+}
+
+/** The first row in view, kept at its distance from the list's end while the reader is away from it. */
+interface Anchor {
+  key: string;
+  index: number;
+  toEnd: number;
+  /** The viewport's distance from the end when it was found: another is the reader's scroll (or the list's, read back). */
+  seen: number;
+}
+
+/** At the list's end (within a pixel: positions can be fractional). */
+function atEnd(viewport: Viewport): boolean {
+  return viewport.fromEnd < 1;
+}
+
+/** Where the viewport starts from the list's top. */
+function viewportTop(total: number, viewport: Viewport): number {
+  return Math.max(total - viewport.height - viewport.fromEnd, 0);
+}
+
+/** The index of the row with `key`, looked for first where it was; -1 when it is gone. */
+function indexOfKey(key: string, near: number, count: number, keyOf: (index: number) => string): number {
+  if (near < count && keyOf(near) === key) return near;
+  for (let index = 0; index < count; index++) if (keyOf(index) === key) return index;
+  return -1;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layOut, visibleRange } from './virtual-rows.ts';
+import { layOut, rowAt, visibleRange } from './virtual-rows.ts';
 
 describe('virtual rows', () => {
   it('lays rows out one after another', () => {
@@ -14,6 +14,20 @@ describe('virtual rows', () => {
     expect(visibleRange(starts, 250, 300, 0)).toEqual({ first: 2, last: 5 });
     expect(visibleRange(starts, 200, 300, 0)).toEqual({ first: 1, last: 5 });
     expect(visibleRange(starts, 0, 150, 0)).toEqual({ first: 0, last: 1 });
+  });
+
+  it('finds the row at a position: the first ending below it', () => {
+    expect(rowAt(starts, 0)).toBe(0);
+    expect(rowAt(starts, 99)).toBe(0);
+    expect(rowAt(starts, 100)).toBe(1);
+    expect(rowAt(starts, 950)).toBe(9);
+    expect(rowAt(starts, 5000)).toBe(9);
+    expect(
+      rowAt(
+        layOut(3, (i) => [0, 0, 10][i] as number),
+        0,
+      ),
+    ).toBe(2);
   });
 
   it('adds the overscan on each side within the list', () => {

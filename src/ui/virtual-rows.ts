@@ -20,6 +20,15 @@ function firstWhere(from: number, to: number, holds: (index: number) => boolean)
   return low;
 }
 
+/** The row at `offset` from the list's top: the first that ends below it (the last row beyond the end). */
+export function rowAt(starts: Float64Array, offset: number): number {
+  const count = starts.length - 1;
+  return Math.min(
+    firstWhere(0, count, (i) => (starts[i + 1] as number) > offset),
+    count - 1,
+  );
+}
+
 /**
  * The rows to render for a viewport `height` high scrolled to `top` (Infinity: the end), with
  * `overscan` more on each side: the first and last index, or null when there are no rows. A row

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { browserMissing } from '../support/browser.ts';
-import { waitFor } from '../support/conversations.ts';
+import { SocketClient, waitFor } from '../support/conversations.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 
 // A conversation longer than one history page: the chat opens at its newest message, and
@@ -86,11 +86,12 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
 
     // Walking down the whole list shows every message once, ascending.
     const seen = new Set<number>();
+    // The log is bottom-anchored: its position is 0 at the end and negative above it.
     const { height, step } = await log.evaluate((element) => ({
       height: element.scrollHeight,
       step: element.clientHeight / 2,
     }));
-    for (let top = 0; top <= height; top += step) {
+    for (let top = -height; top <= 0; top += step) {
       // Two frames: the scroll event, then the virtualiser's render of the rows there.
       await log.evaluate((element, to) => {
         element.scrollTo({ top: to });
@@ -123,7 +124,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     release();
     await page.locator('.flexlayout__tabset').first().waitFor();
     await waitFor(
-      () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight),
+      () => log.evaluate((element) => -element.scrollTop),
       (distance) => distance <= 20,
       5_000,
       'the chat at its end in its tile',
@@ -142,6 +143,122 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     await log.hover();
     await page.mouse.wheel(0, -400);
     await toLatest.waitFor();
+    await page.close();
+  }, 120_000);
+
+  it('keeps the reader’s place while newer and older rows arrive, and follows the end again at their word', async () => {
+    const { server, browser } = suite;
+    const id = await replayedConversation();
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/experiment/conversations/${id}`);
+    const log = page.getByRole('log');
+    await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
+    const toLatest = page.getByRole('button', { name: 'Scroll to the latest message' });
+    await log.hover();
+    await page.mouse.wheel(0, -300);
+    await toLatest.waitFor();
+
+    // The log is bottom-anchored: what the reader sees keeps its distance from the log's bottom (the
+    // panel below it may change height meanwhile, which the browser takes from the top).
+    /** The first row whose top is in view: its message, and its distance from the log's bottom. */
+    const anchor = () =>
+      log.evaluate((element) => {
+        const { top, bottom } = element.getBoundingClientRect();
+        const row = [...element.querySelectorAll('[data-index]')]
+          .map((node) => ({
+            text: /history message \d+/.exec(node.textContent ?? '')?.[0],
+            top: node.getBoundingClientRect().top,
+          }))
+          .filter((candidate) => candidate.top >= top && candidate.text)
+          .sort((a, b) => a.top - b.top)[0];
+        return row && { text: row.text, fromBottom: Math.round(bottom - row.top) };
+      });
+    /** Where the row of this message is now. */
+    const placeOf = (text: string | undefined) =>
+      log.evaluate((element, text) => {
+        const { bottom } = element.getBoundingClientRect();
+        const row = [...element.querySelectorAll('[data-index]')].find(
+          (node) => /history message \d+/.exec(node.textContent ?? '')?.[0] === text,
+        );
+        return row && { text, fromBottom: Math.round(bottom - row.getBoundingClientRect().top) };
+      }, text);
+    // Until the position has not moved for five frames (a wheel scrolls smoothly, over many frames).
+    const settled = () =>
+      log.evaluate(
+        (element) =>
+          new Promise((resolve) => {
+            let last = NaN;
+            let still = 0;
+            const check = () => {
+              still = element.scrollTop === last ? still + 1 : 0;
+              last = element.scrollTop;
+              if (still >= 5) resolve(last);
+              else requestAnimationFrame(check);
+            };
+            requestAnimationFrame(check);
+          }),
+      );
+    await settled();
+    const before = await anchor();
+    expect(before?.text).toBeDefined();
+
+    // Newer rows come after the last one, below the reader's view: it does not move.
+    const socket = await SocketClient.open(server.url, { conversation_id: id, latest_event_id: 1_000_000_000 });
+    for (let n = 0; n < 3; n++) socket.send({ action: 'run', args: { command: `echo kept-${n}`, hidden: false } });
+    await waitFor(
+      async () =>
+        (await (await fetch(`${server.url}/api/conversations/${id}/events?limit=10`)).json()) as {
+          events: { observation?: string; content?: string }[];
+        },
+      (page) => page.events.some((event) => event.observation === 'run' && event.content?.includes('kept-2')),
+      30_000,
+      'the commands’ output',
+    );
+    await socket.close();
+    await page.waitForTimeout(300);
+    await settled();
+    expect(await placeOf(before?.text)).toEqual(before);
+    expect(await toLatest.count()).toBe(1);
+
+    // Older rows come before the first one, above it: the reader's view does not move either. The
+    // older page is held until the place is taken.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route(/\/events\?.*before_id=/, async (route) => {
+      asked = true;
+      await released;
+      await route.continue();
+    });
+    const fromTop = await log.evaluate((element) => element.scrollHeight - element.clientHeight + element.scrollTop);
+    await page.mouse.wheel(0, -(fromTop - 100));
+    await settled();
+    expect(asked).toBe(true);
+    const nearTop = await anchor();
+    const indexOf = (text: string | undefined) =>
+      log.evaluate(
+        (element, text) =>
+          [...element.querySelectorAll('[data-index]')]
+            .find((node) => /history message \d+/.exec(node.textContent ?? '')?.[0] === text)
+            ?.getAttribute('data-index'),
+        text,
+      );
+    const indexBefore = Number(await indexOf(nearTop?.text));
+    release();
+    await waitFor(
+      async () => Number(await indexOf(nearTop?.text)),
+      (index) => index > indexBefore,
+      30_000,
+      'an older page',
+    );
+    await settled();
+    expect(await placeOf(nearTop?.text)).toEqual(nearTop);
+
+    // At the reader's word the list goes back to its end, with the newest row in view.
+    await toLatest.click();
+    await log.getByText('kept-2').first().waitFor();
+    await toLatest.waitFor({ state: 'detached' });
+    expect(await log.evaluate((element) => -element.scrollTop)).toBeLessThanOrEqual(20);
     await page.close();
   }, 120_000);
 });

@@ -305,7 +305,8 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await page.setViewportSize({ width: viewport?.width ?? 1280, height: 480 });
     const log = page.getByRole('log', { name: 'Messages' });
     const distanceFromEnd = () =>
-      log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+      // The log is bottom-anchored: its position is 0 at the end and negative above it.
+      log.evaluate((element) => -element.scrollTop);
     await log.hover();
     await waitFor(
       async () => {

@@ -11,6 +11,7 @@ import { createReaderInput } from './reader-input.ts';
 import type { ForkControls } from './use-fork.ts';
 import {
   createRowsSelector,
+  distanceFromTop,
   isAtBottom,
   isUserRow,
   lastAgentRowId,
@@ -122,14 +123,8 @@ export function MessageList({
   // position too, upward at times while rows are measured, and on a slow machine such a scroll
   // event can see the position moved before the list's new height: it is not the reader's.
   const [reader] = useState(createReaderInput);
-  // The list opens at its end: the first render lays out the newest rows, and the scroller is at
-  // the bottom before the virtualiser reads it (this effect runs before its own), so the page's
-  // oldest rows are never rendered.
-  const hasRows = rows.length > 0;
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (element && hasRows) element.scrollTop = element.scrollHeight;
-  }, [hasRows]);
+  // The list opens at its end, and keeps its end in view as rows come (the virtualiser's scroller
+  // is bottom-anchored); older rows put in front leave what the reader sees where it is.
   const keyOf = useCallback((index: number) => rowKey(rows[index] as ChatRow), [rows]);
   const virtual = useVirtualRows({
     scrollRef,
@@ -138,11 +133,7 @@ export function MessageList({
     estimate: ESTIMATED_ROW_PX,
     overscan: 3,
   });
-  const { scrollToIndex } = virtual;
-
-  const scrollToEnd = useCallback(() => {
-    if (rows.length > 0) scrollToIndex(rows.length - 1, 'end');
-  }, [rows.length, scrollToIndex]);
+  const { scrollToEnd } = virtual;
   // Back to the end and following it, at the user's word: the scrolls that follow are the list's.
   const followAgain = useCallback(() => {
     reader.forget();
@@ -150,18 +141,8 @@ export function MessageList({
     scrollToEnd();
   }, [reader, scrollToEnd]);
 
-  // Older rows were put in front: keep the row that was first where it was.
-  const firstKey = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    const previousFirst = firstKey.current;
-    firstKey.current = rows.length > 0 ? rowKey(rows[0] as ChatRow) : null;
-    if (previousFirst === null || previousFirst === firstKey.current) return;
-    const index = rows.findIndex((row) => rowKey(row) === previousFirst);
-    if (index > 0 && !following) scrollToIndex(index, 'start');
-  }, [rows, following, scrollToIndex]);
-
-  // Rows are measured after they render, so the end moves after a scroll to it: keep following it.
-  const { totalSize } = virtual;
+  // Following from within the tolerance above the end, the list's changes bring it to the end.
+  const { totalSize, viewportHeight } = virtual;
   useLayoutEffect(() => {
     if (following) scrollToEnd();
   }, [following, scrollToEnd, totalSize]);
@@ -185,10 +166,10 @@ export function MessageList({
 
   // A first page too short to scroll cannot reach the top by scrolling: ask for more at once
   // (checked again once the rows are measured, as the guessed heights may have hidden it).
+  // Asked of the virtualiser, not of the element: reading its height would force a layout in every commit.
   useEffect(() => {
-    const element = scrollRef.current;
-    if (element && element.scrollHeight <= element.clientHeight) loadOlder();
-  }, [rows.length, totalSize, loadOlder]);
+    if (viewportHeight > 0 && totalSize <= viewportHeight) loadOlder();
+  }, [viewportHeight, totalSize, loadOlder]);
 
   const lastScrollTop = useRef(0);
   // A moved element forgets its scroll position (the chat moves from the first frame into its
@@ -207,7 +188,7 @@ export function MessageList({
     lastScrollTop.current = element.scrollTop;
     if (isAtBottom(element)) setFollowing(true);
     else if (movedUp && reader.byReader(event)) setFollowing(false);
-    if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) loadOlder();
+    if (distanceFromTop(element) < LOAD_OLDER_THRESHOLD_PX) loadOlder();
   };
 
   // A detached element forgets its scroll position (the chat moves from the first frame into its
@@ -244,38 +225,41 @@ export function MessageList({
         aria-label={t('panel.messages')}
         tabIndex={0}
       >
+        {rows.length > 0 && (
+          <RowTextProvider value={t}>
+            <div className={styles.virtualBody} style={{ height: totalSize }}>
+              {virtual.rows.map((item) => {
+                const row = rows[item.index] as ChatRow;
+                const props: EventRowProps = {
+                  row,
+                  confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null,
+                  feedback,
+                  memory: row.kind === 'pending' ? null : (memoryOf?.(row.id) ?? null),
+                  fork: row.kind === 'pending' ? null : rowFork(row.id),
+                };
+                return (
+                  <div
+                    key={item.key}
+                    data-index={item.index}
+                    data-key={item.key}
+                    ref={virtual.measure}
+                    className={styles.virtualRow}
+                    style={{ transform: `translateY(${item.start}px)` }}
+                  >
+                    <EventRow {...props} />
+                  </div>
+                );
+              })}
+            </div>
+          </RowTextProvider>
+        )}
+        {/* After the rows: the scroller shows its last child on top. */}
         {loadingOlder && (
           <p className={styles.centred} role="status">
             {t('panel.loadingOlder')}
           </p>
         )}
-        {rows.length === 0 && !loadingOlder && <p className={styles.centred}>{t('panel.empty')}</p>}
-        <RowTextProvider value={t}>
-          <div className={styles.virtualBody} style={{ height: totalSize }}>
-            {virtual.rows.map((item) => {
-              const row = rows[item.index] as ChatRow;
-              const props: EventRowProps = {
-                row,
-                confirmation: row.kind !== 'pending' && row.id === confirmRowId ? confirmation : null,
-                feedback,
-                memory: row.kind === 'pending' ? null : (memoryOf?.(row.id) ?? null),
-                fork: row.kind === 'pending' ? null : rowFork(row.id),
-              };
-              return (
-                <div
-                  key={item.key}
-                  data-index={item.index}
-                  data-key={item.key}
-                  ref={virtual.measure}
-                  className={styles.virtualRow}
-                  style={{ transform: `translateY(${item.start}px)` }}
-                >
-                  <EventRow {...props} />
-                </div>
-              );
-            })}
-          </div>
-        </RowTextProvider>
+        {rows.length === 0 && !loadingOlder && <p className={styles.emptyNote}>{t('panel.empty')}</p>}
       </div>
       {!following && (
         <Button className={styles.scrollToBottom} size="sm" tone="secondary" onClick={followAgain}>

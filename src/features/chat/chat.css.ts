@@ -42,9 +42,15 @@ export const scroller = style({
   minHeight: 0,
   overflowY: 'auto',
   position: 'relative',
+  // Bottom-anchored: the end stays in view as the list grows, without a scroll (use-virtual-rows.ts).
+  display: 'flex',
+  flexDirection: 'column-reverse',
+  // The list keeps the reader's place itself; the browser's anchoring would move it a second time.
+  overflowAnchor: 'none',
   padding: `0 ${vars.space.md}`,
 });
-export const virtualBody = style({ position: 'relative', width: '100%' });
+// At least the viewport's height, so that a short list starts at the top.
+export const virtualBody = style({ position: 'relative', width: '100%', flexShrink: 0, minHeight: '100%' });
 export const virtualRow = style({ position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: vars.space.sm });
 
 export const centred = style({
@@ -53,6 +59,8 @@ export const centred = style({
   color: vars.color.textMuted,
   fontSize: vars.fontSize.sm,
 });
+/** Alone in the bottom-anchored scroller: at its top. */
+export const emptyNote = style([centred, { marginBottom: 'auto' }]);
 
 const bubbleBase = style({
   maxWidth: '80%',

@@ -3,6 +3,7 @@ import {
   chatRows,
   createRowCache,
   createRowsSelector,
+  distanceFromTop,
   editableText,
   forkPoint,
   isAtBottom,
@@ -176,9 +177,15 @@ describe('forks from a row', () => {
 });
 
 describe('auto-scroll', () => {
-  it('counts as at the bottom within 20 px', () => {
-    expect(isAtBottom({ scrollTop: 480, scrollHeight: 1000, clientHeight: 500 })).toBe(true);
-    expect(isAtBottom({ scrollTop: 479, scrollHeight: 1000, clientHeight: 500 })).toBe(false);
+  it('counts as at the bottom within 20 px (the scroller is bottom-anchored: 0 at the end, negative above)', () => {
+    expect(isAtBottom({ scrollTop: 0 })).toBe(true);
+    expect(isAtBottom({ scrollTop: -20 })).toBe(true);
+    expect(isAtBottom({ scrollTop: -21 })).toBe(false);
+  });
+
+  it('measures the distance from the top from the end', () => {
+    expect(distanceFromTop({ scrollTop: 0, scrollHeight: 1000, clientHeight: 400 })).toBe(600);
+    expect(distanceFromTop({ scrollTop: -600, scrollHeight: 1000, clientHeight: 400 })).toBe(0);
   });
 
   it('takes a scroll for the reader’s within a second of their input, and never one before it', () => {
