@@ -64,11 +64,8 @@ export function createTokenRefresh(store: Store, refresh: RefreshToken | null) {
     const key = `${userId}\n${stored.provider}\n${held.sealed}`;
     let renewing = refreshes.get(key);
     if (!renewing) {
-      // A refused refresh token is answered by `refused` from now on.
       renewing = renew(refresh, userId, { ...stored, refresh: held }).finally(() =>
-        refused.has(held.sealed)
-          ? refreshes.delete(key)
-          : setTimeout(() => refreshes.delete(key), TRADED_MEMORY_MS).unref(),
+        setTimeout(() => refreshes.delete(key), TRADED_MEMORY_MS).unref(),
       );
       refreshes.set(key, renewing);
     }
