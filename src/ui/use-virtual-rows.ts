@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { layOut, rowAt, visibleRange } from './virtual-rows.ts';
 
 export interface VirtualRowsOptions {
-  /** The scrolling element; the rows are positioned inside it from its top. */
+  /** The scrolling element, styled with `virtualScroller` (virtual-rows.css.ts); the rows are positioned inside it from its top. */
   scrollRef: RefObject<HTMLElement | null>;
   count: number;
   /** Each row's key (the same for a row wherever it moves in the list); a new function when the rows change. */
@@ -41,7 +41,7 @@ interface Viewport {
 
 /**
  * A virtualised list of rows of different heights, each measured once rendered. The scroller lays
- * its content out from the bottom (flex-direction: column-reverse), so its position counts from
+ * its content out from the bottom (virtual-rows.css.ts: column-reverse), so its position counts from
  * the list's end (scrollTop 0 there, negative above it): it opens at the end, and stays there as
  * rows are added or measured without a scroll, which would force a layout in every commit. Only
  * the newest rows are rendered before the first paint; it re-renders within the scroll event, and

@@ -5,6 +5,7 @@ import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
 import { Button } from '../../ui/index.ts';
 import { useVirtualRows } from '../../ui/use-virtual-rows.ts';
+import { virtualBody } from '../../ui/virtual-rows.css.ts';
 import * as styles from './chat.css.ts';
 import { EventRow, RowTextProvider, type EventRowProps, type RowFork } from './EventRow.tsx';
 import { createReaderInput } from './reader-input.ts';
@@ -227,7 +228,7 @@ export function MessageList({
       >
         {rows.length > 0 && (
           <RowTextProvider value={t}>
-            <div className={styles.virtualBody} style={{ height: totalSize }}>
+            <div className={virtualBody} style={{ height: totalSize }}>
               {virtual.rows.map((item) => {
                 const row = rows[item.index] as ChatRow;
                 const props: EventRowProps = {

@@ -1,5 +1,6 @@
 import { style, styleVariants } from '@vanilla-extract/css';
 import { messageTextarea } from '../../ui/message-input.css.ts';
+import { virtualScroller } from '../../ui/virtual-rows.css.ts';
 import { vars } from '../../styles/theme.css.ts';
 
 export const panel = style({
@@ -37,20 +38,10 @@ export const toolbar = style({
   padding: `${vars.space.xs} ${vars.space.md}`,
 });
 
-export const scroller = style({
-  flex: 1,
-  minHeight: 0,
-  overflowY: 'auto',
-  position: 'relative',
-  // Bottom-anchored: the end stays in view as the list grows, without a scroll (use-virtual-rows.ts).
-  display: 'flex',
-  flexDirection: 'column-reverse',
-  // The list keeps the reader's place itself; the browser's anchoring would move it a second time.
-  overflowAnchor: 'none',
-  padding: `0 ${vars.space.md}`,
-});
-// At least the viewport's height, so that a short list starts at the top.
-export const virtualBody = style({ position: 'relative', width: '100%', flexShrink: 0, minHeight: '100%' });
+export const scroller = style([
+  virtualScroller,
+  { flex: 1, minHeight: 0, overflowY: 'auto', position: 'relative', padding: `0 ${vars.space.md}` },
+]);
 export const virtualRow = style({ position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: vars.space.sm });
 
 export const centred = style({
