@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from '../../ui/index.ts';
 import { agentMachine, selectSendDisabled } from '../../../machines/agent.ts';
 import {
@@ -54,7 +54,8 @@ function useBalance(): number | null {
 }
 
 export function useChatActors(stream: ConversationStream, conversation: Conversation) {
-  const agent = useActorRef(
+  // Each machine is given its implementations once: `provide` builds the machine anew, too much for every render.
+  const [agentLogic] = useState(() =>
     agentMachine.provide({
       actions: {
         requestAgentState: (_, params) => stream.send({ action: 'change_agent_state', args: params }),
@@ -64,7 +65,8 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
       },
     }),
   );
-  const chatInput = useActorRef(
+  const agent = useActorRef(agentLogic);
+  const [chatInputLogic] = useState(() =>
     chatInputMachine.provide({
       actions: {
         sendMessage: (_, { message, images }) => stream.send(messageAction(message, images)),
@@ -76,9 +78,9 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
         },
       },
     }),
-    { input: { idPrefix: `${stream.conversationId}-${PAGE_LOAD_ID}` } },
   );
-  const upload = useActorRef(
+  const chatInput = useActorRef(chatInputLogic, { input: { idPrefix: `${stream.conversationId}-${PAGE_LOAD_ID}` } });
+  const [uploadLogic] = useState(() =>
     uploadMachine.provide({
       actors: {
         uploadFiles: uploadFilesActor({ conversationId: conversation.conversation_id, readToken: tokenStore.read }),
@@ -99,6 +101,7 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
       },
     }),
   );
+  const upload = useActorRef(uploadLogic);
 
   // Messages not echoed yet stay in the browser; once the history is in (the socket is connected),
   // those a previous visit sent that never reached the agent come back into the box.

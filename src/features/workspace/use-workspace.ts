@@ -34,7 +34,8 @@ export function useConversationActor(conversationId: string, prefetched?: Prefet
   const refreshList = () => void queryClient.invalidateQueries({ queryKey: queryKeys.conversationList });
   const describe = (failure: ConversationFailure) =>
     failure.kind === 'server' ? failure.text : t(`conversation.${failure.message}`);
-  return useActorRef(
+  // Given once: `provide` builds the machine anew, too much for every render.
+  const [logic] = useState(() =>
     conversationMachine.provide({
       actors: {
         fetchConversation: fromPromise(({ input }) => load(() => conversationRequests.get(input.conversationId))),
@@ -54,8 +55,8 @@ export function useConversationActor(conversationId: string, prefetched?: Prefet
         announceFailure: (_, failure) => showErrorToast(describe(failure)),
       },
     }),
-    { input: { conversationId } },
   );
+  return useActorRef(logic, { input: { conversationId } });
 }
 
 export type ConversationActor = ReturnType<typeof useConversationActor>;

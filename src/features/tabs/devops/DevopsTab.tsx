@@ -46,7 +46,8 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
   const { t, i18n } = useTranslation(['tabs', 'chat']);
   const queryClient = useQueryClient();
   const conversationId = conversation.conversation_id;
-  const devops = useActorRef(
+  // Given once: `provide` builds the machine anew, too much for every render.
+  const [logic] = useState(() =>
     devopsMachine.provide({
       actors: {
         loadHistory: fromPromise(({ input }) => devopsRequests.history(input.sessionId)),
@@ -76,8 +77,8 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
       },
       actions: { announceUploadFailure: () => toast.error(t('devops.uploadFailed')) },
     }),
-    { input: { sessionId: conversationId } },
   );
+  const devops = useActorRef(logic, { input: { sessionId: conversationId } });
   const ready = isRuntimeReady(conversation);
   useEffect(() => {
     if (ready) devops.send({ type: 'RUNTIME_READY' });
