@@ -12,6 +12,7 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
+import { afterNextPaint } from './after-paint.ts';
 import type * as RadixParts from './RadixDropdownMenu.tsx';
 
 // Radix's menu (with floating-ui, which places it) is a tenth of every page's first load, and no
@@ -71,7 +72,7 @@ export function DropdownMenu({ children, modal = true }: { children: ReactNode; 
     });
   }, []);
   useEffect(() => {
-    if (!parts) load();
+    if (!parts) return afterNextPaint(load);
   }, [parts, load]);
   const triggerRef = useCallback((node: HTMLButtonElement | null) => {
     if (node && refocus.current) {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { afterNextPaint } from './after-paint.ts';
 import * as styles from './markdown.css.ts';
 
 // marked and DOMPurify are half of the chat panel's code (the DevOps tab uses them too), so they load after the first paint,
@@ -21,8 +22,10 @@ export function Markdown({ text }: { text: string }) {
   const [render, setRender] = useState(() => loaded);
   useEffect(() => {
     if (render) return;
-    void loadRenderer().then((renderer) => {
-      if (renderer) setRender(() => renderer);
+    return afterNextPaint(() => {
+      void loadRenderer().then((renderer) => {
+        if (renderer) setRender(() => renderer);
+      });
     });
   }, [render]);
   const html = useMemo(() => render?.(text) ?? null, [render, text]);
