@@ -6,14 +6,13 @@ import { SecretBox } from '../server/shared/secret-box.ts';
 import { createTestDatabase } from '../tests/support/database.ts';
 import type { BenchResult } from './result.ts';
 import { round } from './stats.ts';
+import { POSTGRES_URL } from './databases.ts';
 
 const CLICKS = 10_000;
 const LINKS = 10;
 const VISITORS = 1_000;
 const CONCURRENCY = 64;
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131 Safari/537.36';
-const POSTGRES_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
  * 10,000 clicks on 10 links from 1,000 visitors (each visitor clicks each link once), recorded

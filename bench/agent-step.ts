@@ -6,9 +6,11 @@ import { ScenarioFactory } from '../tests/agent/scenario.ts';
 import { testSettings } from '../tests/agent/memory-host.ts';
 import { randomHistory } from '../tests/support/history-builder.ts';
 import { isAgentState, SocketClient } from '../tests/support/conversations.ts';
+import { createTestDatabase } from '../tests/support/database.ts';
 import { startServer, type RunningServer } from '../tests/support/server.ts';
 import type { BenchResult } from './result.ts';
 import type { Event } from '../openapi/types.ts';
+import { POSTGRES_URL } from './databases.ts';
 import { quantile, round } from './stats.ts';
 
 interface StepCost {
@@ -60,10 +62,10 @@ async function medianOf(run: () => Promise<StepCost>): Promise<StepCost> {
 }
 
 /**
- * The same think task through the real server process (oss mode; PGlite, or PostgreSQL with
- * DATABASE_URL): every event stored and sent to the socket that watches the conversation, as a
- * browser does. CPU is the server process's, read from /proc: PGlite's work is in it,
- * PostgreSQL's is in its own processes.
+ * The same think task through the real server process (oss mode; on PGlite, then on PostgreSQL):
+ * every event stored and sent to the socket that watches the conversation, as a browser does.
+ * CPU is the server process's, read from /proc: PGlite's work is in it, PostgreSQL's is in its
+ * own processes.
  */
 async function serverStep(server: RunningServer, steps: number): Promise<StepCost> {
   const model = await startFakeModel('think', steps);
@@ -146,27 +148,35 @@ export async function benchAgentStep(): Promise<BenchResult[]> {
       rows.push({ name, metric: `${label}, CPU per step`, value: round(cost.cpuMs), unit: 'ms', target: '≤ 5 ms' });
       rows.push({ name, metric: `${label}, wall time per step`, value: round(cost.wallMs), unit: 'ms' });
     }
-    const server = await startServer({ mode: 'oss' });
-    try {
-      const steps = 60;
-      await serverStep(server, steps);
-      const cost = await medianOf(() => serverStep(server, steps));
-      const serverName = `agent step through the server process (oss, ${server.database.databaseUrl ? 'PostgreSQL' : 'PGlite'}, one socket watching), median of ${RUNS} runs`;
-      rows.push({
-        name: serverName,
-        metric: `${steps}-step think task, server CPU per step`,
-        value: round(cost.cpuMs),
-        unit: 'ms',
-        target: '≤ 5 ms',
-      });
-      rows.push({
-        name: serverName,
-        metric: `${steps}-step think task, wall time per step`,
-        value: round(cost.wallMs),
-        unit: 'ms',
-      });
-    } finally {
-      await server.destroy();
+    for (const [label, serverUrl] of [
+      ['PGlite', null],
+      ['PostgreSQL', POSTGRES_URL],
+    ] as const) {
+      const database = await createTestDatabase(serverUrl);
+      const server = await startServer({ mode: 'oss', database });
+      try {
+        const steps = 60;
+        await serverStep(server, steps);
+        const cost = await medianOf(() => serverStep(server, steps));
+        // PostgreSQL's own processes are not the server's: their CPU is not counted.
+        const serverName = `agent step through the server process (oss, ${label}, one socket watching), median of ${RUNS} runs`;
+        rows.push({
+          name: serverName,
+          metric: `${steps}-step think task, server CPU per step`,
+          value: round(cost.cpuMs),
+          unit: 'ms',
+          target: '≤ 5 ms',
+        });
+        rows.push({
+          name: serverName,
+          metric: `${steps}-step think task, wall time per step`,
+          value: round(cost.wallMs),
+          unit: 'ms',
+        });
+      } finally {
+        await server.destroy();
+        await database.destroy();
+      }
     }
     return rows;
   } finally {

@@ -6,12 +6,11 @@ import { chargeUsage, grantCredit } from '../server/modules/credits/index.ts';
 import { createTestDatabase } from '../tests/support/database.ts';
 import type { BenchResult } from './result.ts';
 import { round } from './stats.ts';
+import { POSTGRES_URL } from './databases.ts';
 
 const DEBITS = 5000;
 /** Callers at once: more than the pool's ten connections, so debits queue as a busy server's would. */
 const CONCURRENCY = 64;
-const POSTGRES_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function newAccount(db: Db) {
   const id = randomUUID();

@@ -8,13 +8,12 @@ import { startServer } from '../tests/support/server.ts';
 import { pinning, pinProcess } from './cpu-pinning.ts';
 import { pacedLoadInChild, type PacedLoadResult } from './paced-load.ts';
 import type { BenchResult } from './result.ts';
+import { POSTGRES_URL } from './databases.ts';
 
 const RATE = 1000;
 const CONNECTIONS = 32;
 const SECONDS = 10;
 const READS = ['/api/auth/me/extended', '/api/conversations', '/api/user/layouts'];
-const POSTGRES_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const load = (url: string, headers: Record<string, string> = {}) =>
   pacedLoadInChild({ url, headers, rate: RATE, seconds: SECONDS, connections: CONNECTIONS });
