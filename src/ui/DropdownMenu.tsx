@@ -72,7 +72,7 @@ export function DropdownMenu({ children, modal = true }: { children: ReactNode; 
     });
   }, []);
   useEffect(() => {
-    if (!parts) return afterNextPaint(load);
+    if (!parts) afterNextPaint(load);
   }, [parts, load]);
   const triggerRef = useCallback((node: HTMLButtonElement | null) => {
     if (node && refocus.current) {

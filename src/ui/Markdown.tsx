@@ -22,7 +22,7 @@ export function Markdown({ text }: { text: string }) {
   const [render, setRender] = useState(() => loaded);
   useEffect(() => {
     if (render) return;
-    return afterNextPaint(() => {
+    afterNextPaint(() => {
       void loadRenderer().then((renderer) => {
         if (renderer) setRender(() => renderer);
       });
