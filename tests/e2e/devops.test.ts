@@ -37,6 +37,8 @@ describe.skipIf(browserMissing())('the DevOps agent in the browser', () => {
       const tab = page.getByRole('region', { name: 'DevOps Agent' });
       // The workflow starts by itself once the runtime is ready; the reply's markdown is rendered.
       await tab.getByText('What shall I deploy?').waitFor({ timeout: 60_000 });
+      // Markdown renders once its code has loaded, after the first paint.
+      await tab.locator('strong', { hasText: 'What shall I deploy?' }).waitFor();
       expect(await tab.locator('strong', { hasText: 'What shall I deploy?' }).count()).toBe(1);
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
