@@ -4,12 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelFetch } from './http-fetch.ts';
 
 let base = '';
-const received: { method: string; body: string; auth: string | undefined }[] = [];
+const received: { method: string; body: string; auth: string | undefined; length?: string }[] = [];
 const server = http.createServer((request, response) => {
   let body = '';
   request.on('data', (chunk: Buffer) => (body += chunk.toString()));
   request.on('end', () => {
-    received.push({ method: request.method ?? '', body, auth: request.headers.authorization });
+    received.push({
+      method: request.method ?? '',
+      body,
+      auth: request.headers.authorization,
+      length: request.headers['content-length'],
+    });
     if (request.url === '/missing')
       return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no"}');
     response.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'r1' });
@@ -32,12 +37,13 @@ describe('modelFetch', () => {
     const response = await modelFetch(`${base}/chat`, {
       method: 'POST',
       headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
-      body: '{"a":1}',
+      body: '{"a":"1 — ü 😀"}',
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('r1');
     expect(await response.text()).toBe('data: one\n\ndata: two\n\n');
-    expect(received.at(-1)).toEqual({ method: 'POST', body: '{"a":1}', auth: 'Bearer k' });
+    // Counted in bytes, not characters.
+    expect(received.at(-1)).toEqual({ method: 'POST', body: '{"a":"1 — ü 😀"}', auth: 'Bearer k', length: '21' });
   });
 
   it('answers errors as responses, like fetch', async () => {
