@@ -87,6 +87,8 @@ async function keepRawBody(request: FastifyRequest, _reply: FastifyReply, payloa
 }
 
 const apiPrefixes = ['/api/', '/feedback/', '/socket', '/health', '/ready'];
+/** Answers longer than this (in characters) are encoded to UTF-8 once, before node:http sees them. */
+const ENCODE_ONCE_FROM = 16 * 1024;
 
 export async function buildApp({
   config,
@@ -220,6 +222,13 @@ export async function buildApp({
       return payload;
     });
   }
+
+  // Registered last, so the checks above see the text. Given a string, Fastify flattens
+  // JSON.stringify's rope to count its bytes and node:http encodes it again to write it: a long
+  // answer (a trajectory, an events page) is encoded once instead.
+  app.addHook('onSend', async (_request, _reply, payload) =>
+    typeof payload === 'string' && payload.length > ENCODE_ONCE_FROM ? Buffer.from(payload) : payload,
+  );
 
   // The other JSON bodies are read as JSON is (a failure answers as one of JSON's, below).
   for (const type of JSON_BODY_TYPES)

@@ -169,6 +169,23 @@ describe('replaying a trajectory', () => {
     await call(t.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
   });
 
+  it('downloads a long trajectory in other scripts whole, its length counted in bytes', async () => {
+    const content = 'naïve — 日本語 😀 '.repeat(2_000);
+    const conversation = await createRunning(t.app, user.token, {
+      replay_json: JSON.stringify([{ id: 0, timestamp: at, source: 'user', action: 'message', args: { content } }]),
+    });
+    const response = await t.app.http.inject({
+      method: 'GET',
+      url: `/api/conversations/${conversation.conversation_id}/trajectory`,
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+    const events = (response.json() as { trajectory: Event[] }).trajectory;
+    expect(events.find((e) => e.action === 'message')?.args?.content).toBe(content);
+    await call(t.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
+  });
+
   it('refuses replay_json that is not a trajectory', async () => {
     for (const replay of [
       'not json',
