@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { browserMissing } from '../support/browser.ts';
 import { SocketClient, waitFor } from '../support/conversations.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
@@ -48,8 +48,20 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     return id;
   }
 
+  /**
+   * Opens the conversation and waits for the chat in its tile. It is drawn in the first frame, before
+   * the layout's script arrives, and then moves into its tile: a moved element loses its scroll
+   * position, and with it a wheel's scroll that had not yet been reported.
+   */
+  async function openChatInTile(page: Page, id: string) {
+    await page.goto(`${suite.server.url}/experiment/conversations/${id}`);
+    const log = page.locator('.flexlayout__tab').getByRole('log');
+    await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
+    return log;
+  }
+
   it('opens at the newest message and loads older pages, in order and without gaps, as the reader scrolls up', async () => {
-    const { server, browser } = suite;
+    const { browser } = suite;
     const id = await replayedConversation();
 
     const page = await openPage(browser);
@@ -60,10 +72,8 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
       if (url.pathname.startsWith('/assets/')) assets.push(request.url());
       if (url.pathname.startsWith('/api/')) calls.push(`${request.method()} ${url.pathname}${url.search}`);
     });
-    await page.goto(`${server.url}/experiment/conversations/${id}`);
-    const log = page.getByRole('log');
+    const log = await openChatInTile(page, id);
     const rows = log.locator('[data-index]');
-    await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
     // Each file the page announced in its head is fetched once: its later loader takes the announced copy.
     expect(assets.filter((url, i) => assets.indexOf(url) !== i)).toEqual([]);
     // What the route asked for early (the conversation and its newest page) the workspace takes: no call is made twice.
@@ -150,9 +160,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     const { server, browser } = suite;
     const id = await replayedConversation();
     const page = await openPage(browser);
-    await page.goto(`${server.url}/experiment/conversations/${id}`);
-    const log = page.getByRole('log');
-    await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
+    const log = await openChatInTile(page, id);
     const toLatest = page.getByRole('button', { name: 'Scroll to the latest message' });
     await log.hover();
     await page.mouse.wheel(0, -300);
