@@ -21,7 +21,7 @@ const MAKE_FILES = `for d in $(seq 1 50); do mkdir -p src/d$d; for f in $(seq 1 
 export async function benchFork(): Promise<BenchResult[]> {
   const temp = await tempRuntime();
   const snapshotCosts: number[] = [];
-  const sandboxed = temp.runtime.sandboxed;
+  const sandboxed = await temp.runtime.isSandboxed();
   try {
     const session = await temp.runtime.start('bench-snapshots');
     await session.runCommand({ command: MAKE_FILES, timeoutSeconds: 120 });

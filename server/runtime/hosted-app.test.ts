@@ -8,6 +8,9 @@ import { freePort } from './ports.ts';
 import { detectBwrap } from './sandbox.ts';
 import { tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 
+/** bubblewrap's path where it can sandbox here. */
+const bwrap = (await detectBwrap()).path;
+
 // Local deployments: an app unpacked apart from any workspace, run sandboxed on its port, brought
 // back after a restart, and removed with its files.
 
@@ -68,10 +71,10 @@ describe('hosted apps', () => {
   }, 60_000);
 
   // Without bubblewrap (a developer's machine) apps run unsandboxed; CI always has it.
-  it.skipIf(!detectBwrap().path && !process.env.CI)(
+  it.skipIf(!bwrap && !process.env.CI)(
     'keeps an app from reading the other workspaces and the server’s data',
     async () => {
-      expect(temp.runtime.sandboxed).toBe(true);
+      expect(await temp.runtime.isSandboxed()).toBe(true);
       const port = await freePort();
       const probe = `const fs = require('node:fs'); require('node:http').createServer((q, s) => { let seen; try { seen = fs.readdirSync(${JSON.stringify(temp.rootDir)}).join(','); } catch (e) { seen = e.code; } s.end(seen); }).listen(Number(process.env.PORT));`;
       await temp.runtime.apps.host({

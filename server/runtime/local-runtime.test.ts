@@ -9,6 +9,9 @@ import { LocalRuntime } from './local-runtime.ts';
 import { detectBwrap } from './sandbox.ts';
 import { processesWith, tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 
+/** bubblewrap's path where it can sandbox here. */
+const bwrap = (await detectBwrap()).path;
+
 /** Polls until `check` holds: setsid forks before it runs its command, so that process appears a moment later. */
 async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -42,7 +45,7 @@ describe('LocalRuntime', () => {
     try {
       process.env.PATH = dir; // an empty directory: no bwrap to find
       const runtime = new LocalRuntime({ rootDir: path.join(dir, 'workspaces'), logger });
-      expect(runtime.sandboxed).toBe(false);
+      expect(await runtime.isSandboxed()).toBe(false);
       expect(warnings).toEqual([expect.stringContaining('without a sandbox')]);
     } finally {
       process.env.PATH = originalPath;
@@ -115,7 +118,7 @@ describe('LocalRuntime', () => {
 });
 
 // Skipped only on a developer machine without bubblewrap; in CI a missing sandbox fails.
-describe.skipIf(!detectBwrap().path && !process.env.CI)('sandbox', () => {
+describe.skipIf(!bwrap && !process.env.CI)('sandbox', () => {
   it('lets a conversation write its workspace but not read other workspaces or the data directory', async () => {
     const a = await temp.runtime.start('sandbox-a');
     const b = await temp.runtime.start('sandbox-b');
@@ -159,83 +162,79 @@ const probe = (host: string, port: number) =>
   `timeout 2 bash -c 'echo > /dev/tcp/${host}/${port}' 2>/dev/null && echo open || echo closed`;
 
 // Skipped only on a developer machine without bubblewrap or pasta; in CI a missing network namespace fails.
-describe.skipIf(!(detectBwrap().path && findOnPath('pasta')) && !process.env.CI)(
-  'network namespace',
-  { timeout: 30_000 },
-  () => {
-    let hostService: http.Server;
-    let hostPort: number;
+describe.skipIf(!(bwrap && findOnPath('pasta')) && !process.env.CI)('network namespace', { timeout: 30_000 }, () => {
+  let hostService: http.Server;
+  let hostPort: number;
 
-    beforeAll(async () => {
-      // Stands for the database and the server's own ports on the host's loopback.
-      hostService = http.createServer((_request, response) => response.end('host only'));
-      await new Promise<void>((resolve) => hostService.listen(0, '127.0.0.1', resolve));
-      hostPort = (hostService.address() as AddressInfo).port;
+  beforeAll(async () => {
+    // Stands for the database and the server's own ports on the host's loopback.
+    hostService = http.createServer((_request, response) => response.end('host only'));
+    await new Promise<void>((resolve) => hostService.listen(0, '127.0.0.1', resolve));
+    hostPort = (hostService.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => hostService.close(resolve));
+  });
+
+  it("keeps commands away from the host's loopback and its own addresses", async () => {
+    const session = await temp.runtime.start('net-isolated');
+    await expect(session.runCommand({ command: 'echo > /dev/null' })).resolves.toMatchObject({ exitCode: 0 });
+    // The same probe from the host proves the service answers and the probe works.
+    expect(await fetchFromHost('127.0.0.1', hostPort)).toBe(200);
+    await expect(session.runCommand({ command: probe('127.0.0.1', hostPort) })).resolves.toMatchObject({
+      output: 'closed',
     });
-
-    afterAll(async () => {
-      await new Promise((resolve) => hostService.close(resolve));
-    });
-
-    it("keeps commands away from the host's loopback and its own addresses", async () => {
-      const session = await temp.runtime.start('net-isolated');
-      await expect(session.runCommand({ command: 'echo > /dev/null' })).resolves.toMatchObject({ exitCode: 0 });
-      // The same probe from the host proves the service answers and the probe works.
-      expect(await fetchFromHost('127.0.0.1', hostPort)).toBe(200);
-      await expect(session.runCommand({ command: probe('127.0.0.1', hostPort) })).resolves.toMatchObject({
+    const gateway = await session.runCommand({ command: "ip route | awk '/default/ {print $3}'" });
+    for (const address of [gateway.output.trim(), ...hostAddresses()].filter(Boolean)) {
+      await expect(session.runCommand({ command: probe(address, hostPort) })).resolves.toMatchObject({
         output: 'closed',
       });
-      const gateway = await session.runCommand({ command: "ip route | awk '/default/ {print $3}'" });
-      for (const address of [gateway.output.trim(), ...hostAddresses()].filter(Boolean)) {
-        await expect(session.runCommand({ command: probe(address, hostPort) })).resolves.toMatchObject({
-          output: 'closed',
-        });
-      }
-      await session.stop();
-    });
+    }
+    await session.stop();
+  });
 
-    it("reaches the host's loopback only on the ports the operator opened", async () => {
-      const opened = await tempRuntime({ hostPorts: [hostPort] });
-      try {
-        const session = await opened.runtime.start('net-opened');
-        await expect(session.runCommand({ command: `curl -s http://127.0.0.1:${hostPort}/` })).resolves.toMatchObject({
-          output: 'host only',
-        });
-        await expect(session.runCommand({ command: probe('127.0.0.1', hostPort + 1) })).resolves.toMatchObject({
-          output: 'closed',
-        });
-      } finally {
-        await opened.cleanup();
-      }
-    });
-
-    it('forwards the app ports from the host, but not into other conversations', async () => {
-      const serving = await temp.runtime.start('net-serving');
-      const other = await temp.runtime.start('net-other');
-      const [appPort] = serving.ports;
-      await serving.runCommand({ command: `python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &` });
-      // The server starts in the background: poll the host's end of the forwarded port until it answers.
-      const deadline = Date.now() + 10_000;
-      while ((await fetchFromHost('127.0.0.1', appPort)) !== 200) {
-        if (Date.now() > deadline) throw new Error('the app never answered on its forwarded port');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      await expect(other.runCommand({ command: probe('127.0.0.1', appPort) })).resolves.toMatchObject({
+  it("reaches the host's loopback only on the ports the operator opened", async () => {
+    const opened = await tempRuntime({ hostPorts: [hostPort] });
+    try {
+      const session = await opened.runtime.start('net-opened');
+      await expect(session.runCommand({ command: `curl -s http://127.0.0.1:${hostPort}/` })).resolves.toMatchObject({
+        output: 'host only',
+      });
+      await expect(session.runCommand({ command: probe('127.0.0.1', hostPort + 1) })).resolves.toMatchObject({
         output: 'closed',
       });
-      // The Python kernel lives in the same namespace as the shell (CI has ipykernel).
-      if (!(await serving.pythonUnavailable())) {
-        await expect(
-          serving.runPython(`import urllib.request\nurllib.request.urlopen('http://127.0.0.1:${appPort}/').status`),
-        ).resolves.toMatchObject({ output: '200' });
-      }
-      await serving.stop();
-      await other.stop();
-      // Stopping frees the forwarded ports on the host.
-      expect(await fetchFromHost('127.0.0.1', appPort)).toBe('ECONNREFUSED');
+    } finally {
+      await opened.cleanup();
+    }
+  });
+
+  it('forwards the app ports from the host, but not into other conversations', async () => {
+    const serving = await temp.runtime.start('net-serving');
+    const other = await temp.runtime.start('net-other');
+    const [appPort] = serving.ports;
+    await serving.runCommand({ command: `python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &` });
+    // The server starts in the background: poll the host's end of the forwarded port until it answers.
+    const deadline = Date.now() + 10_000;
+    while ((await fetchFromHost('127.0.0.1', appPort)) !== 200) {
+      if (Date.now() > deadline) throw new Error('the app never answered on its forwarded port');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await expect(other.runCommand({ command: probe('127.0.0.1', appPort) })).resolves.toMatchObject({
+      output: 'closed',
     });
-  },
-);
+    // The Python kernel lives in the same namespace as the shell (CI has ipykernel).
+    if (!(await serving.pythonUnavailable())) {
+      await expect(
+        serving.runPython(`import urllib.request\nurllib.request.urlopen('http://127.0.0.1:${appPort}/').status`),
+      ).resolves.toMatchObject({ output: '200' });
+    }
+    await serving.stop();
+    await other.stop();
+    // Stopping frees the forwarded ports on the host.
+    expect(await fetchFromHost('127.0.0.1', appPort)).toBe('ECONNREFUSED');
+  });
+});
 
 /** This machine's non-loopback IPv4 addresses. */
 function hostAddresses(): string[] {

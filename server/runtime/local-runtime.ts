@@ -53,9 +53,9 @@ const consoleLogger: Pick<Logger, 'warn'> = { warn: (details, message) => consol
  * context each), and may only be sent to http(s) addresses so it cannot read local files.
  */
 export class LocalRuntime implements Runtime {
-  readonly sandboxed: boolean;
   private readonly rootDir: string;
-  private readonly sandbox: Sandbox;
+  /** Settles once bubblewrap was probed, in the background from the runtime's creation on. */
+  private readonly sandbox: Promise<Sandbox>;
   private readonly ports: PortPool;
   private readonly browser = new SharedBrowser();
   private readonly python: string;
@@ -77,27 +77,35 @@ export class LocalRuntime implements Runtime {
     const hiddenDirs = options.hiddenDirs ?? (parent === path.parse(parent).root ? [] : [parent]);
     const logger = options.logger ?? consoleLogger;
     this.logger = logger;
-    let bwrap: string | null = null;
-    if (options.sandbox !== 'off') {
-      const found = detectBwrap();
-      bwrap = found.path;
-      if (!bwrap)
-        logger.warn(
-          { sandboxed: false, reason: found.problem },
-          'Runtime commands run without a sandbox: they can read and write anything the server can',
-        );
-    }
-    this.sandbox = new Sandbox(bwrap, this.rootDir, hiddenDirs);
-    this.sandboxed = this.sandbox.sandboxed;
+    const bwrap =
+      options.sandbox === 'off'
+        ? Promise.resolve(null)
+        : detectBwrap().then((found) => {
+            if (!found.path)
+              logger.warn(
+                { sandboxed: false, reason: found.problem },
+                'Runtime commands run without a sandbox: they can read and write anything the server can',
+              );
+            return found.path;
+          });
+    this.sandbox = bwrap.then((found) => new Sandbox(found, this.rootDir, hiddenDirs));
     this.ports = new PortPool(options.portRange ?? [20000, 26999]);
     this.python = options.python ?? '/usr/bin/python3';
     this.hostPorts = options.hostPorts ?? [];
-    this.apps = new AppHost(path.join(this.rootDir, '.apps'), async () => ({
-      sandbox: this.sandbox,
-      networkTools: this.sandboxed ? await this.networkTools() : null,
-      startNetwork: (tools, port, controlDir) =>
-        IsolatedNetwork.start(tools, { public: [port], loopback: [], toHost: [] }, controlDir),
-    }));
+    this.apps = new AppHost(path.join(this.rootDir, '.apps'), async () => {
+      const sandbox = await this.sandbox;
+      return {
+        sandbox,
+        networkTools: sandbox.sandboxed ? await this.networkTools() : null,
+        startNetwork: (tools, port, controlDir) =>
+          IsolatedNetwork.start(tools, { public: [port], loopback: [], toHost: [] }, controlDir),
+      };
+    });
+  }
+
+  /** Whether commands run in bubblewrap (known once it was probed). */
+  async isSandboxed(): Promise<boolean> {
+    return (await this.sandbox).sandboxed;
   }
 
   get(conversationId: string): RuntimeSession | undefined {
@@ -194,6 +202,7 @@ export class LocalRuntime implements Runtime {
     if (!existsSync(sourceGit))
       throw new MissingWorkspaceError(`There is no workspace of conversation ${sourceId} on this server`);
     const { workspaceDir, homeDir, tmpDir } = await this.directories(targetId);
+    const sandbox = await this.sandbox;
     await copyRepository(sourceGit, path.join(workspaceDir, '.git'));
     // Its own git config (and so its filters) is the user's: git runs confined to the new workspace, like every git call.
     const scope: SandboxScope = { workspaceDir, homeDir, tmpDir, network: null };
@@ -204,15 +213,16 @@ export class LocalRuntime implements Runtime {
         LANG: process.env.LANG ?? 'C.UTF-8',
         HOME: homeDir,
       },
-      wrap: (argv, network) => this.sandbox.wrap(argv, scope, { network }),
+      wrap: (argv, network) => sandbox.wrap(argv, scope, { network }),
     });
     await git.restore(snapshot, eventId);
   }
 
   private async create(id: string, givenEnv: Record<string, string>): Promise<LocalSession> {
     const { workspaceDir, homeDir, tmpDir, controlDir } = await this.directories(id);
+    const sandbox = await this.sandbox;
     const ports = await this.ports.reserve(id);
-    const networkTools = this.sandboxed ? await this.networkTools() : null;
+    const networkTools = sandbox.sandboxed ? await this.networkTools() : null;
     // In a namespace of its own the kernel keeps the ports forwarded to it; on the host's network it takes free ones at each start.
     const kernelPorts = networkTools ? await freeKernelPorts([...ports, ...this.hostPorts]) : undefined;
     let network: IsolatedNetwork | null = null;
@@ -245,13 +255,13 @@ export class LocalRuntime implements Runtime {
       cwd: scope.workspaceDir,
       env,
       controlDir,
-      wrap: (argv) => this.sandbox.wrap(argv, scope),
+      wrap: (argv) => sandbox.wrap(argv, scope),
     });
     try {
       const git = new Git({
         workspaceDir: scope.workspaceDir,
         env,
-        wrap: (argv, network) => this.sandbox.wrap(argv, scope, { network }),
+        wrap: (argv, network) => sandbox.wrap(argv, scope, { network }),
       });
       await git.init(GIT_IDENTITY);
       await shell.start();
@@ -259,8 +269,8 @@ export class LocalRuntime implements Runtime {
         conversationId: id,
         workspaceDir: scope.workspaceDir,
         ports,
-        sandboxed: this.sandboxed,
-        wrap: (argv) => this.sandbox.wrap(argv, scope),
+        sandboxed: sandbox.sandboxed,
+        wrap: (argv) => sandbox.wrap(argv, scope),
         env,
         shell,
         git,
@@ -269,7 +279,7 @@ export class LocalRuntime implements Runtime {
           workspaceDir: scope.workspaceDir,
           controlDir,
           env,
-          wrap: (argv) => this.sandbox.wrap(argv, scope),
+          wrap: (argv) => sandbox.wrap(argv, scope),
           ports: kernelPorts,
         }),
         browser: new BrowserTab(this.browser),

@@ -8,6 +8,9 @@ import { detectNetworkIsolation, IsolatedNetwork, sandboxResolvConf } from './ne
 import { detectBwrap, Sandbox } from './sandbox.ts';
 import { processesWith } from '../../tests/support/temp-runtime.ts';
 
+/** bubblewrap's path where it can sandbox here. */
+const bwrap = (await detectBwrap()).path;
+
 let scratch: string;
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'atelier-network-'));
@@ -81,7 +84,7 @@ describe.skipIf(!findOnPath('pasta') && !process.env.CI)('IsolatedNetwork', { ti
     expect(pastas()).toEqual([]);
   });
 
-  it.skipIf(!detectBwrap().path && !process.env.CI)(
+  it.skipIf(!bwrap && !process.env.CI)(
     'mounts the upstream resolv.conf inside the sandbox when the host resolves on its loopback',
     async () => {
       const dir = await mkdtemp(path.join(scratch, 'sandbox-'));
@@ -95,7 +98,7 @@ describe.skipIf(!findOnPath('pasta') && !process.env.CI)('IsolatedNetwork', { ti
       if (!('tools' in found)) throw new Error(found.problem);
       const network = await IsolatedNetwork.start(found.tools, { public: [], loopback: [], toHost: [] }, dir);
       try {
-        const sandbox = new Sandbox(detectBwrap().path, path.join(dir, 'workspace'), []);
+        const sandbox = new Sandbox(bwrap, path.join(dir, 'workspace'), []);
         const [file = '', ...args] = sandbox.wrap(['cat', '/etc/resolv.conf'], {
           workspaceDir: path.join(dir, 'workspace'),
           homeDir: dir,

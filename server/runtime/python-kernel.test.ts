@@ -5,6 +5,9 @@ import { detectBwrap } from './sandbox.ts';
 import { processesWith, tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 import type { RuntimeSession } from './types.ts';
 
+/** bubblewrap's path where it can sandbox here. */
+const bwrap = (await detectBwrap()).path;
+
 // A 1×1 PNG, shown through IPython.display so the test needs no matplotlib.
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -87,7 +90,7 @@ describe('Python kernel', { timeout: 30_000 }, () => {
     });
   });
 
-  it.skipIf(!detectBwrap().path && !process.env.CI)('runs inside the sandbox', async (context) => {
+  it.skipIf(!bwrap && !process.env.CI)('runs inside the sandbox', async (context) => {
     if (unavailable) context.skip(unavailable);
     const secret = path.join(temp.dataDir, 'secret.txt');
     await writeFile(secret, 'server secrets');

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { findOnPath } from './executables.ts';
@@ -14,20 +14,22 @@ export interface SandboxScope {
   network: IsolatedNetwork | null;
 }
 
-/** Finds bwrap on PATH and checks it can create namespaces here (containers often forbid user namespaces). */
-export function detectBwrap(): { path: string | null; problem?: string } {
+/**
+ * Finds bwrap on PATH and checks it can create namespaces here (containers often forbid user
+ * namespaces). Asynchronous: the probe runs while the server starts, not before it.
+ */
+export async function detectBwrap(): Promise<{ path: string | null; problem?: string }> {
   const found = findOnPath('bwrap');
   if (!found) return { path: null, problem: 'bwrap is not on PATH' };
-  const probe = spawnSync(found, ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], {
-    encoding: 'utf8',
-    timeout: 5000,
+  const failure = await new Promise<string | null>((resolve) => {
+    execFile(
+      found,
+      ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'],
+      { encoding: 'utf8', timeout: 5000 },
+      (error, _stdout, stderr) => resolve(error ? (stderr || error.message).trim() : null),
+    );
   });
-  if (probe.status !== 0)
-    return {
-      path: null,
-      problem: `bwrap cannot create a sandbox here: ${(probe.stderr || probe.error?.message || '').trim()}`,
-    };
-  return { path: found };
+  return failure === null ? { path: found } : { path: null, problem: `bwrap cannot create a sandbox here: ${failure}` };
 }
 
 /**

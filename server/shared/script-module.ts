@@ -1,5 +1,3 @@
-import { build } from 'esbuild';
-
 /**
  * A TypeScript file as one JavaScript module, for a child process to run with
  * `node --input-type=module --eval`: without a TypeScript loader, which would add a second to its
@@ -7,6 +5,8 @@ import { build } from 'esbuild';
  * see node_modules), or left for node to resolve from the child's working directory (`'external'`).
  */
 export async function scriptModule(file: string, packages: 'bundle' | 'external'): Promise<string> {
+  // Loaded at the first script, not with the server: a restart needs none.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [file],
     bundle: true,
