@@ -23,8 +23,12 @@ export const NAMESPACES = [
   'chatOnboarding',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
-/** Texts of pages few visits open: their routes load them (pageTexts), the first render does not wait for them. */
+/**
+ * Texts the first render does not wait for: those of pages few visits open, which their routes
+ * load (pageTexts), and the workspace's tabs', which come with each tab's code.
+ */
 export const PAGE_NAMESPACES = [
+  'tabs',
   'home',
   'onboarding',
   'legal',
