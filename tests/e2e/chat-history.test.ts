@@ -116,7 +116,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     await page.close();
   }, 120_000);
 
-  it('stays at the newest message when the layout arrives after the chat was drawn', async () => {
+  it('stays at the newest message and keeps the focus in the message box when the layout arrives after the chat was drawn', async () => {
     const { server, browser } = suite;
     const id = await replayedConversation();
     const page = await openPage(browser);
@@ -131,8 +131,15 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     await page.goto(`${server.url}/experiment/conversations/${id}`);
     const log = page.getByRole('log');
     await log.getByText(`history message ${MESSAGES - 1}`, { exact: true }).waitFor();
+    // The reader starts typing in the first frame, and goes on once the chat is in its tile.
+    const box = page.getByRole('textbox', { name: 'Message to the agent' });
+    await box.click();
+    await page.keyboard.type('Typed before ');
     release();
-    await page.locator('.flexlayout__tabset').first().waitFor();
+    await page.locator('.flexlayout__tab').getByRole('log').waitFor();
+    await page.keyboard.type('and after');
+    expect(await box.inputValue()).toBe('Typed before and after');
+    expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
     await waitFor(
       () => log.evaluate((element) => -element.scrollTop),
       (distance) => distance <= 20,
