@@ -14,7 +14,7 @@ import { selectIsUploading, uploadMachine, type FileLike } from '../../../machin
 import { currentUserQuery } from '../../api/queries.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import { requests, tokenStore } from '../../app/services.ts';
-import type { ConversationStream } from '../../realtime/types.ts';
+import type { ConnectionStatus, ConversationStream } from '../../realtime/types.ts';
 import { keepUnsent, takeUnsent } from './unsent-messages.ts';
 import { uploadFilesActor } from './upload-request.ts';
 import type { ClientAction, Conversation } from '../../../openapi/types.ts';
@@ -160,8 +160,15 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
   const optimisticPending = useSelector(chatInput, selectHasPending);
   useEffect(() => agent.send({ type: 'OPTIMISTIC_CHANGED', pending: optimisticPending }), [optimisticPending, agent]);
 
+  // Told when it changes, not with every event the stream publishes.
   useEffect(() => {
-    const report = () => agent.send({ type: 'CONNECTION_CHANGED', connection: stream.getSnapshot().connection });
+    let reported: ConnectionStatus | null = null;
+    const report = () => {
+      const { connection } = stream.getSnapshot();
+      if (connection === reported) return;
+      reported = connection;
+      agent.send({ type: 'CONNECTION_CHANGED', connection });
+    };
     report();
     return stream.subscribe(report);
   }, [stream, agent]);
