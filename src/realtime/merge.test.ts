@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeEvents, newestEventId, oldestEventId } from './merge.ts';
+import { grewAtEnd, mergeEvents, newestEventId, oldestEventId } from './merge.ts';
 import type { Event } from '../../openapi/types.ts';
 
 const event = (id: number): Event => ({
@@ -33,6 +33,16 @@ describe('mergeEvents', () => {
   it('returns the same array when nothing is new, so views do not re-render', () => {
     const known = [event(1)];
     expect(mergeEvents(known, [event(1)])).toBe(known);
+  });
+
+  it('tells a history that only grew at its end from one that got an older page, was filled in, or is another', () => {
+    const known = [event(2), event(3)];
+    expect(grewAtEnd(known, mergeEvents(known, [event(4), event(5)]))).toBe(true);
+    expect(grewAtEnd(known, known)).toBe(true);
+    expect(grewAtEnd(known, mergeEvents(known, [event(1)]))).toBe(false);
+    expect(grewAtEnd([event(2), event(4)], mergeEvents([event(2), event(4)], [event(3), event(5)]))).toBe(false);
+    expect(grewAtEnd(known, [event(2), event(3)])).toBe(false);
+    expect(grewAtEnd([], known)).toBe(false);
   });
 
   it('names the ids to resume after and to page from', () => {

@@ -29,6 +29,16 @@ export function mergeEvents(known: readonly Event[], incoming: readonly Event[])
   return [...known, ...fresh].sort((a, b) => a.id - b.id);
 }
 
+/**
+ * Whether `next` is `previous` with events added at its end only. mergeEvents keeps the known
+ * events, sorted by id, each once: holding the same first and last known event, `next` starts with
+ * all of them. Who derives something from the events can then look at the added ones only.
+ */
+export function grewAtEnd(previous: readonly Event[], next: readonly Event[]): boolean {
+  const seen = previous.length;
+  return seen > 0 && next.length >= seen && next[0] === previous[0] && next[seen - 1] === previous[seen - 1];
+}
+
 /** The id the socket resumes after: the newest known event's, -1 when none. */
 export const newestEventId = (events: readonly Event[]) => events.at(-1)?.id ?? -1;
 

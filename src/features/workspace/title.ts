@@ -1,3 +1,4 @@
+import { grewAtEnd } from '../../realtime/merge.ts';
 import type { Conversation, Event } from '../../../openapi/types.ts';
 
 // What the stream says about the conversation before its record is read again: the title the
@@ -16,18 +17,17 @@ const RUNTIME_STATUSES = [
 
 /**
  * The newest event that `matches`, asked for after every streamed event: a history that only grew
- * at its end (the stream's arrays are sorted by id and keep their events) is searched only in what
- * it added, so an append costs the same at 100 loaded events as at 10,000.
+ * at its end is searched only in what it added, so an append costs the same at 100 loaded events
+ * as at 10,000.
  */
 function newestOf(matches: (event: Event) => boolean): (events: readonly Event[]) => Event | null {
   let searched: readonly Event[] = [];
   let found: Event | null = null;
   return (events) => {
     if (events === searched) return found;
-    const seen = searched.length;
-    const grown = seen > 0 && events[0] === searched[0] && events[seen - 1] === searched[seen - 1];
+    const grown = grewAtEnd(searched, events);
     if (!grown) found = null;
-    for (let index = events.length - 1; index >= (grown ? seen : 0); index -= 1) {
+    for (let index = events.length - 1; index >= (grown ? searched.length : 0); index -= 1) {
       const event = events[index] as Event;
       if (matches(event)) {
         found = event;

@@ -10,6 +10,7 @@ import {
   isReaderScroll,
   lastAgentRowId,
 } from './chat-rows.ts';
+import { mergeEvents } from '../../../realtime/merge.ts';
 import type { Event } from '../../../../openapi/types.ts';
 
 const at = '2026-01-01T00:00:00Z';
@@ -143,6 +144,71 @@ describe('chat rows', () => {
     const events = [userMessage(1)];
     expect(select({ events })).toBe(select({ events }));
     expect(select({ events: [...events] })).not.toBe(select({ events }));
+  });
+
+  it('the selector builds the rows of a history growing event by event, then getting an older page, as one build of it', () => {
+    const statusError = (id: number): Event =>
+      ({
+        id,
+        source: 'environment',
+        timestamp: at,
+        status_update: true,
+        type: 'error',
+        status_id: 'STATUS$ERROR',
+        message: 'out of credit',
+      }) as Event;
+    const stateError = (id: number): Event => ({
+      ...stateChange(id, 'ERROR'),
+      extras: { agent_state: 'ERROR', reason: 'out of credit' },
+    });
+    // Results joining their step (also several steps later, and a second one standing alone), a hidden step, one error reported twice.
+    const newer = [
+      userMessage(10),
+      run(11),
+      runResult(12, 11),
+      run(13),
+      run(14),
+      runResult(15, 14),
+      runResult(16, 13),
+      runResult(17, 13),
+      run(18, true),
+      runResult(19, 18, true),
+      stateChange(20, 'RUNNING'),
+      statusError(21),
+      stateError(22),
+      userMessage(23),
+      run(24),
+    ];
+    const older = [userMessage(1), run(2), runResult(3, 2), statusError(4)];
+    const select = createRowsSelector();
+    let events: readonly Event[] = [];
+    let previous = select({ events });
+    for (const event of newer) {
+      events = mergeEvents(events, [event]);
+      const rows = select({ events });
+      expect(rows).toEqual(chatRows(events, createRowCache()));
+      // A new array for a new history, whose rows before the change keep their identity.
+      expect(rows).not.toBe(previous);
+      if (previous.length > 0) expect(rows[0]).toBe(previous[0]);
+      previous = rows;
+    }
+    expect(previous.map((row) => [row.kind, row.id])).toEqual([
+      ['message', 10],
+      ['action', 11],
+      ['action', 13],
+      ['action', 14],
+      ['observation', 17],
+      ['statusError', 21],
+      ['message', 23],
+      ['action', 24],
+    ]);
+    events = mergeEvents(events, [...older].reverse());
+    expect(select({ events })).toEqual(chatRows(events, createRowCache()));
+    expect(
+      select({ events })
+        .map((row) => row.id)
+        .slice(0, 4),
+    ).toEqual([1, 2, 4, 10]);
   });
 
   it('finds the last agent row for confirm and reject', () => {

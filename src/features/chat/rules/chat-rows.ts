@@ -1,4 +1,5 @@
 import type { PendingMessage } from '../../../../machines/chat-input.ts';
+import { grewAtEnd } from '../../../realtime/merge.ts';
 import { isShownInChat } from '../../../rules/event-display.ts';
 import type { Event } from '../../../../openapi/types.ts';
 
@@ -98,46 +99,62 @@ const errorText = (text: string | null | undefined) => (text ?? '').trim();
 const repeatsStatusError = (event: Event, previous: ChatRow | undefined) =>
   previous?.kind === 'statusError' && errorText(previous.event.message) === errorText(event.extras?.reason);
 
-/** The rows of the chat for `events` (ascending id), reusing the cached row objects. */
-export function chatRows(events: readonly Event[], cache: RowCache): ChatRow[] {
-  const shown = events.filter(isShownInChat);
-  const stepIds = new Set(shown.filter(isStepAction).map((event) => event.id));
-  const observationOf = new Map<number, Event>();
-  for (const event of shown) {
-    if (
-      event.observation !== undefined &&
-      typeof event.cause === 'number' &&
-      stepIds.has(event.cause) &&
-      !observationOf.has(event.cause)
-    )
-      observationOf.set(event.cause, event);
-  }
-  const joined = new Set([...observationOf.values()]);
-  const rows: ChatRow[] = [];
-  for (const event of shown) {
-    if (joined.has(event)) continue;
-    if (isMessage(event)) rows.push(singleRow(cache, event, () => ({ kind: 'message', id: event.id, event })));
-    else if (stepIds.has(event.id)) rows.push(actionRow(cache, event, observationOf.get(event.id) ?? null));
-    else {
+/** Rows being built event by event: the rows so far, and where each step action still waiting for its result is. */
+interface RowsBuild {
+  rows: ChatRow[];
+  awaiting: Map<number, number>;
+}
+
+/**
+ * Adds the rows of `events` (ascending id, after those already built). An observation joins the
+ * row of the shown step action that caused it, the first one only (its cause comes before it).
+ */
+function addRows(build: RowsBuild, events: readonly Event[], cache: RowCache): void {
+  const { rows, awaiting } = build;
+  for (const event of events) {
+    if (!isShownInChat(event)) continue;
+    const at =
+      event.observation !== undefined && typeof event.cause === 'number' ? awaiting.get(event.cause) : undefined;
+    if (at !== undefined) {
+      awaiting.delete(event.cause as number);
+      rows[at] = actionRow(cache, (rows[at] as { event: Event }).event, event);
+    } else if (isMessage(event)) rows.push(singleRow(cache, event, () => ({ kind: 'message', id: event.id, event })));
+    else if (isStepAction(event)) {
+      awaiting.set(event.id, rows.length);
+      rows.push(actionRow(cache, event, null));
+    } else {
       const kind = standaloneKind(event);
       if (kind === 'agentStateError' && repeatsStatusError(event, rows.at(-1))) continue;
       if (kind !== null) rows.push(singleRow(cache, event, () => ({ kind, id: event.id, event }) as ChatRow));
     }
   }
-  return rows;
 }
 
-/** A selector of the rows for one list: recomputes only when the events array changes, reusing unchanged row objects. */
+/** The rows of the chat for `events` (ascending id), reusing the cached row objects. */
+export function chatRows(events: readonly Event[], cache: RowCache): ChatRow[] {
+  const build: RowsBuild = { rows: [], awaiting: new Map() };
+  addRows(build, events, cache);
+  return build.rows;
+}
+
+/**
+ * A selector of the rows for one list: recomputes only when the events array changes, reusing
+ * unchanged row objects. A history that only grew at its end adds the rows of what it added: an
+ * append costs the same however much of the history is loaded.
+ */
 export function createRowsSelector(): (snapshot: { events: readonly Event[] }) => ChatRow[] {
   const cache = createRowCache();
-  let lastEvents: readonly Event[] | null = null;
-  let lastRows: ChatRow[] = [];
+  let built: readonly Event[] = [];
+  let build: RowsBuild = { rows: [], awaiting: new Map() };
   return (snapshot) => {
-    if (snapshot.events !== lastEvents) {
-      lastEvents = snapshot.events;
-      lastRows = chatRows(snapshot.events, cache);
-    }
-    return lastRows;
+    const { events } = snapshot;
+    if (events === built) return build.rows;
+    const grown = grewAtEnd(built, events);
+    // A new array for each change: the list compares rows by identity.
+    build = grown ? { rows: [...build.rows], awaiting: build.awaiting } : { rows: [], awaiting: new Map() };
+    addRows(build, grown ? events.slice(built.length) : events, cache);
+    built = events;
+    return build.rows;
   };
 }
 
