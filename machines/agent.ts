@@ -1,6 +1,7 @@
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
 import { notProvidedAction } from './not-provided.ts';
+import type { ConnectionStatus } from './connection.ts';
 import { messageNotice, serverNotice, type Notice } from './notice.ts';
 import type { Event } from '../openapi/types.ts';
 
@@ -18,7 +19,6 @@ import type { Event } from '../openapi/types.ts';
 
 export type AgentState = components['schemas']['AgentState'];
 export type ConversationStatus = components['schemas']['ConversationStatus'];
-export type ConnectionStatus = 'DISCONNECTED' | 'CONNECTING' | 'CONNECTED';
 
 export const AGENT_STATES: readonly AgentState[] = [
   'LOADING',

@@ -5,12 +5,13 @@
  * `useSyncExternalStore(stream.subscribe, stream.getSnapshot)` and selectors, so appending
  * one event re-renders only what selects it.
  */
+import type { ConnectionStatus } from '../../machines/connection.ts';
 import type { ClientAction, Event } from '../../openapi/types.ts';
+
+export type { ConnectionStatus };
 
 /** Events per REST history page. */
 export const HISTORY_PAGE_SIZE = 50;
-
-export type ConnectionStatus = 'DISCONNECTED' | 'CONNECTING' | 'CONNECTED';
 
 export interface StreamSnapshot {
   /** Every event known so far, ascending id. The array is replaced (never mutated) on change. */
