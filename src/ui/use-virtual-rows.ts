@@ -1,6 +1,6 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
-import { layOut, rowAt, visibleRange } from './virtual-rows.ts';
+import { layOut, measuredIndices, rowAt, visibleRange, type MeasuredRow } from './virtual-rows.ts';
 
 export interface VirtualRowsOptions {
   /** The scrolling element, styled with `virtualScroller` (virtual-rows.css.ts); the rows are positioned inside it from its top. */
@@ -48,7 +48,7 @@ interface Viewport {
  * keeps what the reader sees in place while they are away from the end.
  */
 export function useVirtualRows({ scrollRef, count, keyOf, estimate, overscan }: VirtualRowsOptions): VirtualRows {
-  const [sizes] = useState(() => new Map<string, number>());
+  const [sizes] = useState(() => new Map<string, MeasuredRow>());
   // Bumped with every measurement that changed a size; `measured` is the version rendered.
   const version = useRef(0);
   const [measured, setMeasured] = useState(0);
@@ -56,7 +56,7 @@ export function useVirtualRows({ scrollRef, count, keyOf, estimate, overscan }: 
   const [viewport, setViewport] = useState<Viewport>({ fromEnd: 0, height: 0 });
 
   const starts = useMemo(
-    () => layOut(count, (i) => sizes.get(keyOf(i)) ?? estimate),
+    () => layOut(count, estimate, measuredIndices(sizes, count, keyOf)),
     // `measured` stands for the sizes, which change in place.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [count, keyOf, estimate, sizes, measured],
@@ -91,8 +91,9 @@ export function useVirtualRows({ scrollRef, count, keyOf, estimate, overscan }: 
   const resize = useCallback(
     (element: HTMLElement, height: number) => {
       const key = element.dataset.key;
-      if (key === undefined || sizes.get(key) === height) return false;
-      sizes.set(key, height);
+      const index = Number(element.dataset.index);
+      if (key === undefined || sizes.get(key)?.height === height) return false;
+      sizes.set(key, { height, index });
       version.current += 1;
       return true;
     },

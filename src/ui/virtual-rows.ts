@@ -1,11 +1,63 @@
 // The arithmetic of a virtualised list of rows of different heights: where each row starts, and
 // which rows a viewport shows.
 
-/** Where each of `count` rows starts, one after another, and where the last ends (`starts[count]`, the list's height). */
-export function layOut(count: number, sizeOf: (index: number) => number): Float64Array {
+/**
+ * Where each of `count` rows starts, one after another, and where the last ends (`starts[count]`, the
+ * list's height): a row is as high as `measured` says by its index, `estimate` when not measured.
+ */
+export function layOut(count: number, estimate: number, measured: ReadonlyMap<number, number>): Float64Array {
+  const marks = [...measured].filter(([index]) => index < count).sort(([a], [b]) => a - b);
   const starts = new Float64Array(count + 1);
-  for (let i = 0; i < count; i++) starts[i + 1] = (starts[i] as number) + sizeOf(i);
+  let next = 0;
+  let end = 0;
+  for (let index = 0; index < count; index++) {
+    const mark = marks[next];
+    if (mark?.[0] === index) {
+      end += mark[1];
+      next++;
+    } else end += estimate;
+    starts[index + 1] = end;
+  }
   return starts;
+}
+
+/** A row's measured height, and its index when measured or last found. */
+export interface MeasuredRow {
+  height: number;
+  index: number;
+}
+
+/**
+ * The measured heights by the rows' indices now. Each row is looked for where it was last found,
+ * so a list that grew at its end costs one key per measured row, not one per row; when some moved
+ * (rows put in front, or removed), every row's key is read once to find them again, and the rows
+ * no longer in the list are forgotten.
+ */
+export function measuredIndices(
+  sizes: Map<string, MeasuredRow>,
+  count: number,
+  keyOf: (index: number) => string,
+): Map<number, number> {
+  const byIndex = new Map<number, number>();
+  let moved = false;
+  for (const [key, row] of sizes) {
+    if (row.index < count && keyOf(row.index) === key) byIndex.set(row.index, row.height);
+    else moved = true;
+  }
+  if (!moved) return byIndex;
+  byIndex.clear();
+  const indexOf = new Map<string, number>();
+  for (let index = 0; index < count; index++) indexOf.set(keyOf(index), index);
+  for (const [key, row] of sizes) {
+    const index = indexOf.get(key);
+    if (index === undefined) {
+      sizes.delete(key);
+      continue;
+    }
+    row.index = index;
+    byIndex.set(index, row.height);
+  }
+  return byIndex;
 }
 
 /** The first index in [from, to) whose value is true, `to` when none is (`holds` is false, then true, along the range). */
