@@ -12,11 +12,11 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { afterNextPaint } from './after-paint.ts';
+import { whenIdle } from './after-paint.ts';
 import type * as RadixParts from './RadixDropdownMenu.tsx';
 
 // Radix's menu (with floating-ui, which places it) is a tenth of every page's first load, and no
-// menu is open then. The triggers show at once; the menu code loads right after the first paint,
+// menu is open then. The triggers show at once; the menu code loads once the page is idle,
 // and a trigger pressed before it has arrived opens its menu when it does.
 type Parts = typeof RadixParts;
 let loaded: Parts | null = null;
@@ -72,7 +72,7 @@ export function DropdownMenu({ children, modal = true }: { children: ReactNode; 
     });
   }, []);
   useEffect(() => {
-    if (!parts) afterNextPaint(load);
+    if (!parts) whenIdle(load);
   }, [parts, load]);
   const triggerRef = useCallback((node: HTMLButtonElement | null) => {
     if (node && refocus.current) {

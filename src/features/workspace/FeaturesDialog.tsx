@@ -14,6 +14,8 @@ interface FeaturesDialogProps {
 export function FeaturesDialog({ open, onOpenChange, onNewFeature }: FeaturesDialogProps) {
   const { t, i18n } = useTranslation(['workspace', 'common']);
   const [query, setQuery] = useState('');
+  // Closed, it renders nothing: its texts are not looked up with every render of the workspace.
+  if (!open) return null;
   const features = SAMPLE_FEATURES.map((feature) => ({ ...feature, name: t(`features.samples.${feature.id}`) }));
   const shown = matchingFeatures(features, query, i18n.resolvedLanguage);
   return (

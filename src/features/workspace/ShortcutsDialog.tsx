@@ -8,6 +8,8 @@ const WITH_SHORTCUTS = WORKSPACE_ACTIONS.filter((action) => action.shortcut !== 
 /** Every keyboard shortcut of the workspace (`?`, or Layout → Keyboard shortcuts), read from the action table. */
 export function ShortcutsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useTranslation(['workspace', 'common']);
+  // Closed, it renders nothing: its texts are not looked up with every render of the workspace.
+  if (!open) return null;
   return (
     <Dialog
       open={open}
