@@ -26,6 +26,16 @@ describe('the server process', () => {
     expect(lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).msg)).toContain('shutting down');
   });
 
+  it('prints its usage for --help, and refuses an unknown argument, without starting', () => {
+    const help = spawnSync(process.execPath, ['scripts/start.mjs', '--help'], { cwd: root, encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: node scripts/start.mjs [--build-if-needed]');
+    expect(help.stdout).toContain('configuration table');
+    const unknown = spawnSync(process.execPath, ['scripts/start.mjs', '--port=80'], { cwd: root, encoding: 'utf8' });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('Unknown argument: --port=80');
+  });
+
   it('refuses to start with invalid configuration and says which variable is wrong', () => {
     const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
