@@ -8,13 +8,43 @@ const COMMANDS = 20;
 /** Commands run before measuring: the last sockets' connection work and the first sends' compilation are not fan-out. */
 const WARMUP_COMMANDS = 5;
 
+/** Runs of the whole measurement, each with its own server: the budget asks for the p99 to hold in every one. */
+const RUNS = 5;
+
 /**
  * One conversation watched by 1,000 sockets: each terminal command produces two events,
  * persisted then fanned out by the server process. Latency is a socket's arrival time minus
  * the event's own timestamp (when the server stored it; same machine clock, millisecond grain),
- * over the events after a warm-up.
+ * over the events after a warm-up. Measured RUNS times; the p99 must hold in each.
  */
 export async function benchEventFanout(): Promise<BenchResult[]> {
+  const runs: number[][] = [];
+  for (let run = 0; run < RUNS; run++) runs.push(await deliveryLatencies());
+  const p50s = runs.map((latencies) => quantile(latencies, 0.5));
+  const p99s = runs.map((latencies) => quantile(latencies, 0.99));
+  const name = `one event to ${SOCKETS} sockets, ${COMMANDS * 2} events after ${WARMUP_COMMANDS * 2} to warm up (separate server process, PGlite), ${RUNS} runs`;
+  const each = p99s.map((p99) => round(p99)).join(', ');
+  return [
+    { name, metric: 'delivery latency p50, median of the runs', value: round(quantile(p50s, 0.5)), unit: 'ms' },
+    {
+      name,
+      metric: `delivery latency p99, the worst run (each run: ${each} ms)`,
+      value: round(Math.max(...p99s)),
+      unit: 'ms',
+      target: '≤ 25 ms',
+    },
+    {
+      name,
+      metric: 'deliveries measured per run',
+      value: Math.min(...runs.map((latencies) => latencies.length)),
+      unit: 'frames',
+      target: `${SOCKETS * COMMANDS * 2}`,
+    },
+  ];
+}
+
+/** One run: every measured delivery's latency in ms. */
+async function deliveryLatencies(): Promise<number[]> {
   const server = await startServer({ mode: 'oss' });
   const sockets: SocketClient[] = [];
   try {
@@ -69,12 +99,7 @@ export async function benchEventFanout(): Promise<BenchResult[]> {
       });
     if ((await history()).length - before.length !== WARMUP_COMMANDS * 2 + expected)
       throw new Error('unexpected events in the conversation');
-    const name = `one event to ${SOCKETS} sockets, ${expected} events after ${WARMUP_COMMANDS * 2} to warm up (separate server process, PGlite)`;
-    return [
-      { name, metric: 'delivery latency p50', value: round(quantile(latencies, 0.5)), unit: 'ms' },
-      { name, metric: 'delivery latency p99', value: round(quantile(latencies, 0.99)), unit: 'ms', target: '≤ 25 ms' },
-      { name, metric: 'deliveries measured', value: latencies.length, unit: 'frames', target: `${SOCKETS * expected}` },
-    ];
+    return latencies;
   } finally {
     await Promise.all(sockets.map((s) => s.close()));
     await server.destroy();
