@@ -14,6 +14,8 @@ const APPENDS = 30;
  */
 const WARMUP_APPENDS = 5;
 const LOADS = 7;
+/** Where the configured model would be: nothing listens there (the discard port), and nothing is asked of it. */
+const UNUSED_MODEL_URL = 'http://127.0.0.1:9/v1';
 
 const at = '2026-01-01T00:00:00Z';
 /** A recorded conversation of 10,000 messages, replayed into a new conversation. */
@@ -37,6 +39,13 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
   const server = await startServer({ mode: 'oss' });
   const browser = await launchBrowser();
   try {
+    // A conversation of 10,000 events was had with a model: one is configured, as it would be (no
+    // model is called; without one, the agent's start fails and the open shows that error).
+    await fetch(`${server.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ llm_model: 'openai/gpt-4o', llm_base_url: UNUSED_MODEL_URL, llm_api_key: 'unused-key' }),
+    });
     const created = await fetch(`${server.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
