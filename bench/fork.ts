@@ -8,6 +8,8 @@ const FILES = 1_000;
 const STEPS = 30;
 const HISTORY = 10_000;
 const FORKS = 5;
+/** The pause between two steps' snapshots, shorter than any model's answer. */
+const BETWEEN_STEPS_MS = 20;
 
 /** Writes FILES small files in 50 directories, as one command in the workspace's shell. */
 const MAKE_FILES = `for d in $(seq 1 50); do mkdir -p src/d$d; for f in $(seq 1 ${FILES / 50}); do echo "file $d/$f" > src/d$d/f$f.txt; done; done`;
@@ -27,6 +29,8 @@ export async function benchFork(): Promise<BenchResult[]> {
     await session.runCommand({ command: MAKE_FILES, timeoutSeconds: 120 });
     await session.snapshot(0);
     for (let step = 1; step <= STEPS; step++) {
+      // Steps are apart by at least a model's answer: the snapshot process prepares for the next one in between.
+      await new Promise((resolve) => setTimeout(resolve, BETWEEN_STEPS_MS));
       await session.writeFile(`src/d1/f${step}.txt`, `changed at step ${step}\n`);
       const started = performance.now();
       await session.snapshot(step);

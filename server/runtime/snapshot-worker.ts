@@ -26,5 +26,6 @@ for await (const line of createInterface({ input: process.stdin })) {
     answer = error instanceof SnapshotUnsupported ? { unsupported: message } : { error: message };
   }
   process.stdout.write(`${JSON.stringify(answer)}\n`);
+  trees.prepareSpares();
 }
 trees.close();

@@ -10,6 +10,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   truncateSync,
   utimesSync,
@@ -208,6 +209,41 @@ describe('workspace trees', () => {
     expect(git(dir, ['for-each-ref', '--format=%(refname)', 'refs/atelier'])).toBe(
       'refs/atelier/snapshots/1\nrefs/atelier/snapshots/2',
     );
+  });
+
+  it('write objects into files made ahead, and remove those an earlier process left', async () => {
+    const dir = repository();
+    put(dir, 'a/b/c.txt', 'one\n');
+    const objects = path.join(dir, '.git', 'objects');
+    const spares = () => readdirSync(objects).filter((name) => name.startsWith('tmp_obj_atelier_'));
+    // Left by an earlier process, whose pid (in its own namespace) may be this one's.
+    writeFileSync(path.join(objects, `tmp_obj_atelier_${process.pid}_999`), '');
+    const walker = trees(dir);
+    const first = await walker.snapshot('1', null);
+    walker.prepareSpares();
+    const made = spares();
+    expect(made).toHaveLength(8);
+
+    put(dir, 'a/b/c.txt', 'two\n');
+    const second = await walker.snapshot('2', first.tree);
+    expect(second.tree).toBe(gitTree(dir));
+    // The blob, the trees of a/b, a and the root, and the ref's lock: each written into a spare.
+    const left = spares();
+    expect(left).toHaveLength(3);
+    expect(left.every((name) => made.includes(name))).toBe(true);
+    const blob = git(dir, ['rev-parse', `${second.tree}:a/b/c.txt`]);
+    expect(git(dir, ['cat-file', '-p', blob])).toBe('two');
+    expect(statSync(path.join(objects, blob.slice(0, 2), blob.slice(2))).mode & 0o777).toBe(0o444);
+    expect(git(dir, ['fsck', '--no-dangling'])).toBe('');
+    expect(git(dir, ['rev-parse', 'refs/atelier/snapshots/2'])).toBe(second.tree);
+    walker.prepareSpares();
+    expect(spares()).toHaveLength(8);
+
+    // A ref whose lock another writer holds is not written.
+    put(dir, 'a/b/c.txt', 'three\n');
+    writeFileSync(path.join(dir, '.git', 'refs', 'atelier', 'snapshots', '3.lock'), '');
+    await expect(walker.snapshot('3', second.tree)).rejects.toThrow(/EEXIST/);
+    expect(existsSync(path.join(dir, '.git', 'refs', 'atelier', 'snapshots', '3'))).toBe(false);
   });
 
   it('see a change of the same size within the same second', async () => {

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   readlinkSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
   type Stats,
@@ -99,6 +102,10 @@ interface Walk {
  * kernel stamps files from a clock that advances once a jiffy (at most 10 ms), so it is read again.
  */
 const RACY_MS = 50;
+/** Files made ahead for objects and ref locks: a step that changed one file writes its blob, a tree per directory above it and a ref. */
+const SPARE_FILES = 8;
+/** How this process's temporary object files are named, in the objects directory, as git names its own. */
+const TEMPORARY_PREFIX = 'tmp_obj_atelier_';
 const SIMPLE_NAMES = /^[\x20-\x7e]*$/;
 const statKey = (stat: Stats) => `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 const parentOf = (relative: string) => relative.slice(0, Math.max(relative.lastIndexOf('/'), 0));
@@ -131,6 +138,8 @@ export class WorkspaceTrees {
   private lastReading: { settings: unknown; tracked: Set<string> } | null = null;
   private refsDirectory: string | null = null;
   private temporaryCount = 0;
+  /** Empty files made ahead in the objects directory, which an object is written into and renamed from (null until first made). */
+  private spares: string[] | null = null;
   /** How many directories the last snapshot listed: what the watcher saves, for tests and benchmarks. */
   directoriesRead = 0;
 
@@ -369,21 +378,58 @@ export class WorkspaceTrees {
     if (!existsSync(target)) {
       mkdirSync(directory, { recursive: true });
       // Written aside and renamed, as git does: a reader never sees half an object.
-      const temporary = path.join(directory, `tmp_obj_atelier_${process.pid}_${(this.temporaryCount += 1)}`);
-      writeFileSync(temporary, deflateSync(Buffer.concat([header, content])), { mode: 0o444 });
+      const temporary = this.spares?.pop() ?? this.temporaryFile();
+      writeFileSync(temporary, deflateSync(Buffer.concat([header, content])));
+      chmodSync(temporary, 0o444);
       renameSync(temporary, target);
     }
     this.stored.add(oid);
     return oid;
   }
 
+  /**
+   * Makes empty files for the next snapshot's objects and ref, after a snapshot: on some disks
+   * making a file costs most of a millisecond, writing into one that is there tens of
+   * microseconds. Named as git names its temporary objects.
+   */
+  prepareSpares(): void {
+    try {
+      const spares = (this.spares ??= this.removeLeftSpares());
+      while (spares.length < SPARE_FILES) {
+        const file = this.temporaryFile();
+        writeFileSync(file, '', { flag: 'wx' });
+        spares.push(file);
+      }
+    } catch {
+      // No objects directory (yet): objects are written into new files.
+    }
+  }
+
+  /**
+   * Removes the spare files an earlier snapshot process left (it ends when idle, or with its
+   * session). Each runs in a process namespace of its own, so the pid in the names tells none apart.
+   */
+  private removeLeftSpares(): string[] {
+    const objects = path.join(this.gitDir, 'objects');
+    for (const name of readdirSync(objects))
+      if (name.startsWith(TEMPORARY_PREFIX)) rmSync(path.join(objects, name), { force: true });
+    return [];
+  }
+
+  private temporaryFile(): string {
+    return path.join(this.gitDir, 'objects', `${TEMPORARY_PREFIX}${process.pid}_${(this.temporaryCount += 1)}`);
+  }
+
   private writeRef(ref: string, oid: string): void {
     const file = path.join(this.gitDir, ...ref.split('/'));
     if (this.refsDirectory !== path.dirname(file))
       mkdirSync((this.refsDirectory = path.dirname(file)), { recursive: true });
-    // git's lock protocol: another writer of the same ref fails rather than interleaves.
-    writeFileSync(`${file}.lock`, `${oid}\n`, { flag: 'wx' });
-    renameSync(`${file}.lock`, file);
+    // git's lock protocol: another writer of the same ref fails rather than interleaves. A spare,
+    // written, takes the lock as a new link, which is made only where no file is.
+    const lock = `${file}.lock`;
+    const spare = this.spares?.pop();
+    if (spare === undefined || !linkedAsLock(spare, lock, `${oid}\n`)) writeFileSync(lock, `${oid}\n`, { flag: 'wx' });
+    renameSync(lock, file);
   }
 
   /** HEAD's commit (null before the first) and branch (null when detached). */
@@ -461,4 +507,18 @@ function sameSet<T>(a: Set<T>, b: Set<T>): boolean {
   if (a.size !== b.size) return false;
   for (const item of a) if (!b.has(item)) return false;
   return true;
+}
+
+/** Writes `text` into `spare` and links it as `lock`; false where the file system makes no links. Throws when the lock is taken. */
+function linkedAsLock(spare: string, lock: string, text: string): boolean {
+  try {
+    writeFileSync(spare, text);
+    linkSync(spare, lock);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+    return false;
+  } finally {
+    rmSync(spare, { force: true });
+  }
 }
