@@ -1,9 +1,9 @@
 import { SocketClient, waitFor } from '../tests/support/conversations.ts';
 
 /**
- * The fan-out benchmark's clients in a process of their own, as a browser is: the benchmark's
- * process has grown a heap of its own over the other benchmarks, and its garbage collection
- * would hold up the clients' arrival times. `tsx bench/fanout-clients-process.ts URL
+ * The fan-out benchmark's clients in a process of their own, as a browser is, apart from the heap
+ * the benchmark's process has grown over the other benchmarks, whose garbage collection could hold
+ * up the clients' arrival times. `tsx bench/fanout-clients-process.ts URL
  * CONVERSATION LATEST_EVENT SOCKETS WARMUP_COMMANDS COMMANDS` opens the sockets after the given
  * event, runs the commands through the first, and sends the measured deliveries' latencies (ms)
  * to its parent.

@@ -8,7 +8,7 @@ const FILES = 1_000;
 const STEPS = 30;
 const HISTORY = 10_000;
 const FORKS = 5;
-/** The pause between two steps' snapshots, shorter than any model's answer. */
+/** The pause between two steps' snapshots, shorter than any model's answer: the snapshot process prepares for the next one in between. */
 const BETWEEN_STEPS_MS = 20;
 
 /** Writes FILES small files in 50 directories, as one command in the workspace's shell. */
@@ -29,7 +29,6 @@ export async function benchFork(): Promise<BenchResult[]> {
     await session.runCommand({ command: MAKE_FILES, timeoutSeconds: 120 });
     await session.snapshot(0);
     for (let step = 1; step <= STEPS; step++) {
-      // Steps are apart by at least a model's answer: the snapshot process prepares for the next one in between.
       await new Promise((resolve) => setTimeout(resolve, BETWEEN_STEPS_MS));
       await session.writeFile(`src/d1/f${step}.txt`, `changed at step ${step}\n`);
       const started = performance.now();

@@ -41,11 +41,12 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
   try {
     // A conversation of 10,000 events was had with a model: one is configured, as it would be (no
     // model is called; without one, the agent's start fails and the open shows that error).
-    await fetch(`${server.url}/api/settings`, {
+    const saved = await fetch(`${server.url}/api/settings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ llm_model: 'openai/gpt-4o', llm_base_url: UNUSED_MODEL_URL, llm_api_key: 'unused-key' }),
     });
+    if (!saved.ok) throw new Error(`the model settings were refused: ${await saved.text()}`);
     const created = await fetch(`${server.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
