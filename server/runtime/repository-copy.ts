@@ -10,11 +10,15 @@ export function copyRepository(gitDir: string, to: string): Promise<void> {
   return copyTree(gitDir, to, (name) => name === 'objects');
 }
 
-/** A lock file, or an entry that vanishes meanwhile (the source may be running), is left out. */
+/**
+ * A lock file, a temporary object file (being written, or a snapshot process's spare, which it
+ * writes into: a link to it would change with it), or an entry that vanishes meanwhile (the source
+ * may be running), is left out.
+ */
 async function copyTree(from: string, to: string, linksBelow: (name: string) => boolean, hardLinks = false) {
   await mkdir(to, { recursive: true });
   for (const entry of await readdir(from, { withFileTypes: true })) {
-    if (entry.name.endsWith('.lock')) continue;
+    if (entry.name.endsWith('.lock') || entry.name.startsWith('tmp_obj_')) continue;
     const source = path.join(from, entry.name);
     const target = path.join(to, entry.name);
     try {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,10 @@ async function filesOf(dir: string): Promise<Record<string, string>> {
   }
   return files;
 }
+
+/** The temporary object files in a workspace's repository. */
+const sparesOf = (dir: string) =>
+  readdirSync(path.join(dir, '.git', 'objects')).filter((name) => name.startsWith('tmp_obj_'));
 
 const git = async (session: RuntimeSession, command: string) => (await session.runCommand({ command })).output;
 
@@ -70,6 +74,9 @@ describe('workspace snapshots', () => {
       const id = `snapshot-fork-${index}`;
       await temp.runtime.fork('snapshot-source', id, snapshot, eventId);
       const fork = await temp.runtime.start(id);
+      // The source's snapshot process writes into its spare files: the fork has none of them, not even linked.
+      expect(sparesOf(source.workspaceDir).length).toBeGreaterThan(0);
+      expect(sparesOf(fork.workspaceDir)).toEqual([]);
       const expected = Object.fromEntries(Object.entries(files).filter(([file]) => !file.startsWith('ignored')));
       expect(await filesOf(fork.workspaceDir)).toEqual(expected);
       expect(await git(fork, 'git symbolic-ref --short HEAD')).toBe(snapshot.branch);

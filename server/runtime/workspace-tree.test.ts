@@ -216,8 +216,7 @@ describe('workspace trees', () => {
     put(dir, 'a/b/c.txt', 'one\n');
     const objects = path.join(dir, '.git', 'objects');
     const spares = () => readdirSync(objects).filter((name) => name.startsWith('tmp_obj_atelier_'));
-    // Left by an earlier process, whose pid (in its own namespace) may be this one's.
-    writeFileSync(path.join(objects, `tmp_obj_atelier_${process.pid}_999`), '');
+    writeFileSync(path.join(objects, 'tmp_obj_atelier_0123456789ab_1'), '');
     const walker = trees(dir);
     const first = await walker.snapshot('1', null);
     walker.prepareSpares();

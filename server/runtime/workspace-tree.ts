@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -104,8 +104,10 @@ interface Walk {
 const RACY_MS = 50;
 /** Files made ahead for objects and ref locks: a step that changed one file writes its blob, a tree per directory above it and a ref. */
 const SPARE_FILES = 8;
-/** How this process's temporary object files are named, in the objects directory, as git names its own. */
+/** How temporary object files are named, in the objects directory, as git names its own. */
 const TEMPORARY_PREFIX = 'tmp_obj_atelier_';
+/** This process's part of those names: each snapshot process has a pid namespace of its own, so its pid may be an earlier one's. */
+const PROCESS_TAG = randomBytes(6).toString('hex');
 const SIMPLE_NAMES = /^[\x20-\x7e]*$/;
 const statKey = (stat: Stats) => `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 const parentOf = (relative: string) => relative.slice(0, Math.max(relative.lastIndexOf('/'), 0));
@@ -405,10 +407,7 @@ export class WorkspaceTrees {
     }
   }
 
-  /**
-   * Removes the spare files an earlier snapshot process left (it ends when idle, or with its
-   * session). Each runs in a process namespace of its own, so the pid in the names tells none apart.
-   */
+  /** Removes the spare files an earlier snapshot process left (it ends when idle, or with its session). */
   private removeLeftSpares(): string[] {
     const objects = path.join(this.gitDir, 'objects');
     for (const name of readdirSync(objects))
@@ -417,7 +416,7 @@ export class WorkspaceTrees {
   }
 
   private temporaryFile(): string {
-    return path.join(this.gitDir, 'objects', `${TEMPORARY_PREFIX}${process.pid}_${(this.temporaryCount += 1)}`);
+    return path.join(this.gitDir, 'objects', `${TEMPORARY_PREFIX}${PROCESS_TAG}_${(this.temporaryCount += 1)}`);
   }
 
   private writeRef(ref: string, oid: string): void {
