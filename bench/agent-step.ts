@@ -25,8 +25,8 @@ interface StepCost {
 const RUNS = 5;
 /**
  * 60-step runs through the server before measuring: a server that has run for a while has compiled
- * its hot code. After one run V8's background threads still spend 1.5–2.5 ms per step compiling
- * (about as much as the main thread's work), after five 1–1.3 ms, after ten 0.3–1 ms.
+ * its hot code. After one run V8's background threads still spend 1.3–2.6 ms per step compiling
+ * (about as much as the main thread's work), after five 1.2–2.3 ms, after ten 0.3–1 ms.
  */
 const SERVER_WARMUP_RUNS = 5;
 /** The model's context window in these runs: a long history is condensed to half of it. */
