@@ -11,6 +11,7 @@ import { startServer, type RunningServer } from '../tests/support/server.ts';
 import type { BenchResult } from './result.ts';
 import type { Event } from '../openapi/types.ts';
 import { POSTGRES_URL } from './databases.ts';
+import { configureModel } from './model-settings.ts';
 import { quantile, round } from './stats.ts';
 
 interface StepCost {
@@ -79,11 +80,7 @@ async function serverStep(server: RunningServer, steps: number): Promise<StepCos
   let socket: SocketClient | null = null;
   let id = '';
   try {
-    await fetch(`${server.url}/api/settings`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ llm_model: 'openai/fake-model', llm_base_url: model.baseUrl, llm_api_key: 'fake-key' }),
-    });
+    await configureModel(server.url, model.baseUrl);
     ({ conversation_id: id } = (await (
       await fetch(`${server.url}/api/conversations`, { method: 'POST', headers: json, body: '{}' })
     ).json()) as { conversation_id: string });

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from '../tests/support/browser.ts';
 import { SocketClient, waitFor } from '../tests/support/conversations.ts';
 import { startServer } from '../tests/support/server.ts';
+import { configureModel } from './model-settings.ts';
 import type { BenchResult } from './result.ts';
 import { quantile, round } from './stats.ts';
 
@@ -41,12 +42,7 @@ export async function benchWorkspaceHistory(): Promise<BenchResult[]> {
   try {
     // A conversation of 10,000 events was had with a model: one is configured, as it would be (no
     // model is called; without one, the agent's start fails and the open shows that error).
-    const saved = await fetch(`${server.url}/api/settings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ llm_model: 'openai/gpt-4o', llm_base_url: UNUSED_MODEL_URL, llm_api_key: 'unused-key' }),
-    });
-    if (!saved.ok) throw new Error(`the model settings were refused: ${await saved.text()}`);
+    await configureModel(server.url, UNUSED_MODEL_URL);
     const created = await fetch(`${server.url}/api/conversations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
