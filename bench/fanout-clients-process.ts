@@ -1,12 +1,13 @@
-import { SocketClient, waitFor } from '../tests/support/conversations.ts';
+import { waitFor } from '../tests/support/conversations.ts';
+import { FrameReader } from './frame-reader.ts';
 
 /**
  * The fan-out benchmark's clients in a process of their own, as a browser is, apart from the heap
  * the benchmark's process has grown over the other benchmarks, whose garbage collection could hold
  * up the clients' arrival times. `tsx bench/fanout-clients-process.ts URL
  * CONVERSATION LATEST_EVENT SOCKETS WARMUP_COMMANDS COMMANDS` opens the sockets after the given
- * event, runs the commands through the first, and sends the measured deliveries' latencies (ms)
- * to its parent.
+ * event, runs the commands through the first, checks every socket got every event once and in
+ * order, and sends the measured deliveries' latencies (ms) to its parent.
  */
 const [url = '', id = '', latestArg, socketsArg, warmupArg, commandsArg] = process.argv.slice(2);
 const [latest, count, warmupCommands, commands] = [latestArg, socketsArg, warmupArg, commandsArg].map(Number) as [
@@ -16,37 +17,54 @@ const [latest, count, warmupCommands, commands] = [latestArg, socketsArg, warmup
   number,
 ];
 
-const sockets: SocketClient[] = [];
+interface EventFrame {
+  type: string;
+  data?: { id: number; timestamp: string; observation?: string };
+}
+const eventsOf = (reader: FrameReader) =>
+  reader.frames().map((frame) => ({ ...frame, parsed: JSON.parse(frame.text) as EventFrame }));
+
+const readers: FrameReader[] = [];
 try {
   for (let i = 0; i < count; i++)
-    sockets.push(await SocketClient.open(url, { conversation_id: id, latest_event_id: latest }));
-  const driver = sockets[0] as SocketClient;
+    readers.push(await FrameReader.open(url, { conversation_id: id, latest_event_id: latest }));
+  const driver = readers[0] as FrameReader;
   const arrivalsOffset = performance.timeOrigin;
   for (let n = 0; n < warmupCommands + commands; n++) {
-    driver.send({ action: 'run', args: { command: `true ${n}`, hidden: true } });
-    await driver.waitFor(
-      (s) => s.events.filter((e) => e.observation === 'run').length === n + 1,
-      'the command',
+    driver.send(
+      JSON.stringify({ type: 'oh_user_action', data: { action: 'run', args: { command: `true ${n}`, hidden: true } } }),
+    );
+    await waitFor(
+      () => eventsOf(driver).filter((e) => e.parsed.data?.observation === 'run').length,
+      (runs) => runs === n + 1,
       30_000,
+      'the command',
     );
   }
-  const warmupEnd = driver.events[warmupCommands * 2 - 1]?.id ?? latest;
-  // Count arrivals without parsing: parsing a socket's frames while others still receive would stamp their arrivals late.
-  const total = (warmupCommands + commands) * 2;
+  // Wait by counting bytes: parsing frames while other sockets still receive would stamp their arrivals late.
   await waitFor(
-    () => sockets.every((s) => s.arrivals.length >= total),
+    () => readers.every((r) => r.bytes >= driver.bytes),
     (all) => all,
     30_000,
     'every event on every socket',
   );
+  const expected = eventsOf(driver).map((e) => e.parsed.data?.id);
+  if (expected.length !== (warmupCommands + commands) * 2) throw new Error(`the driver got ${expected.length} events`);
+  const warmupEnd = expected[warmupCommands * 2 - 1] ?? latest;
   const latencies: number[] = [];
-  for (const s of sockets)
-    s.frames.forEach((frame, i) => {
-      if (frame.type === 'oh_event' && frame.data && frame.data.id > warmupEnd)
-        latencies.push(arrivalsOffset + (s.arrivals[i] ?? 0) - Date.parse(frame.data.timestamp));
-    });
-  process.send?.(latencies);
+  for (const reader of readers) {
+    const events = eventsOf(reader);
+    if (events.map((e) => e.parsed.data?.id).join() !== expected.join())
+      throw new Error('a socket did not get every event once and in order');
+    for (const { parsed, arrival } of events)
+      if (parsed.data && parsed.data.id > warmupEnd)
+        latencies.push(arrivalsOffset + arrival - Date.parse(parsed.data.timestamp));
+  }
+  // Disconnecting drops a message still being written: wait for it.
+  await new Promise<void>((resolve) =>
+    process.send ? process.send(latencies, undefined, {}, () => resolve()) : resolve(),
+  );
 } finally {
-  await Promise.all(sockets.map((s) => s.close()));
+  readers.forEach((reader) => reader.close());
   process.disconnect?.();
 }
