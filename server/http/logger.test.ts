@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactLine, redactUrl } from './logger.ts';
+import pino from 'pino';
+import { loggerOptions, redactFields, redactLine, redactUrl } from './logger.ts';
 
 describe('log redaction', () => {
   it('hides the values of credential-like query parameters and keeps the rest', () => {
@@ -19,5 +20,46 @@ describe('log redaction', () => {
       '{"err":"Authorization: Bearer [redacted] failed"}',
     );
     expect(redactLine('{"statusCode":200,"responseTime":1.2}')).toBe('{"statusCode":200,"responseTime":1.2}');
+  });
+
+  it('hides credential fields at any depth and copies only the objects on the way to one', () => {
+    const clean = { conversationId: 'c1', settings: { model: 'm', tags: ['a', { name: 'b' }] } };
+    expect(redactFields(clean)).toBe(clean);
+    const logged = {
+      conversationId: 'c1',
+      settings: { llm_api_key: 'sk-1', model: 'm' },
+      headers: { authorization: 'Bearer x', accept: '*/*' },
+      attempts: [{ token: 't' }, { ok: true }],
+    };
+    const redacted = redactFields(logged);
+    expect(redacted).toEqual({
+      conversationId: 'c1',
+      settings: { llm_api_key: '[redacted]', model: 'm' },
+      headers: { authorization: '[redacted]', accept: '*/*' },
+      attempts: [{ token: '[redacted]' }, { ok: true }],
+    });
+    expect(logged.settings.llm_api_key).toBe('sk-1');
+    expect(redacted.attempts[1]).toBe(logged.attempts[1]);
+  });
+
+  it('leaves objects other than plain ones and arrays to their serializers', () => {
+    const error = Object.assign(new Error('failed'), { token: 't' });
+    expect(redactFields({ err: error }).err).toBe(error);
+  });
+
+  it('writes lines without the credentials a logged object or error carries', () => {
+    const lines: string[] = [];
+    const log = pino(loggerOptions('info') as pino.LoggerOptions, { write: (line: string) => lines.push(line) });
+    const error = Object.assign(new Error('refresh failed'), { token: 'tok-secret' });
+    log.error({ err: error, settings: { password: 'pw-secret' }, conversationId: 'c1' }, 'refreshing failed');
+    const [line] = lines;
+    expect(line).toContain('refresh failed');
+    expect(line).toContain('"conversationId":"c1"');
+    expect(line).not.toContain('tok-secret');
+    expect(line).not.toContain('pw-secret');
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      err: { token: '[redacted]' },
+      settings: { password: '[redacted]' },
+    });
   });
 });

@@ -41,6 +41,14 @@ describe('the security headers', () => {
     expect(directives(headersFor('[::1]')['content-security-policy']!).get('frame-src')).toContain('http://[::1]:*');
   });
 
+  it('answer each host with its own policy, however many hosts ask', () => {
+    const headersFor = securityHeaders({ publicUrl: 'http://localhost', vscodeUrl: null, inlineScripts: [] });
+    const connect = (host: string) => directives(headersFor(host)['content-security-policy']!).get('connect-src');
+    for (let i = 0; i < 100; i++) expect(connect(`host-${i}.example`)).toContain(`ws://host-${i}.example:*`);
+    expect(connect('host-3.example')).toContain('ws://host-3.example:*');
+    expect(connect('host-3.example')).not.toContain('ws://host-99.example:*');
+  });
+
   it('hash the built pages’ inline scripts, not those with a src', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'csp-'));
     fs.mkdirSync(path.join(root, 'landing'));

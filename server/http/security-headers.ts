@@ -44,6 +44,9 @@ export const POLICY_DIRECTIVES = [
   'frame-ancestors',
 ] as const;
 
+/** Host names whose headers are kept. */
+const HOSTS_KEPT = 32;
+
 /**
  * The headers of every page and API answer. The policy allows the application itself and what
  * its tabs frame: the apps the workspace serves (any port of the page's own host name) and the
@@ -53,7 +56,20 @@ export const POLICY_DIRECTIVES = [
 export function securityHeaders(options: SecurityHeaderOptions) {
   const hsts = options.publicUrl.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : null;
   const vscode = options.vscodeUrl ? new URL(options.vscodeUrl).origin : null;
+  // The headers differ only by host, and a server is reached by a few: each set is built once.
+  // The Host header is the client's to choose, so the cache is bounded.
+  const byHost = new Map<string, Record<string, string>>();
   return (hostname: string): Record<string, string> => {
+    let headers = byHost.get(hostname);
+    if (!headers) {
+      if (byHost.size >= HOSTS_KEPT) byHost.clear();
+      headers = build(hostname);
+      byHost.set(hostname, headers);
+    }
+    return headers;
+  };
+
+  function build(hostname: string): Record<string, string> {
     // A host name, never a header's stray text (the policy must stay one well-formed value).
     const host = /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i.test(hostname) ? hostname : null;
     const served = host ? [`http://${host}:*`, `https://${host}:*`] : [];
@@ -83,5 +99,5 @@ export function securityHeaders(options: SecurityHeaderOptions) {
       'referrer-policy': 'strict-origin-when-cross-origin',
       ...(hsts && { 'strict-transport-security': hsts }),
     };
-  };
+  }
 }
