@@ -75,7 +75,10 @@ export function redactFields<T>(value: T, depth = 0): T {
   if (prototype !== Object.prototype && prototype !== null) return value;
   const record = value as Record<string, unknown>;
   let copy: Record<string, unknown> | null = null;
-  for (const [key, field] of Object.entries(record)) {
+  // for…in, not Object.entries: walking a clean object makes no array.
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const field = record[key];
     const redacted = SECRET_FIELDS.has(key) && field !== undefined ? REDACTED : redactFields(field, depth + 1);
     if (redacted !== field) (copy ??= { ...record })[key] = redacted;
   }
