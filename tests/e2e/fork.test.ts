@@ -25,6 +25,42 @@ const chatRow = (page: Page, text: string) =>
 
 const conversationOf = (page: Page) => new URL(page.url()).pathname.split('/').at(-1) ?? '';
 
+const EXPECTED_ROWS = ['echo one', 'echo two', 'echo three', 'Three steps taken.'];
+
+interface FrameSample {
+  path: string;
+  rows: Record<string, number>;
+}
+
+/** In the page: how many of the chat's rows hold each text, read at once (separate counts can straddle a render). */
+function rowsShown(texts: string[]): Record<string, number> {
+  const rows = [...document.querySelectorAll('[role="log"][aria-label="Messages"] [data-index]')].map(
+    (row) => row.textContent ?? '',
+  );
+  return Object.fromEntries(texts.map((text) => [text, rows.filter((row) => row.includes(text)).length]));
+}
+
+/** In the page: records the rows after every painted frame (a message posted from a frame callback runs after its paint). */
+function startFrameSampler(texts: string[]): void {
+  const samples: FrameSample[] = [];
+  (window as unknown as { shownFrames: FrameSample[] }).shownFrames = samples;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    const rows = [...document.querySelectorAll('[role="log"][aria-label="Messages"] [data-index]')].map(
+      (row) => row.textContent ?? '',
+    );
+    samples.push({
+      path: location.pathname,
+      rows: Object.fromEntries(texts.map((text) => [text, rows.filter((row) => row.includes(text)).length])),
+    });
+  };
+  const frame = () => {
+    channel.port2.postMessage(null);
+    if (samples.length < 5000) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
 describe.skipIf(browserMissing())('forking in the browser', () => {
   const llm = new FakeLlm('fake-model');
   const suite = browserSuite({ mode: 'oss', llm });
@@ -64,27 +100,26 @@ describe.skipIf(browserMissing())('forking in the browser', () => {
     await chatRow(page, 'Take three steps').getByRole('button', { name: 'Actions for this message' }).click();
     expect(await page.getByRole('menuitem').allInnerTexts()).toEqual(['Fork from here', 'Edit and retry']);
     await page.keyboard.press('Escape');
+    // What a person sees: the chat's rows once each frame has been painted, from the click on.
+    await page.evaluate(startFrameSampler, EXPECTED_ROWS);
     await middle.hover();
     await middle.getByRole('button', { name: 'Fork from here' }).click();
     await page.waitForURL((url) => !url.pathname.endsWith(originalId), { timeout: 30_000 });
     const forkId = conversationOf(page);
 
-    // The history up to the step, nothing after it (once the fork's chat replaced the original's).
-    const shown = async () =>
-      Object.fromEntries(
-        await Promise.all(
-          ['echo one', 'echo two', 'echo three', 'Three steps taken.'].map(
-            async (text) => [text, await chatRow(page, text).count()] as const,
-          ),
-        ),
-      );
+    // The whole history up to the step, nothing after it, in one reading of the chat.
     const history = await waitFor(
-      shown,
-      (rows) => rows['echo two'] === 1 && rows['Three steps taken.'] === 0,
+      () => page.evaluate(rowsShown, EXPECTED_ROWS),
+      (rows) => rows['echo one'] === 1 && rows['echo two'] === 1 && rows['Three steps taken.'] === 0,
       20_000,
       'the fork’s chat',
     );
     expect(history).toEqual({ 'echo one': 1, 'echo two': 1, 'echo three': 0, 'Three steps taken.': 0 });
+    // No painted frame of the fork's chat showed the step without the one before it.
+    const frames = await page.evaluate(() => (window as unknown as { shownFrames: FrameSample[] }).shownFrames);
+    const forkFrames = frames.filter((frame) => frame.path.endsWith(forkId) && frame.rows['echo two'] === 1);
+    expect(forkFrames.length).toBeGreaterThan(0);
+    expect(forkFrames.filter((frame) => frame.rows['echo one'] !== 1)).toEqual([]);
     // The files of then: a.txt and b.txt, not yet c.txt.
     await chooseMenuItem(page, 'Window', 'Changes');
     const changed = page.getByRole('list', { name: 'Changed files' }).locator('summary');
