@@ -1,4 +1,3 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { unifiedDiff } from './diff.ts';
 import type { WorkspaceFiles } from './files.ts';
@@ -69,25 +68,23 @@ export class Editor {
   }
 
   private async existing(target: string): Promise<'file' | 'directory'> {
-    try {
-      return (await stat(target)).isDirectory() ? 'directory' : 'file';
-    } catch {
-      throw new Error(`The path ${target} does not exist. Please provide a valid path.`);
-    }
+    const found = await this.files.kind(target);
+    if (!found) throw new Error(`The path ${target} does not exist. Please provide a valid path.`);
+    return found;
   }
 
   private async readText(target: string): Promise<string> {
     if ((await this.existing(target)) === 'directory')
       throw new Error(`The path ${target} is a directory; this command needs a file.`);
-    return readFile(target, 'utf8');
+    return this.files.read(target);
   }
 
   private async view(target: string, range: [number, number] | undefined): Promise<string> {
     if ((await this.existing(target)) === 'directory') {
       if (range) throw new Error('The `view_range` parameter is not allowed when `path` points to a directory.');
-      return `Here's the files and directories up to 2 levels deep in ${target}, excluding hidden items:\n${(await this.tree(target, 2)).join('\n')}`;
+      return `Here's the files and directories up to 2 levels deep in ${target}, excluding hidden items:\n${(await this.files.tree(target, 2)).join('\n')}`;
     }
-    const text = await readFile(target, 'utf8');
+    const text = await this.files.read(target);
     let shown = text;
     let first = 1;
     if (range) {
@@ -114,19 +111,6 @@ export class Editor {
     return `Here's the result of running \`cat -n\` on ${target}:\n${output}`;
   }
 
-  /** Paths under `dir` down to `depth` levels, hidden entries (and what they hold) left out, directories marked with '/'. */
-  private async tree(dir: string, depth: number): Promise<string[]> {
-    const entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => !entry.name.startsWith('.'));
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    const lines: string[] = [];
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      lines.push(entry.isDirectory() ? `${full}/` : full);
-      if (entry.isDirectory() && depth > 1) lines.push(...(await this.tree(full, depth - 1)));
-    }
-    return lines;
-  }
-
   private remember(target: string, content: string | null): void {
     const stack = this.history.get(target) ?? [];
     stack.push(content);
@@ -151,11 +135,8 @@ export class Editor {
   }
 
   private async create(target: string, text: string): Promise<EditorResult> {
-    const exists = await stat(target).then(
-      () => true,
-      () => false,
-    );
-    if (exists) throw new Error(`File already exists at: ${target}. Cannot overwrite files using command \`create\`.`);
+    if ((await this.files.kind(target)) !== null)
+      throw new Error(`File already exists at: ${target}. Cannot overwrite files using command \`create\`.`);
     await this.files.write(target, text);
     this.remember(target, null);
     return this.result(target, `File created successfully at: ${target}`, null, text);
@@ -203,9 +184,9 @@ export class Editor {
   private async undo(target: string): Promise<EditorResult> {
     const previous = this.history.get(target)?.pop();
     if (previous === undefined) throw new Error(`No edit history found for ${target}.`);
-    const current = await readFile(target, 'utf8').catch(() => null);
+    const current = await this.files.read(target).catch(() => null);
     if (previous === null) {
-      await rm(target, { force: true });
+      await this.files.remove(target);
       return this.result(
         target,
         `Last edit to ${target} undone successfully: the file it created is removed.`,

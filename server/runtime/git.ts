@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SnapshotClient } from './snapshot-client.ts';
@@ -204,14 +204,11 @@ export class Git {
   }
 
   /**
-   * The committed and the working-tree text of a file: '' for the side where it does not
-   * exist (new file, deleted file, or a repository without commits yet).
-   * @param relative path relative to the workspace, already checked to be inside it
+   * The committed text of a file: '' where HEAD has none (a new file, or a repository without
+   * commits yet). Its working-tree text is the workspace files' to read (files.ts).
+   * @param relative path relative to the workspace, already resolved inside it
    */
-  async diff(relative: string): Promise<{ original: string; modified: string }> {
-    const gitPath = relative.split(path.sep).join('/');
-    const original = await this.git(['show', `HEAD:${gitPath}`]).catch(() => '');
-    const modified = await readFile(path.join(this.options.workspaceDir, relative), 'utf8').catch(() => '');
-    return { original, modified };
+  committed(relative: string): Promise<string> {
+    return this.git(['show', `HEAD:${relative.split(path.sep).join('/')}`]).catch(() => '');
   }
 }

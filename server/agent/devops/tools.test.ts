@@ -1,13 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WorkspaceFiles } from '../../runtime/files.ts';
 import { appDirectory } from './archive.ts';
 import { perHour, proposedPlans } from './tools.ts';
 
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'atelier-devops-'));
 mkdirSync(path.join(workspace, 'app'));
 writeFileSync(path.join(workspace, 'README.md'), 'not a directory');
+symlinkSync('/etc', path.join(workspace, 'etc-link'));
+const files = new WorkspaceFiles(realpathSync(workspace));
+const runtime = { listFiles: (dir?: string) => files.list(dir) };
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 const plan = (name: string, size: string) => ({
@@ -36,11 +40,12 @@ describe('the DevOps tools', () => {
   });
 
   it('pack only a directory inside the workspace', async () => {
-    expect(await appDirectory(workspace, 'app')).toBe(path.join(workspace, 'app'));
-    expect(await appDirectory(workspace, '.')).toBe(workspace);
-    await expect(appDirectory(workspace, '../')).rejects.toThrow('is outside the workspace');
-    await expect(appDirectory(workspace, '/etc')).rejects.toThrow('is outside the workspace');
-    await expect(appDirectory(workspace, 'README.md')).rejects.toThrow('The workspace has no directory README.md.');
+    await expect(appDirectory(runtime, 'app')).resolves.toBeUndefined();
+    await expect(appDirectory(runtime, '.')).resolves.toBeUndefined();
+    await expect(appDirectory(runtime, '../')).rejects.toThrow('is outside the workspace');
+    await expect(appDirectory(runtime, '/etc')).rejects.toThrow('is outside the workspace');
+    await expect(appDirectory(runtime, 'etc-link')).rejects.toThrow('is outside the workspace');
+    await expect(appDirectory(runtime, 'README.md')).rejects.toThrow('The workspace has no directory README.md.');
   });
 
   it('say hourly prices in cents, or in the fraction a cheap size needs', () => {

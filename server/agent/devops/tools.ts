@@ -106,7 +106,7 @@ export function devopsTools(host: DevopsHost, earlierTurns: readonly ModelMessag
         const size = await sizeOf(host, plan.size);
         if (plan.region && !size.regions.includes(plan.region))
           throw new ToolInputError(`${plan.size} is offered in ${size.regions.join(', ')}, not ${plan.region}.`);
-        await appDirectory(host.runtime.workspaceDir, plan.directory);
+        await appDirectory(host.runtime, plan.directory);
         return text(
           `Plan recorded: ${plan.name} (${plan.environment}) from ${plan.directory}, started with \`${plan.start}\`, ` +
             `on ${size.slug} (${size.vcpus} vCPU, ${size.memoryMb} MB) at ${perHour(size.hourlyCostMicros)}. ` +
@@ -129,7 +129,7 @@ export function devopsTools(host: DevopsHost, earlierTurns: readonly ModelMessag
           );
         const size = await sizeOf(host, plan.size);
         await host.progress(`Deploying ${plan.name} on ${size.slug} (${perHour(size.hourlyCostMicros)})…`);
-        const archive = await archiveDirectory(host.runtime.workspaceDir, plan.directory);
+        const archive = await archiveDirectory(host.runtime, plan.directory);
         const deployed = await host.deploy(plan, archive);
         await host.progress(`${plan.name} is up; checking that it answers…`);
         const health = deployed.url ? await healthCheck(host, deployed.url, signal) : 'no address to check';
