@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/security/**/*.test.ts'],
           // *.postgres.test.ts need a PostgreSQL server (several nodes on one database): the PostgreSQL pass runs them.
           exclude: process.env.DATABASE_URL
             ? configDefaults.exclude

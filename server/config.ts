@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_LIMITS } from './runtime/limits.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -78,6 +79,11 @@ const environment = z.object({
   MAX_RUNNING_CONVERSATIONS_PER_USER: z.coerce.number().int().min(1).default(5),
   NODE_URL: url('NODE_URL').optional(),
   CONVERSATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  SANDBOX_REQUIRED: z.enum(['true', 'false', '1', '0']).optional(),
+  SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).default(DEFAULT_LIMITS.memoryMb),
+  SANDBOX_PROCESSES: z.coerce.number().int().min(16).default(DEFAULT_LIMITS.processes),
+  SANDBOX_CPUS: z.coerce.number().min(0.1).default(DEFAULT_LIMITS.cpus),
+  SANDBOX_DISK_MB: z.coerce.number().int().min(16).default(DEFAULT_LIMITS.diskMb),
   SANDBOX_HOST_PORTS: z
     .string()
     .default('')
@@ -166,6 +172,15 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
     conversationLeaseMs: e.CONVERSATION_LEASE_SECONDS * 1000,
     sandboxHostPorts: e.SANDBOX_HOST_PORTS,
+    // The hosted service never runs a conversation unconfined; a self-hosted one may, warned.
+    sandboxRequired:
+      e.SANDBOX_REQUIRED === undefined ? e.APP_MODE === 'saas' : ['true', '1'].includes(e.SANDBOX_REQUIRED),
+    sandboxLimits: {
+      memoryMb: e.SANDBOX_MEMORY_MB,
+      processes: e.SANDBOX_PROCESSES,
+      cpus: e.SANDBOX_CPUS,
+      diskMb: e.SANDBOX_DISK_MB,
+    },
     // Listening on every interface: other nodes on this machine reach it on the loopback address.
     nodeUrl: (e.NODE_URL ?? `http://${['0.0.0.0', '::'].includes(e.HOST) ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(
       /\/$/,

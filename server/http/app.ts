@@ -116,6 +116,8 @@ export async function buildApp({
       rootDir: path.join(config.dataDir, 'workspaces'),
       hiddenDirs: [config.dataDir],
       hostPorts: config.sandboxHostPorts,
+      requireIsolation: config.sandboxRequired,
+      limits: config.sandboxLimits,
       logger: app.log,
     });
   const modules = createModules(config, database, { bus, runtime, agentFactory, log: app.log });

@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { findOnPath } from './executables.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './ports.ts';
-import { detectBwrap } from './sandbox.ts';
 import { tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 
 /** bubblewrap's path where it can sandbox here. */
-const bwrap = (await detectBwrap()).path;
+const bwrap = findOnPath('bwrap');
 
 // Local deployments: an app unpacked apart from any workspace, run sandboxed on its port, brought
 // back after a restart, and removed with its files.

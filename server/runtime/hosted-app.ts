@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
-import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { CgroupTree, ConversationCgroup } from './cgroups.ts';
+import { cgroupLimits, rlimitOptions, type WorkspaceLimits } from './limits.ts';
 import type { IsolatedNetwork, NetworkTools } from './network.ts';
 import { killTree } from './processes.ts';
-import type { Sandbox } from './sandbox.ts';
+import { sandboxUser, writeAccountFiles, type Sandbox, type SandboxScope } from './sandbox.ts';
 
 /** An app run apart from any conversation (a local deployment): its files, how it starts, its port. */
 export interface HostedAppSpec {
@@ -29,16 +31,19 @@ interface HostingTools {
   sandbox: Sandbox;
   /** Null: the app shares the host's network (no pasta), as unsandboxed commands do. */
   networkTools: NetworkTools | null;
+  cgroups: CgroupTree | null;
+  limits: WorkspaceLimits;
   startNetwork: (tools: NetworkTools, port: number, controlDir: string) => Promise<IsolatedNetwork>;
 }
 
 const KEY = /^[A-Za-z0-9._-]{1,200}$/;
 
 /**
- * Runs apps in `<rootDir>/<key>/app`, each sandboxed like a workspace (the rest of the file system
- * read-only, the data directories hidden) in a network namespace of its own whose only way in is
- * its port, forwarded from the host. The spec is kept beside the files, so `restart` brings the app
- * back after the server restarts; its processes end with the server's.
+ * Runs apps in `<rootDir>/<key>/app`, each sandboxed like a workspace (its own user, limits and
+ * view of the system) in a network namespace of its own whose only way in is its port, forwarded
+ * from the host: a deployment is published. Its archive is unpacked inside its sandbox too. The
+ * spec is kept beside the files (in `<key>`, which only the server writes), so `restart` brings
+ * the app back after the server restarts; its processes end with the server's.
  */
 export class AppHost {
   private readonly running = new Map<string, HostedApp>();
@@ -52,9 +57,17 @@ export class AppHost {
   async host(spec: HostedAppSpec): Promise<HostedApp> {
     const dir = this.dirOf(spec.key);
     await this.remove(spec.key);
-    await mkdir(path.join(dir, 'app'), { recursive: true });
-    await untar(spec.archive, path.join(dir, 'app'));
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(path.join(dir, 'app.json'), JSON.stringify({ start: spec.start, port: spec.port }));
+    const { scope, sandbox, release } = await this.prepare(spec.key, null);
+    try {
+      await untar(
+        spec.archive,
+        sandbox.wrap(['tar', '-xzf', '-', '-C', scope.workspaceDir, '--no-same-owner'], scope, { network: false }),
+      );
+    } finally {
+      await release();
+    }
     return this.launch(spec.key, spec.start, spec.port);
   }
 
@@ -84,32 +97,54 @@ export class AppHost {
     return path.join(this.rootDir, key);
   }
 
-  private async launch(key: string, start: string, port: number): Promise<HostedApp> {
+  /** The app's directories (its user's; `control` the server's), sandbox scope and control group. */
+  private async prepare(key: string, network: IsolatedNetwork | null) {
     const dir = await realpath(this.dirOf(key));
-    const [appDir, homeDir, tmpDir] = ['app', 'home', 'tmp'].map((name) => path.join(dir, name)) as [
-      string,
-      string,
-      string,
-    ];
-    await Promise.all([mkdir(homeDir, { recursive: true }), mkdir(tmpDir, { recursive: true })]);
-    const { sandbox, networkTools, startNetwork } = await this.tools();
-    const network = networkTools ? await startNetwork(networkTools, port, dir) : null;
-    const argv = sandbox.wrap(['/bin/sh', '-c', `exec ${start}`], {
-      workspaceDir: appDir,
+    const { sandbox, cgroups, limits } = await this.tools();
+    const user = sandbox.sandboxed ? sandboxUser(`app:${key}`) : null;
+    const [workspaceDir, homeDir, tmpDir, controlDir] = ['app', 'home', 'tmp', 'control'].map((name) =>
+      path.join(dir, name),
+    ) as [string, string, string, string];
+    for (const made of [workspaceDir, homeDir]) {
+      await mkdir(made, { recursive: true, mode: 0o755 });
+      if (user) await chown(made, user.uid, user.gid);
+    }
+    // Sticky and open to all, as a workspace's (local-runtime.ts).
+    await mkdir(tmpDir, { recursive: true });
+    await chmod(tmpDir, 0o1777);
+    await mkdir(controlDir, { recursive: true, mode: 0o755 });
+    await writeAccountFiles(controlDir, user, homeDir);
+    const cgroup: ConversationCgroup | null = (await cgroups?.create(`app-${key}`, cgroupLimits(limits))) ?? null;
+    const scope: SandboxScope = {
+      workspaceDir,
       homeDir,
       tmpDir,
+      controlDir,
       network,
-    });
+      user,
+      cgroup,
+      rlimits: () => rlimitOptions(limits, { fileSizeBytes: limits.diskMb * 2 ** 20, ownUser: user !== null }),
+    };
+    return { dir, scope, sandbox, release: async () => cgroup?.remove() };
+  }
+
+  private async launch(key: string, start: string, port: number): Promise<HostedApp> {
+    const { networkTools, startNetwork } = await this.tools();
+    const controlDir = path.join(await realpath(this.dirOf(key)), 'control');
+    await mkdir(controlDir, { recursive: true, mode: 0o755 });
+    const network = networkTools ? await startNetwork(networkTools, port, controlDir) : null;
+    const { dir, scope, sandbox, release } = await this.prepare(key, network);
+    const argv = sandbox.wrap(['/bin/sh', '-c', `exec ${start}`], scope);
     const log = openSync(path.join(dir, 'app.log'), 'a');
     let child: ChildProcess;
     try {
       child = spawn(argv[0]!, argv.slice(1), {
-        cwd: appDir,
+        cwd: scope.workspaceDir,
         // Only what the app needs: the server's own environment holds its secrets.
         env: {
           PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
           LANG: process.env.LANG ?? 'C.UTF-8',
-          HOME: homeDir,
+          HOME: scope.homeDir,
           PORT: String(port),
         },
         detached: true,
@@ -122,6 +157,7 @@ export class AppHost {
       if (this.running.get(key) === app) this.running.delete(key);
       if (child.pid !== undefined) await killTree(child.pid);
       await network?.stop();
+      await release();
     };
     const app: HostedApp = { port, stop };
     this.running.set(key, app);
@@ -135,12 +171,14 @@ export class AppHost {
   }
 }
 
-function untar(archive: Uint8Array, into: string): Promise<void> {
+/** Unpacks the archive with `argv` (tar in the app's sandbox), reading it from stdin. */
+function untar(archive: Uint8Array, argv: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const tar = spawn('tar', ['-xzf', '-', '-C', into, '--no-same-owner'], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const tar = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'ignore', 'pipe'] });
     let errors = '';
     tar.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
     tar.once('error', reject);
+    tar.stdin.on('error', () => undefined);
     tar.once('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`The app's archive could not be unpacked: ${errors.trim()}`)),
     );

@@ -6,11 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from './executables.ts';
 import { LocalRuntime } from './local-runtime.ts';
-import { detectBwrap } from './sandbox.ts';
 import { processesWith, tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 
 /** bubblewrap's path where it can sandbox here. */
-const bwrap = (await detectBwrap()).path;
+const bwrap = findOnPath('bwrap');
 
 /** Polls until `check` holds: setsid forks before it runs its command, so that process appears a moment later. */
 async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {
@@ -40,7 +39,10 @@ describe('LocalRuntime', () => {
   it('warns at start when there is no bubblewrap, and says its commands are not sandboxed', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'atelier-no-bwrap-'));
     const warnings: string[] = [];
-    const logger = { warn: (_: Record<string, unknown>, message: string) => void warnings.push(message) };
+    const logger = {
+      warn: (_: Record<string, unknown>, message: string) => void warnings.push(message),
+      info: () => undefined,
+    };
     const originalPath = process.env.PATH;
     try {
       process.env.PATH = dir; // an empty directory: no bwrap to find

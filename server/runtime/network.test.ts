@@ -5,11 +5,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from './executables.ts';
 import { detectNetworkIsolation, IsolatedNetwork, sandboxResolvConf } from './network.ts';
-import { detectBwrap, Sandbox } from './sandbox.ts';
+import { findSandboxTools, Sandbox, sandboxUser, writeAccountFiles } from './sandbox.ts';
 import { processesWith } from '../../tests/support/temp-runtime.ts';
 
 /** bubblewrap's path where it can sandbox here. */
-const bwrap = (await detectBwrap()).path;
+const bwrap = findOnPath('bwrap');
 
 let scratch: string;
 beforeAll(async () => {
@@ -88,7 +88,9 @@ describe.skipIf(!findOnPath('pasta') && !process.env.CI)('IsolatedNetwork', { ti
     'mounts the upstream resolv.conf inside the sandbox when the host resolves on its loopback',
     async () => {
       const dir = await mkdtemp(path.join(scratch, 'sandbox-'));
-      for (const sub of ['workspace', 'tmp']) await mkdir(path.join(dir, sub));
+      const user = sandboxUser('resolv-test');
+      for (const sub of ['workspace', 'home', 'tmp', 'control']) await mkdir(path.join(dir, sub), { mode: 0o755 });
+      await writeAccountFiles(path.join(dir, 'control'), user, path.join(dir, 'home'));
       await writeFile(path.join(dir, 'host-resolv.conf'), 'nameserver 127.0.0.53\n');
       await writeFile(path.join(dir, 'upstream-resolv.conf'), 'nameserver 192.0.2.53\nsearch corp.example\n');
       const found = await detectNetworkIsolation(
@@ -98,12 +100,18 @@ describe.skipIf(!findOnPath('pasta') && !process.env.CI)('IsolatedNetwork', { ti
       if (!('tools' in found)) throw new Error(found.problem);
       const network = await IsolatedNetwork.start(found.tools, { public: [], loopback: [], toHost: [] }, dir);
       try {
-        const sandbox = new Sandbox(bwrap, path.join(dir, 'workspace'), []);
+        const tools = await findSandboxTools(path.join(dir, 'control'));
+        if ('problem' in tools) throw new Error(tools.problem);
+        const sandbox = new Sandbox(tools, []);
         const [file = '', ...args] = sandbox.wrap(['cat', '/etc/resolv.conf'], {
           workspaceDir: path.join(dir, 'workspace'),
-          homeDir: dir,
+          homeDir: path.join(dir, 'home'),
           tmpDir: path.join(dir, 'tmp'),
+          controlDir: path.join(dir, 'control'),
           network,
+          user,
+          cgroup: null,
+          rlimits: () => [],
         });
         const output = await new Promise<string>((resolve, reject) =>
           execFile(file, args, { timeout: 10_000 }, (error, stdout, stderr) =>

@@ -1,12 +1,13 @@
+import { readlinkSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { findOnPath } from './executables.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectBwrap } from './sandbox.ts';
 import { processesWith, tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 import type { RuntimeSession } from './types.ts';
 
 /** bubblewrap's path where it can sandbox here. */
-const bwrap = (await detectBwrap()).path;
+const bwrap = findOnPath('bwrap');
 
 // A 1×1 PNG, shown through IPython.display so the test needs no matplotlib.
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -100,9 +101,17 @@ describe('Python kernel', { timeout: 30_000 }, () => {
 
   it('stop kills the kernel', async (context) => {
     if (unavailable) context.skip(unavailable);
-    const kernelOf = `.homes/${session.conversationId}/`;
-    expect(processesWith(kernelOf).length).toBeGreaterThan(0);
+    // This session's kernel: the one working in its workspace (other files' kernels run meanwhile).
+    const kernels = () =>
+      processesWith('ipykernel_launcher').filter((pid) => {
+        try {
+          return readlinkSync(`/proc/${pid}/cwd`) === session.workspaceDir;
+        } catch {
+          return false;
+        }
+      });
+    expect(kernels().length).toBeGreaterThan(0);
     await session.stop();
-    expect(processesWith(kernelOf)).toEqual([]);
+    expect(kernels()).toEqual([]);
   });
 });

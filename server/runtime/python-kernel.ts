@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type * as Zeromq from 'zeromq';
 import type { Dealer, Subscriber } from 'zeromq';
 import { lazyPackage } from '../shared/lazy-package.ts';
+import type { Owner } from './beneath.ts';
 import { freePort } from './ports.ts';
 import { killTree } from './processes.ts';
 import { capText, terminalText } from './terminal-text.ts';
@@ -14,8 +16,14 @@ export interface KernelOptions {
   /** The interpreter that has ipykernel (Debian's /usr/bin/python3 here). */
   python: string;
   workspaceDir: string;
-  /** Where the connection file goes; must be readable inside the sandbox. */
-  controlDir: string;
+  /**
+   * Where the connection file goes: a directory the kernel can write (it writes the file again
+   * at its start) and where the sandbox cannot foresee the name the server makes: the
+   * conversation's /tmp, the server's and sticky. `kernelDir` is where the kernel sees it.
+   */
+  connectionDir: { host: string; kernel: string };
+  /** The sandbox's user, who gets the file. */
+  owner: Owner | null;
   env: Record<string, string>;
   wrap: (argv: string[]) => string[];
   /** Fixed channel ports (a kernel in its own network namespace is reached through ports forwarded once); default: free ones at each start. */
@@ -220,24 +228,33 @@ export class PythonKernel {
     // Jupyter signs with the key's text as written in the connection file, not the bytes it spells.
     const key = randomBytes(32).toString('hex');
     this.key = Buffer.from(key, 'utf8');
-    const connectionFile = path.join(this.options.controlDir, 'kernel.json');
-    await mkdir(this.options.controlDir, { recursive: true });
-    await writeFile(
-      connectionFile,
-      JSON.stringify({
-        transport: 'tcp',
-        ip: '127.0.0.1',
-        shell_port: ports.shell,
-        iopub_port: ports.iopub,
-        stdin_port: ports.stdin,
-        control_port: ports.control,
-        hb_port: ports.hb,
-        key,
-        signature_scheme: 'hmac-sha256',
-        kernel_name: 'python3',
-      }),
-      { mode: 0o600 },
+    const name = `.kernel-${randomUUID()}.json`;
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+    const connection = await open(
+      path.join(this.options.connectionDir.host, name),
+      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+      0o600,
     );
+    try {
+      if (this.options.owner) await connection.chown(this.options.owner.uid, this.options.owner.gid);
+      await connection.writeFile(
+        JSON.stringify({
+          transport: 'tcp',
+          ip: '127.0.0.1',
+          shell_port: ports.shell,
+          iopub_port: ports.iopub,
+          stdin_port: ports.stdin,
+          control_port: ports.control,
+          hb_port: ports.hb,
+          key,
+          signature_scheme: 'hmac-sha256',
+          kernel_name: 'python3',
+        }),
+      );
+    } finally {
+      await connection.close();
+    }
+    const connectionFile = path.join(this.options.connectionDir.kernel, name);
     const [file, ...args] = this.options.wrap([this.options.python, '-m', 'ipykernel_launcher', '-f', connectionFile]);
     if (!file) throw new Error('Empty kernel command line');
     this.log = '';

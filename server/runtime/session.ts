@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import type { Owner } from './beneath.ts';
 import type { BrowserTab } from './browser.ts';
 import { Editor } from './editor.ts';
 import { WorkspaceFiles } from './files.ts';
 import type { Git } from './git.ts';
 import { listeners, servedAddress } from './listening.ts';
+import type { LimitWatch } from './limit-watch.ts';
+import type { LimitHit } from './limits.ts';
 import type { IsolatedNetwork } from './network.ts';
 import type { PythonKernel } from './python-kernel.ts';
 import type { Shell } from './shell.ts';
@@ -22,12 +26,22 @@ import type {
 } from './types.ts';
 
 const DEFAULT_PYTHON_TIMEOUT_S = 120;
+
+/** The directory packs larger than the caller's limit. */
+export class ArchiveTooLargeError extends Error {
+  override name = 'ArchiveTooLargeError';
+  constructor(readonly directory: string) {
+    super(`${directory} is too large to pack`);
+  }
+}
 const MAX_PYTHON_TIMEOUT_S = 600;
 
 export interface LocalSessionParts {
   conversationId: string;
   /** Real path of the workspace. */
   workspaceDir: string;
+  /** The host user the sandbox's files belong to (what the server writes for it too); null: the server's own. */
+  owner: Owner | null;
   ports: readonly [number, number];
   sandboxed: boolean;
   /** The argv that runs `argv` in this workspace's sandbox. */
@@ -36,6 +50,8 @@ export interface LocalSessionParts {
   env: Record<string, string>;
   shell: Shell;
   git: Git;
+  /** The conversation's limits as they are reached; null when its processes are not sandboxed. */
+  limits: LimitWatch | null;
   kernel: PythonKernel;
   browser: BrowserTab;
   /** The conversation's network namespace, stopped after its processes; null when they share the host's network. */
@@ -43,7 +59,7 @@ export interface LocalSessionParts {
   /** Null when the kernel can run, else why not (shared by all sessions of the runtime). */
   pythonUnavailable: () => Promise<string | null>;
   /** Called once the session's processes are gone (the runtime forgets it and frees its ports). */
-  onStopped: () => void;
+  onStopped: () => Promise<void>;
 }
 
 /** One conversation's running workspace: the parts wired together behind the RuntimeSession interface. */
@@ -62,7 +78,7 @@ export class LocalSession implements RuntimeSession {
     this.workspaceDir = parts.workspaceDir;
     this.ports = parts.ports;
     this.sandboxed = parts.sandboxed;
-    this.files = new WorkspaceFiles(parts.workspaceDir);
+    this.files = new WorkspaceFiles(parts.workspaceDir, parts.owner);
     this.edits = new Editor(this.files);
   }
 
@@ -71,8 +87,17 @@ export class LocalSession implements RuntimeSession {
     return this.ports.flatMap((port) => servedAddress(found, port) ?? []);
   }
 
-  runCommand(input: RunCommandInput): Promise<CommandResult> {
-    return this.parts.shell.run(input);
+  /** The command's result, with a note for each limit reached since the last one (out of memory, processes, disk). */
+  async runCommand(input: RunCommandInput): Promise<CommandResult> {
+    const { limits, shell } = this.parts;
+    if (!limits) return shell.run(input);
+    const { value, hits } = await limits.around(() => shell.run(input));
+    if (!hits.length) return value;
+    return { ...value, output: [value.output, ...hits.map((hit) => `[${hit.message}]`)].filter(Boolean).join('\n') };
+  }
+
+  onLimit(listener: (hit: LimitHit) => void): () => void {
+    return this.parts.limits?.onHit(listener) ?? (() => undefined);
   }
 
   interrupt(): Promise<void> {
@@ -105,6 +130,26 @@ export class LocalSession implements RuntimeSession {
 
   zip(): Promise<Uint8Array> {
     return this.files.zip();
+  }
+
+  async archive(directory: string, limitBytes: number): Promise<Uint8Array> {
+    const target = path.resolve(this.workspaceDir, directory);
+    if (target !== this.workspaceDir && !target.startsWith(this.workspaceDir + path.sep))
+      throw new Error(`Path is outside the workspace: ${directory}`);
+    // tar runs in the sandbox: whatever links the workspace holds, it sees only what the sandbox does.
+    const [file = '', ...args] = this.parts.wrap(['tar', '-czf', '-', '--exclude=./.git', '-C', target, '.']);
+    return new Promise((resolve, reject) => {
+      execFile(
+        file,
+        args,
+        { env: this.parts.env, encoding: 'buffer', maxBuffer: limitBytes },
+        (error, stdout, stderr) => {
+          if (!error) resolve(new Uint8Array(stdout));
+          else if (error.message.includes('maxBuffer')) reject(new ArchiveTooLargeError(directory));
+          else reject(new Error(stderr.toString('utf8').trim() || error.message));
+        },
+      );
+    });
   }
 
   sandboxedProcess(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | null {
@@ -142,8 +187,12 @@ export class LocalSession implements RuntimeSession {
   }
 
   async gitDiff(file: string): Promise<{ original: string; modified: string }> {
-    const target = await this.files.resolve(file);
-    return this.parts.git.diff(path.relative(this.workspaceDir, target));
+    const relative = path.relative(this.workspaceDir, await this.files.resolve(file));
+    const [original, modified] = await Promise.all([
+      this.parts.git.committed(relative),
+      this.files.read(relative).catch(() => ''),
+    ]);
+    return { original, modified };
   }
 
   pythonUnavailable(): Promise<string | null> {
@@ -165,7 +214,7 @@ export class LocalSession implements RuntimeSession {
       this.parts.git.close();
       await Promise.allSettled([this.parts.shell.kill(), this.parts.kernel.stop(), this.parts.browser.close()]);
       await this.parts.network?.stop();
-      this.parts.onStopped();
+      await this.parts.onStopped();
     })();
     return this.stopping;
   }

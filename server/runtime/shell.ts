@@ -4,7 +4,7 @@ import path from 'node:path';
 import type * as NodePty from 'node-pty';
 import type { IPty } from 'node-pty';
 import { lazyPackage } from '../shared/lazy-package.ts';
-import { killTree } from './processes.ts';
+import { killTree, processTree } from './processes.ts';
 import { capText, completeLength, terminalText } from './terminal-text.ts';
 import type { CommandResult, RunCommandInput } from './types.ts';
 
@@ -177,6 +177,11 @@ export class Shell {
   /** Ctrl-C to the running command. At an idle prompt it would only print a new prompt, which could be taken for the end of the next command. */
   async interrupt(): Promise<void> {
     if (this.state === 'running') this.term?.write('\x03');
+  }
+
+  /** The shell's processes and everything they started. */
+  processes(): number[] {
+    return this.term ? processTree(this.term.pid) : [];
   }
 
   /** Kills bash and everything it started; the shell cannot be used again. */

@@ -1,4 +1,5 @@
 import type { HostedApp, HostedAppSpec } from './hosted-app.ts';
+import type { LimitHit } from './limits.ts';
 
 /**
  * The runtime boundary (ARCHITECTURE.md §7, §8): everything the agent and the
@@ -94,6 +95,11 @@ export class MissingWorkspaceError extends Error {
   override name = 'MissingWorkspaceError';
 }
 
+/** A conversation may not start here: the protections the server requires (the hosted service's) are missing. The message says which, and how to install them. */
+export class IsolationUnavailableError extends Error {
+  override name = 'IsolationUnavailableError';
+}
+
 /** The workspace at one point of a conversation: its files as a git tree, and HEAD then. */
 export interface WorkspaceSnapshot {
   /** The tree of the tracked and untracked files (ignored ones are not kept). */
@@ -145,6 +151,11 @@ export interface RuntimeSession {
   putFile(path: string, data: Uint8Array): Promise<void>;
   /** A zip of the workspace. */
   zip(): Promise<Uint8Array>;
+  /**
+   * A gzipped tar of a directory of the workspace without git's store, packed inside the
+   * sandbox (links stay links); refused past `limitBytes` packed.
+   */
+  archive(directory: string, limitBytes: number): Promise<Uint8Array>;
 
   /** Checks `source` out into the workspace unless it has commits or a remote already; true when it did. */
   checkoutRepository(source: RepositorySource): Promise<boolean>;
@@ -174,6 +185,9 @@ export interface RuntimeSession {
    * Python kernel before their next command or cell. Other processes already running keep theirs.
    */
   updateEnvironment(values: Record<string, string | null>): void;
+
+  /** Every limit the conversation reaches (memory, processes, disk), as it is found: for the user's status messages. */
+  onLimit(listener: (hit: LimitHit) => void): () => void;
 
   /** Stops processes (shell, kernel, browser); the workspace stays. */
   stop(): Promise<void>;

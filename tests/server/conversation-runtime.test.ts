@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFactory } from '../../server/agent/index.ts';
 import { schema } from '../../server/db/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, listen, signUp, SocketClient, waitFor, waitRunning } from '../support/conversations.ts';
+import {
+  createRunning,
+  listen,
+  runInTerminal,
+  signUp,
+  SocketClient,
+  waitFor,
+  waitRunning,
+} from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import type { Event } from '../../openapi/types.ts';
 
@@ -32,19 +40,6 @@ afterAll(() => llm.stop());
 
 /** The workspace as the runtime sees it (the data directory may sit behind a symlink). */
 const workspaceOf = (dataDir: string, id: string) => fs.realpathSync(path.join(dataDir, 'workspaces', id));
-
-/** Sends a command as the terminal tab does; answers the `run` observation it caused. */
-async function runInTerminal(socket: SocketClient, command: string): Promise<Event> {
-  const userRuns = () => socket.events.filter((e) => e.source === 'user' && e.action === 'run');
-  const before = userRuns().length;
-  socket.send({ action: 'run', args: { command, hidden: false } });
-  const observation = () => {
-    const action = userRuns()[before];
-    return action && socket.events.find((e) => e.observation === 'run' && e.cause === action.id);
-  };
-  await socket.waitFor(() => observation() !== undefined, `the output of ${command}`, 30_000);
-  return observation() as Event;
-}
 
 const storedEvents = async (conversationId: string) =>
   (await t.db.select({ n: count() }).from(schema.events).where(eq(schema.events.conversationId, conversationId)))[0]?.n;

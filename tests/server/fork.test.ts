@@ -55,8 +55,9 @@ async function fork(id: string, body: Record<string, unknown>): Promise<Conversa
 }
 
 const stop = (id: string) => call(test.app, 'POST', `/api/conversations/${id}/stop`);
+// The test reads the workspace as the server's user, which its sandbox's user owns.
 const git = (id: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd: workspaceOf(id), encoding: 'utf8' }).trim();
+  execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd: workspaceOf(id), encoding: 'utf8' }).trim();
 
 let sourceId: string;
 let history: Event[];

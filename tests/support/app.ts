@@ -3,6 +3,7 @@ import { parseConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/index.ts';
 import { buildApp, type App, type AppOptions } from '../../server/http/app.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { sandboxTestEnv } from './sandbox.ts';
 
 /**
  * An in-process app on a private database for one test file, with contract checking on:
@@ -19,6 +20,7 @@ export function withTestApp(
     const config = parseConfig({
       LOG_LEVEL: 'silent',
       DATA_DIR: state.database.dataDir,
+      ...sandboxTestEnv(),
       ...(typeof env === 'function' ? env() : env),
     });
     const database = await state.database.open();

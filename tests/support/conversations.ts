@@ -200,3 +200,16 @@ export class SocketClient {
     await closed;
   }
 }
+
+/** Sends a command as the terminal tab does (the shell the agent uses); answers the `run` observation it caused. */
+export async function runInTerminal(socket: SocketClient, command: string, timeoutMs = 30_000): Promise<Event> {
+  const userRuns = () => socket.events.filter((e) => e.source === 'user' && e.action === 'run');
+  const before = userRuns().length;
+  socket.send({ action: 'run', args: { command, hidden: false } });
+  const observation = () => {
+    const action = userRuns()[before];
+    return action && socket.events.find((e) => e.observation === 'run' && e.cause === action.id);
+  };
+  await socket.waitFor(() => observation() !== undefined, `the output of ${command}`, timeoutMs);
+  return observation() as Event;
+}

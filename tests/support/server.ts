@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { sandboxTestEnv } from './sandbox.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -65,6 +66,7 @@ export async function startServer(
       DATA_DIR: database.dataDir,
       APP_MODE: options.mode ?? 'saas',
       LOG_LEVEL: 'warn',
+      ...sandboxTestEnv(),
       ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
       ...options.env,
     };

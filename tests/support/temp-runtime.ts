@@ -18,7 +18,12 @@ export async function tempRuntime(options: Partial<LocalRuntimeOptions> = {}): P
   const dataDir = path.join(base, 'data');
   const rootDir = path.join(dataDir, 'workspaces');
   await mkdir(rootDir, { recursive: true });
-  const runtime = new LocalRuntime({ rootDir, hiddenDirs: [dataDir], logger: { warn: () => undefined }, ...options });
+  const runtime = new LocalRuntime({
+    rootDir,
+    hiddenDirs: [dataDir],
+    logger: { warn: () => undefined, info: () => undefined },
+    ...options,
+  });
   return {
     runtime,
     dataDir,

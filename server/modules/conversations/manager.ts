@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentFactory, AgentSettings } from '../../agent/types.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import type {
-  RepositorySource,
-  Runtime,
-  RuntimeSession,
-  WorkspaceFile,
-  WorkspaceSnapshot,
+import {
+  IsolationUnavailableError,
+  type RepositorySource,
+  type Runtime,
+  type RuntimeSession,
+  type WorkspaceFile,
+  type WorkspaceSnapshot,
 } from '../../runtime/types.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
@@ -16,7 +17,7 @@ import type { EventStore, NewEvent } from './events.ts';
 import { createAgentHost, type HostDeps, type ModelSettings } from './host.ts';
 import type { Inbox } from './inbox.ts';
 import { replayTrajectory } from './replay.ts';
-import { Status, statusUpdate } from './status.ts';
+import { LimitStatus, Status, statusUpdate } from './status.ts';
 import type { ConversationRow, ConversationStore } from './store.ts';
 import { runUserCommand } from './terminal.ts';
 import type { Logger } from '../../shared/logger.ts';
@@ -172,6 +173,10 @@ export class ConversationManager {
       const { env, gitTokens, settings: prepared, repository } = await this.deps.prepare(row, options.providers);
       const session = await this.deps.runtime.start(id, { env });
       active.session = session;
+      // Told to the user as it happens; the agent reads it in its next observation.
+      session.onLimit(
+        (hit) => void this.emit(id, statusUpdate(LimitStatus[hit.kind], hit.message, 'error')).catch(() => {}),
+      );
       active.gitTokens = { providers: options.providers, values: gitTokens };
       if (active.stopping) return false;
       const settings =
@@ -211,7 +216,9 @@ export class ConversationManager {
       this.deps.log.error({ err: error, conversationId: id }, 'conversation failed to start');
       await this.emit(
         id,
-        statusUpdate(Status.ERROR, `The runtime could not start: ${(error as Error).message}`, 'error'),
+        error instanceof IsolationUnavailableError
+          ? statusUpdate(Status.SANDBOX_UNAVAILABLE, error.message, 'error')
+          : statusUpdate(Status.ERROR, `The runtime could not start: ${(error as Error).message}`, 'error'),
       ).catch(() => {});
       void this.stop(id, Status.ERROR);
       return false;

@@ -11,6 +11,14 @@ export const Status = {
   STOPPED: 'STATUS$STOPPED',
   ERROR: 'STATUS$ERROR',
   TITLE_UPDATED: 'STATUS$CONVERSATION_TITLE_UPDATED',
+  SANDBOX_UNAVAILABLE: 'STATUS$ERROR_SANDBOX_UNAVAILABLE',
+} as const;
+
+/** A limit the conversation reached, by kind (runtime/limits.ts). */
+export const LimitStatus = {
+  memory: 'STATUS$ERROR_OUT_OF_MEMORY',
+  processes: 'STATUS$ERROR_PROCESS_LIMIT',
+  disk: 'STATUS$ERROR_OUT_OF_DISK',
 } as const;
 
 /** A status update event: shown in the status bar (info) or in the chat (error). */

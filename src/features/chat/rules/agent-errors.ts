@@ -18,6 +18,10 @@ const AGENT_ERROR_KEYS = {
   STATUS$ERROR_LLM_BAD_REQUEST: 'agentErrors.llmBadRequest',
   STATUS$ERROR_LLM_UNKNOWN: 'agentErrors.llmUnknown',
   STATUS$ERROR_MCP_SERVER: 'agentErrors.mcpServer',
+  STATUS$ERROR_SANDBOX_UNAVAILABLE: 'agentErrors.sandboxUnavailable',
+  STATUS$ERROR_OUT_OF_MEMORY: 'agentErrors.outOfMemory',
+  STATUS$ERROR_PROCESS_LIMIT: 'agentErrors.processLimit',
+  STATUS$ERROR_OUT_OF_DISK: 'agentErrors.outOfDisk',
 } as const;
 
 export type AgentErrorKey = (typeof AGENT_ERROR_KEYS)[keyof typeof AGENT_ERROR_KEYS];
