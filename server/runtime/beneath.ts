@@ -91,6 +91,8 @@ export interface ResolveOptions {
   create?: Owner | null;
   /** A missing directory on the way ends the resolution: the rest is named as it is (for paths about to be made). */
   missingRest?: boolean;
+  /** The last component is named as it is, a link included (to remove the link itself). */
+  keepLastLink?: boolean;
 }
 
 /**
@@ -133,7 +135,7 @@ export class Beneath {
             const rest = components.slice(index);
             return { dir: current, name: rest.join(path.sep), relative: [...walked, ...rest].join(path.sep) };
           }
-          const target = code === 'ENOENT' ? null : await linkTarget(current, name);
+          const target = code === 'ENOENT' || (last && options.keepLastLink) ? null : await linkTarget(current, name);
           if (target === null) {
             if (last && options.want === 'entry')
               return { dir: current, name, relative: [...walked, name].join(path.sep) };
@@ -181,10 +183,10 @@ export class Beneath {
   async withEntry<T>(
     requested: string,
     work: (dir: FileHandle, name: string, relative: string) => Promise<T>,
-    create?: Owner | null,
+    options: Pick<ResolveOptions, 'create' | 'keepLastLink'> = {},
   ): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const { dir, name, relative } = await this.resolve(requested, { want: 'entry', create });
+      const { dir, name, relative } = await this.resolve(requested, { want: 'entry', ...options });
       try {
         return await work(dir, name as string, relative);
       } catch (error) {
@@ -238,13 +240,15 @@ export class Beneath {
           await handle.close();
         }
       },
-      this.owner,
+      { create: this.owner },
     );
   }
 
   /** Removes a file or link (never what a link points to); a missing one is already removed. */
   async remove(requested: string): Promise<void> {
-    await this.withEntry(requested, (dir, name) => unlink(inside(dir, name)).catch(ignoreMissing));
+    await this.withEntry(requested, (dir, name) => unlink(inside(dir, name)).catch(ignoreMissing), {
+      keepLastLink: true,
+    });
   }
 
   /** A directory's entries with the kernel's file types (links not followed). */

@@ -5,8 +5,8 @@ const MB = 2 ** 20;
 /** How often the disk is measured while a command runs, and while none does. */
 const BUSY_INTERVAL_MS = 1000;
 const IDLE_INTERVAL_MS = 30_000;
-/** A measurement may take at most this share of the time between two (du over a large workspace takes a while). */
-const MEASURE_SHARE = 1 / 50;
+/** A measurement may take at most this share of the time between two (du over a large workspace takes a while; a small one costs the sandbox's start, ~45 ms). */
+const MEASURE_SHARE = 1 / 20;
 
 export interface LimitWatchParts {
   limits: WorkspaceLimits;
@@ -17,6 +17,8 @@ export interface LimitWatchParts {
   measureDisk: () => Promise<number>;
   /** Sets the file size limit of the conversation's running processes. */
   limitFileSize: (bytes: number) => Promise<void>;
+  /** Kills the processes still writing but the sandboxes' first ones (disk-limit.ts); answers how many. */
+  stopWriters: () => Promise<number>;
 }
 
 /**
@@ -25,7 +27,9 @@ export interface LimitWatchParts {
  * happened. Disk is enforced here: the directories are measured after every command and every
  * second while one runs (every 30 s otherwise), and while they hold more than the limit no file
  * of the conversation may grow (its processes' RLIMIT_FSIZE is 0; writes fail with "File too
- * large"), until files are deleted.
+ * large"), until files are deleted. Where a process can raise its own limit again (without
+ * CAP_SYS_RESOURCE only the soft one moves) and the directories reach twice the limit, every
+ * process but the shell, the kernel and the snapshot process is stopped.
  */
 export class LimitWatch {
   private readonly listeners = new Set<(hit: LimitHit) => void>();
@@ -102,12 +106,14 @@ export class LimitWatch {
       const used = await this.parts.measureDisk();
       this.lastMeasured = Date.now();
       this.lastCostMs = this.lastMeasured - started;
-      const over = used > this.parts.limits.diskMb * MB;
+      const limit = this.parts.limits.diskMb * MB;
+      const over = used > limit;
       if (over !== this.overDisk) {
         this.overDisk = over;
-        await this.parts.limitFileSize(over ? 0 : this.parts.limits.diskMb * MB);
+        await this.parts.limitFileSize(over ? 0 : limit);
         if (over) hits.push(diskHit(this.parts.limits, used));
       }
+      if (used > 2 * limit && (await this.parts.stopWriters()) > 0) hits.push(diskHit(this.parts.limits, used, true));
     }
     for (const hit of hits) {
       this.pending.push(hit);

@@ -58,10 +58,10 @@ export function processesHit(limits: WorkspaceLimits): LimitHit {
   };
 }
 
-export function diskHit(limits: WorkspaceLimits, usedBytes: number): LimitHit {
+export function diskHit(limits: WorkspaceLimits, usedBytes: number, stopped = false): LimitHit {
   return {
     kind: 'disk',
-    message: `Out of disk space: this workspace may use ${limits.diskMb} MB and holds ${Math.ceil(usedBytes / MB)} MB; files cannot grow until some are deleted.`,
+    message: `Out of disk space: this workspace may use ${limits.diskMb} MB and holds ${Math.ceil(usedBytes / MB)} MB; ${stopped ? 'the commands still writing were stopped, and ' : ''}files cannot grow until some are deleted.`,
   };
 }
 

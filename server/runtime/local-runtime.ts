@@ -6,6 +6,7 @@ import type { Owner } from './beneath.ts';
 import { BrowserTab, SharedBrowser } from './browser.ts';
 import { CgroupTree } from './cgroups.ts';
 import { AppHost } from './hosted-app.ts';
+import { setFileSizeLimit, stopWriters } from './disk-limit.ts';
 import { Git } from './git.ts';
 import { LimitWatch } from './limit-watch.ts';
 import { cgroupLimits, DEFAULT_LIMITS, type WorkspaceLimits } from './limits.ts';
@@ -85,6 +86,8 @@ interface Protections {
   network: NetworkTools | null;
   networkProblem: string | null;
   cgroups: CgroupTree | null;
+  /** To run a helper as a conversation's user (root only). */
+  setpriv: string | null;
 }
 
 /**
@@ -202,7 +205,8 @@ export class LocalRuntime implements Runtime {
           ? 'Conversations run sandboxed, with their limits in control groups'
           : 'Conversations run sandboxed, with rlimits only: memory and processes are limited per process',
       );
-    return { sandbox, sandboxProblem, network, networkProblem, cgroups };
+    const setpriv = 'problem' in tools ? null : tools.setpriv;
+    return { sandbox, sandboxProblem, network, networkProblem, cgroups, setpriv };
   }
 
   /** Runs `true` in a scratch sandbox as a conversation's processes will run: null when it worked. */
@@ -404,6 +408,8 @@ export class LocalRuntime implements Runtime {
     };
     const wrap = (argv: readonly string[]) => sandbox.wrap(argv, scope);
     const shell = new Shell({ cwd: dirs.workspaceDir, env, controlDir: dirs.controlDir, wrap });
+    // Without a control group, the shell's processes are the ones known to write.
+    const processesOf = async () => (await cgroup?.processes()) ?? shell.processes();
     watch = sandbox.sandboxed
       ? new LimitWatch({
           limits: this.limits,
@@ -414,10 +420,9 @@ export class LocalRuntime implements Runtime {
               sandbox.wrap(['du', '-sxcB1', dirs.workspaceDir, dirs.homeDir, '/tmp'], scope, { network: false }),
               env,
             ),
-          limitFileSize: async (bytes) => {
-            const pids = (await cgroup?.processes()) ?? shell.processes();
-            await limitFileSize(this.python, pids, bytes, user !== null);
-          },
+          limitFileSize: async (bytes) =>
+            setFileSizeLimit(await processesOf(), bytes, { python: this.python, setpriv: found.setpriv, user }),
+          stopWriters: async () => stopWriters(await processesOf()),
         })
       : null;
     try {
@@ -485,29 +490,9 @@ async function giveTo(dir: string, user: Owner): Promise<void> {
 function diskUsage(argv: string[], env: Record<string, string>): Promise<number> {
   const [file = '', ...args] = argv;
   return new Promise((resolve) => {
-    execFile(file, args, { env, encoding: 'utf8', maxBuffer: 1024 * 1024 }, (_error, stdout) => {
+    execFile(file, args, { env, encoding: 'utf8', maxBuffer: 1024 * 1024, timeout: 60_000 }, (_error, stdout) => {
       const total = /(\d+)\s+total\s*$/.exec(stdout ?? '');
       resolve(total ? Number(total[1]) : 0);
     });
-  });
-}
-
-/**
- * Sets RLIMIT_FSIZE of running processes (Python's resource.prlimit: one process for all of
- * them). Root sets the hard limit too; the server's own user can only move the soft one, up to
- * the hard limit each process started with.
- */
-function limitFileSize(python: string, pids: number[], bytes: number, hard: boolean): Promise<void> {
-  if (!pids.length) return Promise.resolve();
-  const script = `import resource, sys
-size, hard = int(sys.argv[1]), sys.argv[2] == 'hard'
-for pid in map(int, sys.argv[3:]):
-    try:
-        _, limit = resource.prlimit(pid, resource.RLIMIT_FSIZE)
-        resource.prlimit(pid, resource.RLIMIT_FSIZE, (size, size) if hard else (min(size, limit), limit))
-    except (OSError, ValueError):
-        pass`;
-  return new Promise((resolve) => {
-    execFile(python, ['-c', script, String(bytes), hard ? 'hard' : 'soft', ...pids.map(String)], () => resolve());
   });
 }

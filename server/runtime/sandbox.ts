@@ -73,10 +73,12 @@ export async function writeAccountFiles(controlDir: string, user: Owner | null, 
 /**
  * Runs as the server's user (root or not) before the sandbox: joins the conversation's control
  * groups (everything it starts stays in them), opens the seccomp filter for bwrap on fd 9, then
- * runs the rest. Arguments: the count of cgroup.procs files, the files, the filter's path or '',
- * then the command.
+ * runs the rest. A file that would grow past the file size limit fails with "File too large"
+ * instead of killing the process (SIGXFSZ ignored, as everything started after inherits).
+ * Arguments: the count of cgroup.procs files, the files, the filter's path or '', then the command.
  */
-const LAUNCHER = `n=$1; shift
+const LAUNCHER = `trap '' XFSZ
+n=$1; shift
 while [ "$n" -gt 0 ]; do printf '%s\\n' "$$" > "$1" || exit 125; shift; n=$((n - 1)); done
 if [ -n "$1" ]; then exec 9<"$1" || exit 125; fi
 shift

@@ -53,6 +53,8 @@ function rcFile(nonce: string): string {
     `PS1='\\[\\e]${OSC};${nonce};A;$?;$PWD\\a\\]\\W\\$ \\[\\e]${OSC};${nonce};B\\a\\]'`,
     "PS2=''",
     "PROMPT_COMMAND='stty -echo 2>/dev/null'",
+    // Past the file size limit a write fails with "File too large" rather than killing the shell (and what it runs).
+    "trap '' XFSZ",
     'HISTCONTROL=ignorespace',
     '',
   ].join('\n');

@@ -11,6 +11,11 @@ export type WorkerAnswer = WorkspaceSnapshot | { unsupported: string };
 
 /** An idle snapshot process ends after this long; the next snapshot starts another (its first walk reads every file). */
 const IDLE_MS = 5 * 60_000;
+/**
+ * A snapshot process that has not answered by then is ended (the step goes on without its
+ * snapshot): a workspace at its process or memory limit can leave it waiting for a thread.
+ */
+const ANSWER_TIMEOUT_MS = 60_000;
 const WORKER = path.join(import.meta.dirname, 'snapshot-worker.ts');
 const DIRECTORY_WATCHER = path.join(import.meta.dirname, 'directory-watcher.py');
 
@@ -54,7 +59,17 @@ export class SnapshotClient {
   private async ask(request: string): Promise<WorkerAnswer> {
     if (this.idle) clearTimeout(this.idle);
     if (!this.process?.running) this.process = this.start(await bundledWorker());
-    const line = await this.process.ask(request);
+    const running = this.process;
+    let timer: NodeJS.Timeout | undefined;
+    const line = await Promise.race([
+      running.ask(request),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => {
+          running.kill();
+          resolve(null);
+        }, ANSWER_TIMEOUT_MS).unref();
+      }),
+    ]).finally(() => clearTimeout(timer));
     this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
     if (line === null) throw new Error('The snapshot process ended');
     const answer = JSON.parse(line) as WorkerAnswer | { error: string };
