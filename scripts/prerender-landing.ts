@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin, type Rolldown } from 'vite';
-import { BUILD_NUMBER_SLOT, escapeHtml } from '../server/http/landing-page.ts';
+import { BUILD_NUMBER_SLOT } from '../server/http/landing-page.ts';
+import { escapeHtml } from '../server/shared/web-text.ts';
 import type * as Prerender from '../src/features/landing/prerender.tsx';
 
 // The landing page, prerendered at build time (issue 15: its first paint must not wait for

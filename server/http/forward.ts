@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../shared/http-error.ts';
+import { PAGE_HOST_HEADER } from '../shared/operations.ts';
 
 /** Marks a call one node passed to another, which answers it itself whatever happens. */
 export const FORWARDED_HEADER = 'x-atelier-forwarded-by';
@@ -38,6 +39,7 @@ export async function forwardTo(
       headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   headers.set(FORWARDED_HEADER, nodeId);
+  if (request.headers.host) headers.set(PAGE_HOST_HEADER, request.headers.host);
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   let upstream: Response;
   try {

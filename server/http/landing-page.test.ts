@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { landingPages, preferredLanguages } from './landing-page.ts';
+import { preferredLanguages } from '../shared/web-text.ts';
+import { landingPages } from './landing-page.ts';
 
 function builtSite(languages: string[]) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'landing-'));

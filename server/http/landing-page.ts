@@ -1,28 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { escapeHtml, preferredLanguages } from '../shared/web-text.ts';
 
 /** Where the build puts the prerendered landing page, one file per language (scripts/prerender-landing.ts). */
 const LANDING_DIR = 'landing';
 /** What the build writes where the page shows the build number, which is the server's setting (BUILD_NUMBER). */
 export const BUILD_NUMBER_SLOT = '%BUILD_NUMBER%';
-
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
-
-/** The languages of an Accept-Language header, most wanted first ('de-AT' counts as 'de'). */
-export function preferredLanguages(header: string | undefined): string[] {
-  if (!header) return [];
-  return header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { language: tag.toLowerCase().split('-')[0] ?? '', weight: q ? Number(q.slice(2)) : 1, index };
-    })
-    .filter(({ language, weight }) => language && language !== '*' && weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index)
-    .map(({ language }) => language);
-}
 
 /**
  * The landing page for a visitor: the built pages are read once, with the build number filled

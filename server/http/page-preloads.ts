@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FALLBACK_LANGUAGE, FIRST_LOAD_NAMESPACES, pickLanguage } from '../../locales/languages.ts';
-import { preferredLanguages } from './landing-page.ts';
+import { preferredLanguages } from '../shared/web-text.ts';
 
 /** Vite's build manifest: each source entry's file and what it imports statically. */
 export type Manifest = Record<string, { file: string; imports?: string[]; css?: string[] }>;

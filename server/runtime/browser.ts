@@ -79,11 +79,20 @@ function webAddress(raw: string): string {
   return url.href;
 }
 
+/** The cookies for each name the agent may give its own app: localhost and 127.0.0.1 (the ports do not matter to cookies). */
+function loopbackCookies(cookies: readonly { name: string; value: string }[]) {
+  return ['localhost', '127.0.0.1'].flatMap((domain) =>
+    cookies.map((cookie) => ({ ...cookie, domain, path: '/', httpOnly: true, sameSite: 'Lax' as const })),
+  );
+}
+
 /** A conversation's page in the shared browser. Actions run one at a time. */
 export class BrowserTab {
   private context: BrowserContext | null = null;
   private page: Page | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Cookies every context of this tab starts with (the app proxy's, for the conversation's own apps). */
+  private cookies: { name: string; value: string }[] = [];
 
   constructor(private readonly shared: SharedBrowser) {}
 
@@ -100,10 +109,17 @@ export class BrowserTab {
     if (context) await this.shared.release(context);
   }
 
+  /** Sends `cookies` to the loopback names from now on. */
+  async allow(cookies: readonly { name: string; value: string }[]): Promise<void> {
+    this.cookies = [...cookies];
+    await this.context?.addCookies(loopbackCookies(this.cookies));
+  }
+
   private async openPage(): Promise<Page> {
     if (this.page && !this.page.isClosed()) return this.page;
     if (!this.context) {
       const context = await this.shared.newContext();
+      if (this.cookies.length) await context.addCookies(loopbackCookies(this.cookies));
       // The browser may crash or be closed under us: start over on the next action.
       context.on('close', () => {
         if (this.context === context) this.context = this.page = null;

@@ -211,17 +211,27 @@ describe.skipIf(!(bwrap && findOnPath('pasta')) && !process.env.CI)('network nam
     }
   });
 
-  it('forwards the app ports from the host, but not into other conversations', async () => {
+  it('forwards the app ports to the host’s loopback only, for the app proxy, and not into other conversations', async () => {
     const serving = await temp.runtime.start('net-serving');
     const other = await temp.runtime.start('net-other');
     const [appPort] = serving.ports;
+    expect(serving.proxiedApps).toBe(true);
+    expect(await serving.appTarget(appPort)).toBeNull();
     await serving.runCommand({ command: `python3 -m http.server "$APP_PORT_1" --bind 127.0.0.1 > /dev/null 2>&1 &` });
-    // The server starts in the background: poll the host's end of the forwarded port until it answers.
+    // The server starts in the background: poll until the namespace lists it, then the target answers.
     const deadline = Date.now() + 10_000;
-    while ((await fetchFromHost('127.0.0.1', appPort)) !== 200) {
+    let target = await serving.appTarget(appPort);
+    while (!target || (await fetchFromHost(target.host, target.port)) !== 200) {
       if (Date.now() > deadline) throw new Error('the app never answered on its forwarded port');
       await new Promise((resolve) => setTimeout(resolve, 100));
+      target = await serving.appTarget(appPort);
     }
+    expect(target.host).toBe('127.0.0.1');
+    expect(target.port).not.toBe(appPort);
+    expect(await serving.servedPorts()).toEqual([appPort]);
+    // Nothing of the sandbox listens on the app's own port of the host, nor on its other addresses.
+    expect(await fetchFromHost('127.0.0.1', appPort)).toBe('ECONNREFUSED');
+    for (const address of hostAddresses()) expect(await fetchFromHost(address, target.port)).toBe('ECONNREFUSED');
     await expect(other.runCommand({ command: probe('127.0.0.1', appPort) })).resolves.toMatchObject({
       output: 'closed',
     });
@@ -233,8 +243,8 @@ describe.skipIf(!(bwrap && findOnPath('pasta')) && !process.env.CI)('network nam
     }
     await serving.stop();
     await other.stop();
-    // Stopping frees the forwarded ports on the host.
-    expect(await fetchFromHost('127.0.0.1', appPort)).toBe('ECONNREFUSED');
+    // Stopping frees the forwarded port on the host.
+    expect(await fetchFromHost('127.0.0.1', target.port)).toBe('ECONNREFUSED');
   });
 });
 

@@ -11,9 +11,9 @@ import { Git } from './git.ts';
 import { LimitWatch } from './limit-watch.ts';
 import { cgroupLimits, DEFAULT_LIMITS, type WorkspaceLimits } from './limits.ts';
 import { assertConversationId } from './paths.ts';
-import { PortPool } from './ports.ts';
+import { freePort, PortPool } from './ports.ts';
 import { copyRepository } from './repository-copy.ts';
-import { detectNetworkIsolation, IsolatedNetwork, type NetworkTools } from './network.ts';
+import { detectNetworkIsolation, IsolatedNetwork, type AppForward, type NetworkTools } from './network.ts';
 import { connectedKernelPorts, freeKernelPorts, PythonKernel } from './python-kernel.ts';
 import {
   findSandboxTools,
@@ -379,13 +379,16 @@ export class LocalRuntime implements Runtime {
     const kernelPorts = networkTools ? await freeKernelPorts([...ports, ...this.hostPorts]) : undefined;
     let network: IsolatedNetwork | null = null;
     let cgroup: SandboxScope['cgroup'] = null;
+    let appForwards: AppForward[] | null = null;
     try {
-      if (networkTools && kernelPorts)
+      if (networkTools && kernelPorts) {
+        appForwards = await appForwardPorts(ports, [...ports, ...this.hostPorts, ...Object.values(kernelPorts)]);
         network = await IsolatedNetwork.start(
           networkTools,
-          { public: ports, loopback: connectedKernelPorts(kernelPorts), toHost: this.hostPorts },
+          { public: [], loopback: connectedKernelPorts(kernelPorts), apps: appForwards, toHost: this.hostPorts },
           dirs.controlDir,
         );
+      }
       cgroup = (await found.cgroups?.create(id, cgroupLimits(this.limits))) ?? null;
     } catch (error) {
       await network?.stop();
@@ -439,6 +442,7 @@ export class LocalRuntime implements Runtime {
         workspaceDir: dirs.workspaceDir,
         owner: user,
         ports,
+        appForwards,
         sandboxed: sandbox.sandboxed,
         wrap,
         env,
@@ -475,6 +479,32 @@ export class LocalRuntime implements Runtime {
       throw error;
     }
   }
+}
+
+/**
+ * The host's loopback ports that lead to each app port in the conversation's namespace: one for
+ * IPv4 and, where the host has an IPv6 loopback, one for IPv6, none of them `taken`.
+ */
+async function appForwardPorts(ports: readonly number[], taken: readonly number[]): Promise<AppForward[]> {
+  const used = new Set(taken);
+  const pick = async (host: string) => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const port = await freePort(host).catch(() => null);
+      if (port === null) return null;
+      if (!used.has(port)) {
+        used.add(port);
+        return port;
+      }
+    }
+    throw new Error('no free loopback port to forward a served app to');
+  };
+  const forwards: AppForward[] = [];
+  for (const port of ports) {
+    const v4 = await pick('127.0.0.1');
+    if (v4 === null) throw new Error('the loopback address 127.0.0.1 cannot be bound');
+    forwards.push({ port, v4, v6: await pick('::1') });
+  }
+  return forwards;
 }
 
 /** Gives a conversation's directory to its user: at once when new, recursively (links themselves, never followed) when it had another owner. */

@@ -5,14 +5,29 @@ import { killTree } from './processes.ts';
 import { findOnPath } from './executables.ts';
 
 /**
- * Host ports forwarded into the namespace: `public` on every host address (served apps),
- * `loopback` on 127.0.0.1 only (the Python kernel's channels); and `toHost`, the namespace's
- * loopback ports that lead out to the same ports on the host's loopback (the operator's choice).
+ * Host ports forwarded into the namespace: `public` on every host address (a hosted app, which is
+ * published), `loopback` on 127.0.0.1 only (the Python kernel's channels), `apps` from ports of
+ * the host's loopback to a served app's port (reached through the app proxy only); and `toHost`,
+ * the namespace's loopback ports that lead out to the same ports on the host's loopback (the
+ * operator's choice).
  */
 export interface NetworkForwards {
   public: readonly number[];
   loopback: readonly number[];
+  apps?: readonly AppForward[];
   toHost: readonly number[];
+}
+
+/**
+ * Where the host reaches a served app's port in the namespace: pasta keeps the address family
+ * (the host's 127.0.0.1 leads to the namespace's, ::1 to its ::1) and takes one port per family.
+ */
+export interface AppForward {
+  /** The port the app listens on in the namespace. */
+  port: number;
+  v4: number;
+  /** Null where the host has no IPv6 loopback. */
+  v6: number | null;
 }
 
 const START_TIMEOUT_MS = 10_000;
@@ -75,6 +90,10 @@ export class IsolatedNetwork {
     const tcp = [
       forwards.public.join(','),
       forwards.loopback.length ? `127.0.0.1/${forwards.loopback.join(',')}` : '',
+      ...(forwards.apps ?? []).flatMap((app) => [
+        `127.0.0.1/${app.v4}:${app.port}`,
+        ...(app.v6 === null ? [] : [`::1/${app.v6}:${app.port}`]),
+      ]),
     ].filter(Boolean);
     const args = [
       // As root pasta would switch to nobody, which may not join the namespaces it made.

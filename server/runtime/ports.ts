@@ -9,12 +9,12 @@ export function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** Any free port the system picks (for the Jupyter kernel's channels). */
-export function freePort(): Promise<number> {
+/** Any free port the system picks on a loopback address (for the Jupyter kernel's channels, the served apps' forwards). */
+export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen({ port: 0, host: '127.0.0.1' }, () => {
+    server.listen({ port: 0, host }, () => {
       const address = server.address();
       server.close(() =>
         address && typeof address === 'object' ? resolve(address.port) : reject(new Error('No port assigned')),

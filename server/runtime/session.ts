@@ -8,7 +8,7 @@ import type { Git } from './git.ts';
 import { listeners, servedAddress } from './listening.ts';
 import type { LimitWatch } from './limit-watch.ts';
 import type { LimitHit } from './limits.ts';
-import type { IsolatedNetwork } from './network.ts';
+import type { AppForward, IsolatedNetwork } from './network.ts';
 import type { PythonKernel } from './python-kernel.ts';
 import type { Shell } from './shell.ts';
 import type {
@@ -43,6 +43,8 @@ export interface LocalSessionParts {
   /** The host user the sandbox's files belong to (what the server writes for it too); null: the server's own. */
   owner: Owner | null;
   ports: readonly [number, number];
+  /** Where the host reaches each app port in the namespace; null when apps listen on the host's own ports (no namespace). */
+  appForwards: readonly AppForward[] | null;
   sandboxed: boolean;
   /** The argv that runs `argv` in this workspace's sandbox. */
   wrap: (argv: readonly string[]) => string[];
@@ -82,9 +84,31 @@ export class LocalSession implements RuntimeSession {
     this.edits = new Editor(this.files);
   }
 
+  get proxiedApps(): boolean {
+    return this.parts.appForwards !== null;
+  }
+
   async servedHosts(): Promise<string[]> {
     const found = await listeners(this.parts.network?.procDir ?? '/proc/self');
     return this.ports.flatMap((port) => servedAddress(found, port) ?? []);
+  }
+
+  async servedPorts(): Promise<number[]> {
+    const found = await listeners(this.parts.network?.procDir ?? '/proc/self');
+    return this.ports.filter((port) => servedAddress(found, port) !== null);
+  }
+
+  async appTarget(port: number): Promise<{ host: string; port: number } | null> {
+    const forward = this.parts.appForwards?.find((candidate) => candidate.port === port);
+    if (!forward || !this.parts.network) return null;
+    const served = servedAddress(await listeners(this.parts.network.procDir), port);
+    if (served?.startsWith('http://127.0.0.1')) return { host: '127.0.0.1', port: forward.v4 };
+    if (served && forward.v6 !== null) return { host: '::1', port: forward.v6 };
+    return null;
+  }
+
+  allowBrowser(cookies: readonly { name: string; value: string }[]): Promise<void> {
+    return this.parts.browser.allow(cookies);
   }
 
   /** The command's result, with a note for each limit reached since the last one (out of memory, processes, disk). */

@@ -135,6 +135,17 @@ export interface RuntimeSession {
   readonly sandboxed: boolean;
   /** The addresses of the reserved ports something listens on, from the namespace's own socket tables. */
   servedHosts(): Promise<string[]>;
+  /** The reserved ports something listens on. */
+  servedPorts(): Promise<number[]>;
+  /**
+   * True when the apps listen in the conversation's namespace, reached from the host only through
+   * `appTarget` (the app proxy's upstream); false when they listen on the host's ports themselves.
+   */
+  readonly proxiedApps: boolean;
+  /** Where on the host's loopback the app on reserved `port` answers now; null while nothing listens there. */
+  appTarget(port: number): Promise<{ host: string; port: number } | null>;
+  /** Cookies the agent's browser sends to the app ports (the app proxy's), for every loopback name. */
+  allowBrowser(cookies: readonly { name: string; value: string }[]): Promise<void>;
 
   runCommand(input: RunCommandInput): Promise<CommandResult>;
   /** Ctrl-C to the running command. */

@@ -25,6 +25,9 @@ type Params<O, Where extends string> = O extends { parameters: infer P }
     : never
   : never;
 
+/** Set by a node that forwards a call to the one running the conversation: the Host the browser sent. */
+export const PAGE_HOST_HEADER = 'x-atelier-page-host';
+
 /** The signed-in user as every module sees it. */
 export interface AuthUser {
   id: string;

@@ -41,6 +41,18 @@ export class SecretBox {
     return createHmac('sha256', this.key).update(`fingerprint:${value}`).digest('base64url');
   }
 
+  /** A keyed signature of `value` for `purpose` (HMAC-SHA256 under this server's key), for tokens the server hands out and checks itself. */
+  sign(purpose: string, value: string): string {
+    return createHmac('sha256', this.key).update(`${purpose}:${value}`).digest('base64url');
+  }
+
+  /** Whether `signature` is `value`'s for `purpose`, in constant time. */
+  verify(purpose: string, value: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(purpose, value));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
   /** Whether `candidate` is the plain text of `stored`, in constant time for equal lengths. */
   matches(stored: string, candidate: string): boolean {
     let plain: string;

@@ -46,13 +46,18 @@ const storedEvents = async (conversationId: string) =>
 
 describe('a conversation’s runtime', () => {
   it(
-    'lists a served app in web-hosts once it listens, at the address family it listens on, and the address answers',
+    'lists a served app in web-hosts once it listens, as its owner’s link through the app proxy, over either address family',
     { timeout: 60_000 },
     async () => {
       const conversation = await createRunning(t.app, user.token);
       const id = conversation.conversation_id;
       const hosts = async () =>
-        (await call(t.app, 'GET', `/api/conversations/${id}/web-hosts`, { token: user.token })).body?.hosts as string[];
+        (
+          await call(t.app, 'GET', `/api/conversations/${id}/web-hosts`, {
+            token: user.token,
+            headers: { host: 'localhost:3000' },
+          })
+        ).body?.hosts as string[];
       expect(await hosts()).toEqual([]);
       const socket = await SocketClient.open(
         baseUrl,
@@ -72,10 +77,21 @@ describe('a conversation’s runtime', () => {
           .match(/ports (\d+) (\d+)/)
           ?.slice(1) ?? [];
       const served = await waitFor(hosts, (list) => list.length === 2, 20_000, 'both apps to listen');
-      expect(served).toEqual([`http://127.0.0.1:${port1}`, `http://[::1]:${port2}`]);
-      // Each address reaches its app through the conversation's network, over the family it names.
-      expect(await (await fetch(`${served[0]}/v4.html`)).text()).toBe('v4\n');
-      expect(await (await fetch(`${served[1]}/v6.html`)).text()).toBe('v6\n');
+      expect(served.map((url) => url.split('?')[0])).toEqual([
+        `http://localhost:${port1}/`,
+        `http://localhost:${port2}/`,
+      ]);
+      // Each link trades its token for the port's cookie; the proxy reaches each app over the family it listens on.
+      for (const [url, file, text] of [
+        [served[0] as string, 'v4.html', 'v4\n'],
+        [served[1] as string, 'v6.html', 'v6\n'],
+      ] as const) {
+        const traded = await fetch(url.replace('localhost', '127.0.0.1'), { redirect: 'manual' });
+        expect(traded.status).toBe(302);
+        const cookie = (traded.headers.get('set-cookie') ?? '').split(';')[0] as string;
+        const app = new URL(url);
+        expect(await (await fetch(`http://127.0.0.1:${app.port}/${file}`, { headers: { cookie } })).text()).toBe(text);
+      }
       await socket.close();
       await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token: user.token });
     },

@@ -1,4 +1,4 @@
-import { RawResponse, requireUser, type Handlers } from '../../shared/operations.ts';
+import { PAGE_HOST_HEADER, RawResponse, requireUser, type Handlers } from '../../shared/operations.ts';
 import type { EventStore } from './events.ts';
 import type { ConversationService } from './service.ts';
 import type { WorkspaceCalls } from './workspace.ts';
@@ -21,6 +21,12 @@ export const RUNTIME_OPERATIONS: ReadonlySet<string> = new Set([
   'uploadFiles',
   'forkConversation',
 ]);
+
+/** The host (and port) the caller's browser reached Atelier by: kept by the node that forwarded the call. */
+function pageHost(headers: Record<string, string | string[] | undefined>): string {
+  const value = headers[PAGE_HOST_HEADER] ?? headers.host;
+  return (Array.isArray(value) ? value[0] : value) || 'localhost';
+}
 
 /** Binds the contract's conversation operations to the service and the workspace calls. */
 export function conversationHandlers(
@@ -54,7 +60,7 @@ export function conversationHandlers(
         'content-type': 'application/zip',
         'content-disposition': 'attachment; filename="workspace.zip"',
       }),
-    getWebHosts: async (ctx) => workspace.webHosts(await row(ctx)),
+    getWebHosts: async (ctx) => workspace.webHosts(await row(ctx), pageHost(ctx.headers)),
     getVscodeUrl: async (ctx) => workspace.vscodeUrl(await row(ctx)),
     getRuntimeConfig: async (ctx) => workspace.runtimeConfig(await row(ctx)),
     getTrajectory: async (ctx) => workspace.trajectory(await row(ctx)),

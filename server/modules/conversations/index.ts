@@ -7,6 +7,7 @@ import type { SecretBox } from '../../shared/secret-box.ts';
 import { balanceMicros, chargeUsage } from '../credits/index.ts';
 import type { SecretsService } from '../secrets/index.ts';
 import type { SettingsService } from '../settings/index.ts';
+import { AppProxy } from './app-proxy.ts';
 import { gitTokenVariables, prepareStart } from './environment.ts';
 import { createEventStore } from './events.ts';
 import { conversationHandlers } from './handlers.ts';
@@ -36,6 +37,7 @@ export interface ConversationsDeps {
 export function createConversationsModule(deps: ConversationsDeps) {
   const { db, config, box } = deps;
   const conversations = createConversationStore(db);
+  const apps = new AppProxy({ host: config.host, box, publicUrl: config.publicUrl, log: deps.log });
   const events = createEventStore(db);
   const manager = new ConversationManager({
     nodeId: deps.nodeId,
@@ -70,9 +72,10 @@ export function createConversationsModule(deps: ConversationsDeps) {
               }),
           })
         : null,
+    apps,
     log: deps.log,
   });
   const service = createConversationService({ db, config, box, conversations, events, manager });
-  const workspace = createWorkspaceCalls({ config, events, manager });
+  const workspace = createWorkspaceCalls({ config, events, manager, apps });
   return { handlers: conversationHandlers(service, workspace, events), service, events, manager };
 }

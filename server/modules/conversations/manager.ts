@@ -12,6 +12,7 @@ import {
 import { HttpError } from '../../shared/http-error.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { ActiveConversation } from './active.ts';
+import type { AppProxy } from './app-proxy.ts';
 import { disposition, messageEvent, runEvent } from './actions.ts';
 import type { EventStore, NewEvent } from './events.ts';
 import { createAgentHost, type HostDeps, type ModelSettings } from './host.ts';
@@ -66,6 +67,8 @@ export interface ManagerDeps {
   modelSettings(userId: string): Promise<ModelSettings>;
   /** saas: the owner's credits; null in oss mode. */
   credits: ((userId: string, conversationId: string) => NonNullable<HostDeps['credits']>) | null;
+  /** Serves each running conversation's app ports to its owner (app-proxy.ts). */
+  apps: Pick<AppProxy, 'open' | 'close'>;
   log: Logger;
 }
 
@@ -173,6 +176,12 @@ export class ConversationManager {
       const { env, gitTokens, settings: prepared, repository } = await this.deps.prepare(row, options.providers);
       const session = await this.deps.runtime.start(id, { env });
       active.session = session;
+      // An app port taken meanwhile leaves the app unreachable, not the conversation stopped.
+      await this.deps.apps
+        .open(id, active.userId, session)
+        .catch((error: unknown) =>
+          this.deps.log.warn({ err: error, conversationId: id }, 'the app ports could not be served'),
+        );
       // Told to the user as it happens; the agent reads it in its next observation.
       session.onLimit(
         (hit) => void this.emit(id, statusUpdate(LimitStatus[hit.kind], hit.message, 'error')).catch(() => {}),
@@ -356,6 +365,7 @@ export class ConversationManager {
     try {
       await active.agent?.stop();
     } finally {
+      await this.deps.apps.close(conversationId);
       await active.session?.stop();
       if (this.active.get(conversationId) === active) this.active.delete(conversationId);
       await this.deps.inbox.clear(conversationId);

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { RuntimeSession } from '../../runtime/types.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import type { EventStore } from './events.ts';
+import type { AppProxy } from './app-proxy.ts';
 import type { ConversationManager } from './manager.ts';
 import { readMicroagents } from '../../agent/recall/microagents.ts';
 import { viaRuntime } from './runtime-errors.ts';
@@ -15,8 +16,13 @@ const EDITOR_LIMIT_CHARS = 5 * 1024 * 1024;
  * The per-conversation calls: they work on the real workspace through the runtime session,
  * which lives on the node that runs the conversation (503 elsewhere, or while stopped).
  */
-export function createWorkspaceCalls(deps: { config: Config; events: EventStore; manager: ConversationManager }) {
-  const { config, events, manager } = deps;
+export function createWorkspaceCalls(deps: {
+  config: Config;
+  events: EventStore;
+  manager: ConversationManager;
+  apps: Pick<AppProxy, 'links'>;
+}) {
+  const { config, events, manager, apps } = deps;
 
   function session(row: ConversationRow): RuntimeSession {
     const found = manager.session(row.id);
@@ -32,10 +38,16 @@ export function createWorkspaceCalls(deps: { config: Config; events: EventStore;
       return Buffer.from(await session(row).zip());
     },
 
-    /** The served apps: the reserved ports something listens on now (so the browser need not probe them). */
-    async webHosts(row: ConversationRow) {
+    /**
+     * The served apps: the reserved ports something listens on now (so the browser need not
+     * probe them), as the owner's links through the app proxy at the host name their browser
+     * reached Atelier by; where apps listen on the host's ports themselves (no network namespace), their addresses.
+     */
+    async webHosts(row: ConversationRow, pageHost: string) {
       const running = manager.session(row.id);
-      return { hosts: running ? await running.servedHosts() : [] };
+      if (!running) return { hosts: [] };
+      if (!running.proxiedApps) return { hosts: await running.servedHosts() };
+      return { hosts: apps.links(row.id, row.userId, await running.servedPorts(), pageHost) };
     },
 
     /** The external VS Code server, opened on this workspace's folder when it runs here. */

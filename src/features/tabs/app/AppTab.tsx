@@ -6,7 +6,7 @@ import { Button, Spinner } from '../../../ui/index.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
 import { webHostsQuery } from '../queries.ts';
-import { activeHost } from './web-host.ts';
+import { activeHost, shownAddress } from './web-host.ts';
 import type { Conversation } from '../../../../openapi/types.ts';
 
 export interface AppTabProps {
@@ -57,7 +57,7 @@ export function AppTab({ conversation }: AppTabProps) {
         <input
           className={styles.address}
           aria-label={t('app.address')}
-          value={typed ?? current}
+          value={typed ?? shownAddress(current)}
           onChange={(event) => setTyped(event.target.value)}
         />
         <Button size="sm" tone="secondary" onClick={() => setReloads((count) => count + 1)}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeHost } from './web-host.ts';
+import { activeHost, shownAddress } from './web-host.ts';
 
 describe('web app host', () => {
   it('is the first served host, rewritten to the page host when the page is not local', () => {
@@ -10,5 +10,12 @@ describe('web app host', () => {
       'http://atelier.example:5002/',
     );
     expect(activeHost([], { hostname: 'localhost', protocol: 'http:' })).toBeNull();
+  });
+
+  it('is shown without the app proxy’s token, everything else kept', () => {
+    expect(shownAddress('http://localhost:20001/?atelier_app_token=abc.def')).toBe('http://localhost:20001/');
+    expect(shownAddress('http://localhost:20001/app?x=1&atelier_app_token=abc')).toBe('http://localhost:20001/app?x=1');
+    expect(shownAddress('http://127.0.0.1:5001')).toBe('http://127.0.0.1:5001');
+    expect(shownAddress('not a url')).toBe('not a url');
   });
 });
