@@ -11,6 +11,7 @@ import { benchLedgerDebits } from './ledger-debits.ts';
 import { benchLoopbackFloor } from './loopback-floor.ts';
 import { benchMachineSpeed } from './machine-speed.ts';
 import { benchRestReads } from './rest-reads.ts';
+import { benchSandboxStart } from './sandbox-start.ts';
 import { benchServerStart } from './server-start.ts';
 import type { BenchResult } from './result.ts';
 import { benchWorkspaceHistory } from './workspace-history.ts';
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
   'affiliate-clicks': benchAffiliateClicks,
   'server-start': benchServerStart,
   fork: benchFork,
+  'sandbox-start': benchSandboxStart,
 };
 
 // `npm run bench`: runs every benchmark, prints a table and writes bench/RESULTS.md.

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,5 +66,19 @@ describe('opening beneath a directory', () => {
     await beneath.remove('doomed-link');
     expect((await beneath.read('dir/deeper/file.txt')).toString()).toBe('inside');
     await expect(beneath.read('dir/deeper/file.txt', 3)).rejects.toMatchObject({ code: 'EFBIG' });
+  });
+
+  it('closes every directory it opened on the way, whatever the path came to', async () => {
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 50; i++) {
+      await beneath.read('relative-link/file.txt');
+      await beneath.list('absolute-link/deeper');
+      await beneath.read('out-link/secret').catch(() => undefined);
+      await beneath.read('missing/file').catch(() => undefined);
+      await beneath.write(`made/file-${i}.txt`, 'x');
+      await beneath.stat('dir/deeper/up-and-back');
+    }
+    expect(open()).toBe(before);
   });
 });

@@ -107,62 +107,78 @@ export class Beneath {
     readonly owner: Owner | null = null,
   ) {}
 
-  /** Resolves `requested`; the caller closes `dir`. */
+  /** Resolves `requested`; the caller closes `dir` (every other handle opened on the way is closed here). */
   async resolve(requested: string, options: ResolveOptions): Promise<Located> {
     let components = componentsOf(this.root, requested);
     for (let links = 0; ;) {
       const root = await open(this.root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       let current = root;
-      let redirected: string[] | null = null;
+      let outcome: Located | string[];
       try {
-        for (let index = 0; index < components.length; index += 1) {
-          const name = components[index] as string;
-          const last = index === components.length - 1;
-          const walked = components.slice(0, index);
-          const opened = last && options.want === 'entry' ? null : await openDirectoryAt(current, name);
-          if (opened && !('code' in opened)) {
-            if (current !== root) await current.close();
-            current = opened;
-            continue;
-          }
-          const code = opened?.code;
-          if (code === 'ENOENT' && !last && options.create !== undefined) {
-            await this.makeDirectory(current, name, options.create);
-            index -= 1; // open it now
-            continue;
-          }
-          if (code === 'ENOENT' && !last && options.missingRest) {
-            const rest = components.slice(index);
-            return { dir: current, name: rest.join(path.sep), relative: [...walked, ...rest].join(path.sep) };
-          }
-          const target = code === 'ENOENT' || (last && options.keepLastLink) ? null : await linkTarget(current, name);
-          if (target === null) {
-            if (last && options.want === 'entry')
-              return { dir: current, name, relative: [...walked, name].join(path.sep) };
-            throw fileError(code === 'ENOENT' ? 'ENOENT' : 'ENOTDIR', requested);
-          }
-          links += 1;
-          if (links > MAX_LINKS) throw fileError('ELOOP', requested);
-          // A link is resolved from the directory holding it, within the root, then the rest after it.
-          const followed = path.resolve(this.root, ...walked, target, ...components.slice(index + 1));
-          if (followed !== this.root && !followed.startsWith(this.root + path.sep)) throw outsideError(requested);
-          redirected = componentsOf(this.root, followed);
-          break;
-        }
-        if (redirected === null) {
-          const relative = components.join(path.sep);
-          if (options.want === 'directory') return { dir: current, name: null, relative };
-          if (components.length === 0) throw new Error(`Not a file: ${requested}`);
-        }
+        outcome = await this.walk(components, root, (opened) => (current = opened), options, requested);
       } catch (error) {
         if (current !== root) await current.close();
         await root.close();
         throw error;
       }
+      if (!Array.isArray(outcome)) {
+        if (outcome.dir !== root) await root.close();
+        return outcome;
+      }
       if (current !== root) await current.close();
       await root.close();
-      if (redirected !== null) components = redirected;
+      links += 1;
+      if (links > MAX_LINKS) throw fileError('ELOOP', requested);
+      components = outcome;
     }
+  }
+
+  /**
+   * One pass over `components` from `root`, each directory opened beneath the last (`moved` is
+   * told of each, the one before closed): where it ended, or the components to resolve again
+   * from the root when it met a link inside.
+   */
+  private async walk(
+    components: string[],
+    root: FileHandle,
+    moved: (opened: FileHandle) => void,
+    options: ResolveOptions,
+    requested: string,
+  ): Promise<Located | string[]> {
+    let current = root;
+    for (let index = 0; index < components.length; index += 1) {
+      const name = components[index] as string;
+      const last = index === components.length - 1;
+      const walked = components.slice(0, index);
+      const opened = last && options.want === 'entry' ? null : await openDirectoryAt(current, name);
+      if (opened && !('code' in opened)) {
+        if (current !== root) await current.close();
+        current = opened;
+        moved(opened);
+        continue;
+      }
+      const code = opened?.code;
+      if (code === 'ENOENT' && !last && options.create !== undefined) {
+        await this.makeDirectory(current, name, options.create);
+        index -= 1; // open it now
+        continue;
+      }
+      if (code === 'ENOENT' && !last && options.missingRest) {
+        const rest = components.slice(index);
+        return { dir: current, name: rest.join(path.sep), relative: [...walked, ...rest].join(path.sep) };
+      }
+      const target = code === 'ENOENT' || (last && options.keepLastLink) ? null : await linkTarget(current, name);
+      if (target === null) {
+        if (last && options.want === 'entry') return { dir: current, name, relative: [...walked, name].join(path.sep) };
+        throw fileError(code === 'ENOENT' ? 'ENOENT' : 'ENOTDIR', requested);
+      }
+      // A link is resolved from the directory holding it, within the root, then the rest after it.
+      const followed = path.resolve(this.root, ...walked, target, ...components.slice(index + 1));
+      if (followed !== this.root && !followed.startsWith(this.root + path.sep)) throw outsideError(requested);
+      return componentsOf(this.root, followed);
+    }
+    if (options.want === 'directory') return { dir: current, name: null, relative: components.join(path.sep) };
+    throw new Error(`Not a file: ${requested}`);
   }
 
   /** Runs `work` with the open directory `requested`. */
