@@ -187,7 +187,17 @@ export class Sandbox {
             'ALL',
             ...['CAP_SETUID', 'CAP_SETGID', 'CAP_SETPCAP', 'CAP_DAC_READ_SEARCH'].flatMap((cap) => ['--cap-add', cap]),
           ]
-        : ['--unshare-user', '--disable-userns']),
+        : // Its own uid named: with --disable-userns and none, bwrap maps the server's user to root in the namespace.
+          [
+            '--unshare-user',
+            '--disable-userns',
+            '--uid',
+            String(process.getuid?.() ?? 1000),
+            '--gid',
+            String(process.getgid?.() ?? 1000),
+            '--cap-drop',
+            'ALL',
+          ]),
       '--die-with-parent',
       '--hostname',
       'workspace',
