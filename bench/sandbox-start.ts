@@ -25,10 +25,9 @@ export async function benchSandboxStart(): Promise<BenchResult[]> {
   const sandboxed: number[] = [];
   const bare: number[] = [];
   const starts: number[] = [];
-  let confined = false;
+  const confined = await temp.runtime.isSandboxed();
   try {
     const session = await temp.runtime.start('bench-sandbox');
-    confined = session.sandboxed;
     const wrapped = session.sandboxedProcess(['true']);
     for (let run = 0; run < RUNS; run++) {
       if (wrapped) sandboxed.push(await timed(wrapped.argv, wrapped.env));
