@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from './executables.ts';
 import { LocalRuntime } from './local-runtime.ts';
+import { IsolationUnavailableError } from './types.ts';
 import { processesWith, tempRuntime, type TempRuntime } from '../../tests/support/temp-runtime.ts';
 
 /** bubblewrap's path where it can sandbox here. */
@@ -49,6 +50,31 @@ describe('LocalRuntime', () => {
       const runtime = new LocalRuntime({ rootDir: path.join(dir, 'workspaces'), logger });
       expect(await runtime.isSandboxed()).toBe(false);
       expect(warnings).toEqual([expect.stringContaining('without a sandbox')]);
+    } finally {
+      process.env.PATH = originalPath;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start a conversation unconfined where isolation is required, naming what to install', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'atelier-no-bwrap-'));
+    const warnings: string[] = [];
+    const logger = {
+      warn: (_: Record<string, unknown>, message: string) => void warnings.push(message),
+      info: () => undefined,
+    };
+    const originalPath = process.env.PATH;
+    try {
+      process.env.PATH = dir; // an empty directory: no bwrap to find
+      const runtime = new LocalRuntime({ rootDir: path.join(dir, 'workspaces'), logger, requireIsolation: true });
+      process.env.PATH = originalPath;
+      const refused = runtime.start('unconfined');
+      await expect(refused).rejects.toBeInstanceOf(IsolationUnavailableError);
+      await expect(refused).rejects.toThrow(
+        /missing bwrap \(apt-get install bubblewrap\).*install bubblewrap and passt/,
+      );
+      expect(warnings).toEqual([expect.stringContaining('Conversations cannot start')]);
+      await expect(access(path.join(dir, 'workspaces', 'unconfined'))).rejects.toThrow(/ENOENT/);
     } finally {
       process.env.PATH = originalPath;
       await rm(dir, { recursive: true, force: true });

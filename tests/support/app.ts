@@ -12,7 +12,7 @@ import { sandboxTestEnv } from './sandbox.ts';
 /** `env` may be a function, read when the app starts: for settings known only after earlier hooks (a test server's port). */
 export function withTestApp(
   env: Record<string, string> | (() => Record<string, string>) = {},
-  options: Pick<AppOptions, 'agentFactory' | 'webRoot'> = {},
+  options: Pick<AppOptions, 'agentFactory' | 'webRoot'> & { runtime?: () => AppOptions['runtime'] } = {},
 ) {
   const state = {} as { app: App; database: TestDatabase; db: Db };
   beforeAll(async () => {
@@ -25,7 +25,8 @@ export function withTestApp(
     });
     const database = await state.database.open();
     state.db = database.db;
-    state.app = await buildApp({ config, database, validateResponses: true, ...options });
+    const { runtime, ...rest } = options;
+    state.app = await buildApp({ config, database, validateResponses: true, ...rest, runtime: runtime?.() });
     state.app.http.addHook('onClose', () => database.close());
   });
   afterAll(async () => {
