@@ -1,4 +1,6 @@
 import { tempRuntime, type TempRuntime } from '../support/temp-runtime.ts';
+import { AppProxy } from '../../server/modules/conversations/app-proxy.ts';
+import { SecretBox } from '../../server/shared/secret-box.ts';
 import { createAgentSession, type AgentOptions } from '../../server/agent/index.ts';
 import type { AgentSession, AgentSettings } from '../../server/agent/types.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
@@ -31,6 +33,13 @@ export interface Scenario {
 export class ScenarioFactory {
   private runtime: Promise<TempRuntime> | null = null;
   private count = 0;
+  /** The apps a scenario's workspace serves are reached as in the product: through the app proxy, which lets the agent's browser in. */
+  private readonly apps = new AppProxy({
+    host: '127.0.0.1',
+    box: new SecretBox('scenario secret of at least thirty-two characters'),
+    publicUrl: 'http://localhost:3000',
+    log: { warn: () => undefined },
+  });
 
   async start(
     options: {
@@ -46,7 +55,9 @@ export class ScenarioFactory {
     const llm = new FakeLlm();
     const baseUrl = await llm.start();
     options.script?.(llm);
-    const runtime = await (await this.runtime).runtime.start(`scenario-${++this.count}`);
+    const id = `scenario-${++this.count}`;
+    const runtime = await (await this.runtime).runtime.start(id);
+    await this.apps.open(id, 'scenario-user', runtime);
     const store = new MemoryHost({
       runtime,
       settings: testSettings({ baseUrl, ...options.settings }),
@@ -68,6 +79,7 @@ export class ScenarioFactory {
   }
 
   async cleanup(): Promise<void> {
+    await this.apps.closeAll();
     if (this.runtime) await (await this.runtime).cleanup();
   }
 }
