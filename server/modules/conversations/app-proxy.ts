@@ -1,4 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
+import net from 'node:net';
 import httpProxy from '@fastify/http-proxy';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pickLanguage } from '../../../locales/languages.ts';
@@ -48,16 +49,27 @@ export interface AppProxyOptions {
   log: { warn: (details: object, message: string) => void };
 }
 
-interface Opened {
+/** A running conversation's served ports: who may open them, and what answers behind them. */
+interface Served {
+  conversationId: string;
   userId: string;
-  servers: FastifyInstance[];
+  session: RuntimeSession;
+  listeners: net.Server[];
+  /** Connections still open, ended with the conversation (keep-alive would outlive its listeners). */
+  sockets: Set<net.Socket>;
 }
 
 /** The addresses `host` stands for: `localhost` is both loopbacks, as Atelier's own listener takes it. */
 const listenAddresses = (host: string) => (host === 'localhost' ? ['127.0.0.1', '::1'] : [host]);
 
+/**
+ * One Fastify app serves every conversation's app ports: each port's listeners hand their
+ * connections to its HTTP server, and a request is the app of the port it arrived on.
+ */
 export class AppProxy {
-  private readonly opened = new Map<string, Opened>();
+  private readonly served = new Map<number, Served>();
+  private readonly byConversation = new Map<string, Served>();
+  private proxy: Promise<{ app: FastifyInstance; http: HttpServer }> | null = null;
 
   constructor(private readonly options: AppProxyOptions) {}
 
@@ -90,22 +102,30 @@ export class AppProxy {
    * their own) and lets its agent's browser in.
    */
   async open(conversationId: string, userId: string, session: RuntimeSession): Promise<void> {
-    if (!session.proxiedApps || this.opened.has(conversationId)) return;
-    const opened: Opened = { userId, servers: [] };
-    this.opened.set(conversationId, opened);
+    if (!session.proxiedApps || this.byConversation.has(conversationId)) return;
+    const { http } = await this.app();
+    const served: Served = { conversationId, userId, session, listeners: [], sockets: new Set() };
+    this.byConversation.set(conversationId, served);
+    for (const port of session.ports) this.served.set(port, served);
     try {
       for (const port of session.ports)
         for (const address of listenAddresses(this.options.host)) {
-          const server = this.server(conversationId, opened, session, port);
+          const listener = net.createServer((socket) => {
+            served.sockets.add(socket);
+            socket.once('close', () => served.sockets.delete(socket));
+            http.emit('connection', socket);
+          });
           try {
-            await server.listen({ port, host: address });
+            await new Promise<void>((resolve, reject) => {
+              listener.once('error', reject);
+              listener.listen({ port, host: address, exclusive: true }, resolve);
+            });
           } catch (error) {
-            await server.close();
             // A host without an IPv6 loopback still serves on 127.0.0.1.
             if (address === '::1' && (error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') continue;
             throw error;
           }
-          opened.servers.push(server);
+          served.listeners.push(listener);
         }
       // The agent's browser has no Atelier session: it gets cookies of its own, for as long as the runtime runs.
       await session.allowBrowser(
@@ -118,13 +138,19 @@ export class AppProxy {
   }
 
   async close(conversationId: string): Promise<void> {
-    const opened = this.opened.get(conversationId);
-    this.opened.delete(conversationId);
-    await Promise.allSettled((opened?.servers ?? []).map((server) => server.close()));
+    const served = this.byConversation.get(conversationId);
+    if (!served) return;
+    this.byConversation.delete(conversationId);
+    for (const [port, holder] of this.served) if (holder === served) this.served.delete(port);
+    await Promise.all(served.listeners.map((listener) => new Promise((resolve) => listener.close(resolve))));
+    for (const socket of served.sockets) socket.destroy();
   }
 
   async closeAll(): Promise<void> {
-    await Promise.allSettled([...this.opened.keys()].map((id) => this.close(id)));
+    await Promise.allSettled([...this.byConversation.keys()].map((id) => this.close(id)));
+    const proxy = await this.proxy;
+    this.proxy = null;
+    await proxy?.app.close();
   }
 
   /** The owner's links to the served ports, at the host name the owner's browser reached Atelier by. */
@@ -136,18 +162,46 @@ export class AppProxy {
     });
   }
 
-  private server(conversationId: string, opened: Opened, session: RuntimeSession, port: number): FastifyInstance {
-    const server = Fastify({ logger: false });
+  /** The proxy's app, made on first use; it listens nowhere itself. */
+  private app(): Promise<{ app: FastifyInstance; http: HttpServer }> {
+    this.proxy ??= (async () => {
+      let http: HttpServer | null = null;
+      const app = Fastify({
+        logger: false,
+        serverFactory: (handler) => {
+          http = createServer(handler);
+          return http;
+        },
+      });
+      this.routes(app);
+      await app.ready();
+      return { app, http: http as unknown as HttpServer };
+    })();
+    return this.proxy;
+  }
+
+  private routes(app: FastifyInstance): void {
     const upstreams = new WeakMap<FastifyRequest, string>();
-    const owns = (grant: Grant | null) =>
-      grant !== null && grant.c === conversationId && grant.u === opened.userId && grant.p === port;
-    server.addHook('onRequest', async (request, reply) => {
+    /** The served port a request arrived on, and whether its grant is this conversation's, owner's and port's. */
+    const owned = (request: FastifyRequest, grant: Grant | null) => {
+      const port = request.socket.localPort ?? 0;
+      const served = this.served.get(port);
+      const valid =
+        served !== undefined &&
+        grant !== null &&
+        grant.c === served.conversationId &&
+        grant.u === served.userId &&
+        grant.p === port;
+      return valid ? { port, served } : null;
+    };
+    app.addHook('onRequest', async (request, reply) => {
       const url = new URL(request.url, 'http://app');
       const link = url.searchParams.get(TOKEN_PARAMETER);
       if (link !== null) {
-        if (!owns(this.grantOf(link, 'link'))) return refuse(request, reply, 401, 'signIn', this.options.publicUrl);
+        const found = owned(request, this.grantOf(link, 'link'));
+        if (!found) return refuse(request, reply, 401, 'signIn', this.options.publicUrl);
         url.searchParams.delete(TOKEN_PARAMETER);
-        const cookie = this.cookieFor(conversationId, opened.userId, port);
+        const cookie = this.cookieFor(found.served.conversationId, found.served.userId, found.port);
         return reply
           .header(
             'set-cookie',
@@ -156,9 +210,13 @@ export class AppProxy {
           .header('cache-control', 'no-store')
           .redirect(`${url.pathname}${url.search}`, 302);
       }
-      if (!owns(this.grantOf(cookiesOf(request.headers.cookie).get(`${COOKIE_PREFIX}${port}`), 'cookie')))
-        return refuse(request, reply, 401, 'signIn', this.options.publicUrl);
-      const target = await session.appTarget(port);
+      const port = request.socket.localPort ?? 0;
+      const found = owned(
+        request,
+        this.grantOf(cookiesOf(request.headers.cookie).get(`${COOKIE_PREFIX}${port}`), 'cookie'),
+      );
+      if (!found) return refuse(request, reply, 401, 'signIn', this.options.publicUrl);
+      const target = await found.served.session.appTarget(port);
       if (!target) return refuse(request, reply, 502, 'nothing', this.options.publicUrl);
       upstreams.set(request, `http://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`);
     });
@@ -168,7 +226,7 @@ export class AppProxy {
       rewriteRequestHeaders: (headers: IncomingHttpHeaders, request: FastifyRequest) =>
         forwardedHeaders(request.headers, headers),
     };
-    void server.register(httpProxy, {
+    void app.register(httpProxy, {
       upstream: '',
       websocket: true,
       // The body goes to the app as it came.
@@ -181,11 +239,10 @@ export class AppProxy {
       },
       wsClientOptions,
     });
-    server.setErrorHandler((error, request, reply) => {
-      this.options.log.warn({ err: error, conversationId, port }, 'the app proxy could not reach the app');
+    app.setErrorHandler((error, request, reply) => {
+      this.options.log.warn({ err: error, port: request.socket.localPort }, 'the app proxy could not reach the app');
       return refuse(request, reply, 502, 'nothing', this.options.publicUrl);
     });
-    return server;
   }
 }
 
