@@ -178,6 +178,11 @@ export class Git {
     return { tree, head: head || null, branch: branch || null, skipped: skipped.filter(Boolean) };
   }
 
+  /** Starts the snapshot process now, not at the first snapshot (which may come with the workspace at its process limit). */
+  warmSnapshots(): void {
+    this.snapshots.warm();
+  }
+
   /** Ends the snapshot process, if one runs. */
   close(): void {
     this.snapshots.close();

@@ -70,14 +70,18 @@ export class LimitWatch {
 
   /**
    * Runs a command, measuring more often meanwhile; answers its result with the hits since
-   * the last command (what happened in the background included) for the agent to read.
+   * the last command (what happened in the background included) for the agent to read. A
+   * command that took a second or more, or ran while the workspace was over its disk limit (it
+   * may have deleted files), has the disk measured once more after it; another short one is not
+   * held up for it (the once-a-second measurement sees what it wrote).
    */
   async around<T>(run: () => Promise<T>): Promise<{ value: T; hits: LimitHit[] }> {
     this.busy += 1;
     this.schedule();
+    const started = Date.now();
     try {
       const value = await run();
-      await this.check(true);
+      await this.check(this.overDisk || Date.now() - started >= BUSY_INTERVAL_MS);
       const hits = this.pending;
       this.pending = [];
       return { value, hits };

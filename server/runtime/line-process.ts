@@ -27,11 +27,15 @@ export class LineProcess {
   }
 
   ask(request: string): Promise<string | null> {
+    const answer = this.read();
+    if (!this.ended) this.child.stdin?.write(`${request}\n`);
+    return answer;
+  }
+
+  /** The next line, unasked (a greeting). */
+  read(): Promise<string | null> {
     if (this.ended) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.child.stdin?.write(`${request}\n`);
-    });
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   kill(): void {

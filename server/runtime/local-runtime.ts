@@ -435,6 +435,7 @@ export class LocalRuntime implements Runtime {
         wrap: (argv, withNetwork) => sandbox.wrap(argv, scope, { network: withNetwork }),
       });
       await git.init(GIT_IDENTITY);
+      git.warmSnapshots();
       await shell.start();
       await watch?.start();
       const session = new LocalSession({

@@ -16,6 +16,8 @@ const IDLE_MS = 5 * 60_000;
  * snapshot): a workspace at its process or memory limit can leave it waiting for a thread.
  */
 const ANSWER_TIMEOUT_MS = 60_000;
+/** A snapshot process that has not said it runs by then is ended (Node waits forever for a thread it could not start). */
+const START_TIMEOUT_MS = 10_000;
 const WORKER = path.join(import.meta.dirname, 'snapshot-worker.ts');
 const DIRECTORY_WATCHER = path.join(import.meta.dirname, 'directory-watcher.py');
 
@@ -24,6 +26,18 @@ let workerCode: Promise<string> | null = null;
 function bundledWorker(): Promise<string> {
   workerCode ??= scriptModule(WORKER, 'bundle');
   return workerCode;
+}
+
+/** The line `answer` brings, or null with the process ended when it takes longer than `ms`. */
+async function within(running: LineProcess, answer: Promise<string | null>, ms: number): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => {
+      running.kill();
+      resolve(null);
+    }, ms).unref();
+  });
+  return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -40,6 +54,7 @@ export class SnapshotClient {
       workspaceDir: string;
       env: Record<string, string>;
       wrap: (argv: string[]) => string[];
+      startTimeoutMs?: number;
     },
   ) {}
 
@@ -56,25 +71,39 @@ export class SnapshotClient {
     this.process = null;
   }
 
+  /** Starts the process ahead of the first snapshot, while the workspace is far from its limits. */
+  warm(): void {
+    this.queue = this.queue
+      .then(() => this.running())
+      .then(() => this.idleFromNow())
+      .catch(() => undefined);
+  }
+
   private async ask(request: string): Promise<WorkerAnswer> {
-    if (this.idle) clearTimeout(this.idle);
-    if (!this.process?.running) this.process = this.start(await bundledWorker());
-    const running = this.process;
-    let timer: NodeJS.Timeout | undefined;
-    const line = await Promise.race([
-      running.ask(request),
-      new Promise<null>((resolve) => {
-        timer = setTimeout(() => {
-          running.kill();
-          resolve(null);
-        }, ANSWER_TIMEOUT_MS).unref();
-      }),
-    ]).finally(() => clearTimeout(timer));
-    this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
+    const running = await this.running();
+    const line = await within(running, running.ask(request), ANSWER_TIMEOUT_MS);
+    this.idleFromNow();
     if (line === null) throw new Error('The snapshot process ended');
     const answer = JSON.parse(line) as WorkerAnswer | { error: string };
     if ('error' in answer) throw new Error(answer.error);
     return answer;
+  }
+
+  private async running(): Promise<LineProcess> {
+    if (this.idle) clearTimeout(this.idle);
+    if (this.process?.running) return this.process;
+    const started = this.start(await bundledWorker());
+    this.process = started;
+    if ((await within(started, started.read(), this.options.startTimeoutMs ?? START_TIMEOUT_MS)) !== 'ready') {
+      this.close();
+      throw new Error('The snapshot process did not start');
+    }
+    return started;
+  }
+
+  private idleFromNow(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
   }
 
   private start(code: string): LineProcess {

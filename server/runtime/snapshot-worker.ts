@@ -16,6 +16,10 @@ const trees = new WorkspaceTrees(
   DirectoryWatcher.start(process.env[DIRECTORY_WATCHER_ENV], workTree),
 );
 
+// Said once the process runs: a node that could not start all its threads (its workspace at the
+// process limit) waits for them forever, and its client gives up on it.
+process.stdout.write('ready\n');
+
 for await (const line of createInterface({ input: process.stdin })) {
   let answer: unknown;
   try {

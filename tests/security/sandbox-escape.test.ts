@@ -112,7 +112,7 @@ const ATTACKS: Attack[] = [
   { name: 'read the secret key', command: () => `cat ${t.database.dataDir}/secret.key > /dev/null && echo ESCAPED` },
   {
     name: 'list the data directory',
-    command: () => `ls -a ${t.database.dataDir} | grep -q pglite && echo ESCAPED`,
+    command: () => `ls -a ${t.database.dataDir} | grep -q secret.key && echo ESCAPED`,
   },
   { name: "read another user's workspace", command: () => `cat ${otherWorkspace}/private.txt && echo ESCAPED` },
   {
