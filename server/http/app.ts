@@ -21,7 +21,7 @@ import { JSON_BODY_TYPES, RawResponse, type AuthUser, type Handler, type Operati
 import { renderApiDocs } from './api-docs.ts';
 import { recordCspViolation } from './csp-reports.ts';
 import { forwardTo, isForwarded } from './forward.ts';
-import { refuseUnstorable } from './input-guard.ts';
+import { MAX_PROBLEMS_TOLD, refuseUnstorable } from './input-guard.ts';
 import { landingPages } from './landing-page.ts';
 import { applicationPages } from './page-preloads.ts';
 import { acceptsGzip, builtAssets, isBuiltName } from './built-assets.ts';
@@ -412,7 +412,7 @@ function sendError(error: FastifyError | Error, request: FastifyRequest, reply: 
       .send({ detail: [{ loc: ['body'], msg: `The body is not valid JSON: ${error.message}`, type: 'json_invalid' }] });
   if (fastifyError.validation) {
     const where = fastifyError.validationContext ?? 'body';
-    const detail = fastifyError.validation.map((v) => {
+    const detail = fastifyError.validation.slice(0, MAX_PROBLEMS_TOLD).map((v) => {
       const field =
         (v.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
         (v.params as { additionalProperty?: string }).additionalProperty;
