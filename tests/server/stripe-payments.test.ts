@@ -168,6 +168,23 @@ describe('buying credits through Stripe', () => {
     ).toBe(200);
   });
 
+  it('refuses, with a 4xx, a signed paid checkout with no amount or naming no user, and credits nothing', async () => {
+    const fay = await signUp(t.app, t.db, 'fay-stripe@acme.example');
+    const started = await purchase(fay.token, 30);
+    const session = JSON.parse(stripe.payCheckout(sessionOf(started.body?.redirect_url as string)).payload).data.object;
+    for (const [object, reason] of [
+      [{ ...session, amount_total: 0 }, /amount/],
+      [{ ...session, amount_total: null }, /amount/],
+      [{ ...session, client_reference_id: 'not-a-user' }, /no user/],
+      [{ ...session, client_reference_id: '00000000-0000-4000-8000-000000000000' }, /no user/],
+    ] as const) {
+      const answer = await deliver(stripe.signedEvent('checkout.session.completed', object));
+      expect(answer.statusCode).toBe(400);
+      expect(JSON.parse(answer.body).detail).toMatch(reason);
+    }
+    expect(await balance(fay.token)).toBe(10);
+  });
+
   it('saves a card through the hosted setup page, then charges it; a declined card answers 402', async () => {
     const dan = await signUp(t.app, t.db, 'dan-stripe@acme.example');
     const setup = await call(t.app, 'POST', '/api/billing/create-customer-setup-session', { token: dan.token });

@@ -51,6 +51,8 @@ function centsOf(amountDollars: number) {
   return cents;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const dollarsText = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** The provider's failures as answers; anything else is ours and stays a 500. */
@@ -148,6 +150,13 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     });
   }
 
+  async function userExists(userId: string) {
+    // Not every reference Stripe carries is a user id, nor even a uuid.
+    if (!UUID.test(userId)) return false;
+    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    return row !== undefined;
+  }
+
   const returnUrl = (outcome: string) => `${deps.publicUrl}/profile?payment=${outcome}`;
 
   /** The provider's checkout page for `amountCents`; the customer it made is kept. */
@@ -233,6 +242,13 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
         if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
         if (!rawBody || !signature) throw new HttpError(400, 'The Stripe-Signature header is missing.');
         const event = await provider.hosted.event(rawBody, signature);
+        // Signed, yet nothing to act on: refused (4xx, not a 500 of ours) rather than written half-way.
+        if ((event.kind === 'purchase-completed' || event.kind === 'purchase-refunded') && !(event.amountCents > 0))
+          throw new PaymentRejected(
+            `The notification's amount is not a positive number of cents: ${event.amountCents}.`,
+          );
+        if ((event.kind === 'purchase-completed' || event.kind === 'card-saved') && !(await userExists(event.userId)))
+          throw new PaymentRejected(`The notification names no user of this platform: ${event.userId}.`);
         if (event.kind === 'purchase-completed') await credit(event.userId, event.reference, event.amountCents);
         if (event.kind === 'purchase-refunded')
           await recordRefund(db, {
