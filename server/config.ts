@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './runtime/limits.ts';
+import { parseAllowedRanges } from './shared/outbound.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -99,6 +100,21 @@ const environment = z.object({
         .filter((p) => p.trim())
         .map(Number),
     ),
+  OUTBOUND_ALLOWED_RANGES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      try {
+        return parseAllowedRanges(v);
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'OUTBOUND_ALLOWED_RANGES must be comma-separated addresses or ranges such as 10.0.0.0/8,192.168.1.20',
+        });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -172,6 +188,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
     conversationLeaseMs: e.CONVERSATION_LEASE_SECONDS * 1000,
     sandboxHostPorts: e.SANDBOX_HOST_PORTS,
+    // Hosted: requests made because of a user's input reach only public addresses and these ranges.
+    outbound: { guarded: e.APP_MODE === 'saas', allowed: e.OUTBOUND_ALLOWED_RANGES },
     // The hosted service never runs a conversation unconfined; a self-hosted one may, warned.
     sandboxRequired:
       e.SANDBOX_REQUIRED === undefined ? e.APP_MODE === 'saas' : ['true', '1'].includes(e.SANDBOX_REQUIRED),

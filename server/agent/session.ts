@@ -110,6 +110,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       cwd: host.runtime.workspaceDir,
       reservedNames: new Set(BUILT_IN_TOOLS.map((tool) => tool.name)),
       stdio: stdioLauncher(host),
+      fetch: host.outboundFetch,
     });
     for (const failure of mcp.failures) {
       emit({

@@ -55,6 +55,8 @@ export interface AgentHost {
   history(): Promise<Event[]>;
   readonly runtime: RuntimeSession;
   readonly settings: AgentSettings;
+  /** `fetch` for requests made on the user's behalf (remote MCP servers): in saas mode it reaches only public addresses. */
+  readonly outboundFetch: typeof fetch;
   /** URLs at which the runtime's two app ports are reachable (told to the agent). */
   readonly runtimeHosts: string[];
   /**

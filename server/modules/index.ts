@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { AgentFactory } from '../agent/types.ts';
 import type { Config } from '../config.ts';
+import { outboundFetch } from '../shared/outbound.ts';
 import type { Database } from '../db/index.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import type { Runtime } from '../runtime/types.ts';
@@ -54,6 +55,8 @@ const nodeIdentity = (config: Config) => `${os.hostname()}:${config.port}`;
 export function createModules(config: Config, database: Database, services: ModuleServices) {
   const db = database.db;
   const box = new SecretBox(loadSecret(config.secretKey, config.dataDir));
+  // Requests made because of a user's input (git hosts, MCP servers): guarded in saas mode.
+  const outbound = outboundFetch(config.outbound);
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.supportEmail, log: services.log });
   const affiliates = createAffiliates(db, {
     rateLimit: { perIp: config.authRateLimit.perIp, windowMs: config.authRateLimit.windowMs },
@@ -76,6 +79,7 @@ export function createModules(config: Config, database: Database, services: Modu
     box,
     settings,
     secrets,
+    outboundFetch: outbound,
     nodeId: nodeIdentity(config),
     ...services,
   });
@@ -135,7 +139,7 @@ export function createModules(config: Config, database: Database, services: Modu
     ...secretsHandlers(secrets),
     ...apiKeysHandlers(apiKeys, config.appMode === 'saas'),
     ...userHandlers(db),
-    ...gitHandlers(createGitService(settings)),
+    ...gitHandlers(createGitService(settings, outbound)),
     ...conversations.handlers,
     ...feedbackHandlers(feedback),
     ...onboardingHandlers(onboarding, config.appMode === 'saas'),

@@ -61,6 +61,8 @@ export class MemoryHost {
       runtime: this.options.runtime,
       settings: this.options.settings,
       runtimeHosts: this.options.runtimeHosts ?? ['http://localhost:51001', 'http://localhost:51002'],
+      // The test MCP servers listen on this machine's loopback: the self-hosted fetch, unguarded.
+      outboundFetch: fetch,
       emit: async (event) => this.store(event),
       history: async () => [...this.events],
       setTitle: async (title) => {

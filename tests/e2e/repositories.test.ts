@@ -94,7 +94,8 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
   const suite = browserSuite({
     mode: 'saas',
     llm,
-    env: () => ({ SANDBOX_HOST_PORTS: new URL(github.url).port }),
+    // The test's git host is on this machine: allowed as an operator allows a server on its LAN.
+    env: () => ({ SANDBOX_HOST_PORTS: new URL(github.url).port, OUTBOUND_ALLOWED_RANGES: '127.0.0.1' }),
   });
 
   it('lists the user’s repositories page by page, searches as they type, and launches a conversation on the picked branch with the clone in its workspace', async () => {
@@ -349,7 +350,10 @@ describe.skipIf(browserMissing())('repositories on the home page in Chromium', (
 });
 
 describe.skipIf(browserMissing())('microagent management hidden by the operator’s flag', () => {
-  const suite = browserSuite({ mode: 'saas', env: () => ({ FEATURE_HIDE_MICROAGENT_MANAGEMENT: 'true' }) });
+  const suite = browserSuite({
+    mode: 'saas',
+    env: () => ({ FEATURE_HIDE_MICROAGENT_MANAGEMENT: 'true', OUTBOUND_ALLOWED_RANGES: '127.0.0.1' }),
+  });
 
   it('is neither linked nor reachable', async () => {
     const { server, browser } = suite;
@@ -369,6 +373,8 @@ describe.skipIf(browserMissing())('sign-in through GitHub', () => {
   const suite = browserSuite({
     mode: 'saas',
     env: () => ({
+      // The test's git hosts are on this machine: allowed as an operator allows a server on its LAN.
+      OUTBOUND_ALLOWED_RANGES: '127.0.0.1',
       GITHUB_OAUTH_CLIENT_ID: OAUTH_APP.clientId,
       GITHUB_OAUTH_CLIENT_SECRET: OAUTH_APP.clientSecret,
       GITHUB_OAUTH_HOST: github.url,

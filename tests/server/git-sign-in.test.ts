@@ -64,8 +64,10 @@ const oauthEnv = (prefix: string, host: string) => ({
   [`${prefix}_OAUTH_CLIENT_SECRET`]: APP.clientSecret,
   [`${prefix}_OAUTH_HOST`]: host,
 });
+// The test's git hosts are on this machine: allowed as an operator allows a server on its LAN.
 const t = withTestApp(() => ({
   PUBLIC_URL,
+  OUTBOUND_ALLOWED_RANGES: '127.0.0.1',
   // Renewals every second: a running conversation's tokens are read again with its lease's.
   CONVERSATION_LEASE_SECONDS: '3',
   ...oauthEnv('GITHUB', github.url),
@@ -73,7 +75,11 @@ const t = withTestApp(() => ({
   ...oauthEnv('BITBUCKET', bitbucket.url),
 }));
 // Only GitHub's app is configured here.
-const gitHubOnly = withTestApp(() => ({ PUBLIC_URL, ...oauthEnv('GITHUB', github.url) }));
+const gitHubOnly = withTestApp(() => ({
+  PUBLIC_URL,
+  OUTBOUND_ALLOWED_RANGES: '127.0.0.1',
+  ...oauthEnv('GITHUB', github.url),
+}));
 const oss = withTestApp(() => ({ APP_MODE: 'oss', ...oauthEnv('GITHUB', github.url) }));
 
 type Provider = 'github' | 'gitlab' | 'bitbucket';

@@ -65,7 +65,8 @@ describe('the MCP check of a self-hosted installation', () => {
 });
 
 describe('the MCP check of the hosted service', () => {
-  const t = withTestApp();
+  // The test's servers are on this machine: allowed as an operator allows a server on its LAN.
+  const t = withTestApp({ OUTBOUND_ALLOWED_RANGES: '127.0.0.1' });
 
   it('checks remote servers, leaves stdio servers to the conversation sandbox, and reads only the caller’s settings', async () => {
     const alice = await signUp(t.app, t.db, 'mcp-alice@acme.example');

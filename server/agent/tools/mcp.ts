@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpConfig } from '../types.ts';
+import { refusalOf } from '../../shared/outbound.ts';
 import { OUTPUT_LIMIT, ToolInputError, truncateMiddle, type AgentTool, type ToolOutcome } from './tool.ts';
 
 const CLIENT_INFO = { name: 'atelier-agent', version: '1.0.0' };
@@ -81,7 +82,7 @@ function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string, la
  * HTTP: try that first and fall back to the older SSE transport, as the MCP SDK recommends
  * for clients that must talk to both.
  */
-function remoteServer(server: McpConfig['sse_servers'][number]): McpServerSpec {
+function remoteServer(server: McpConfig['sse_servers'][number], fetchImpl: typeof fetch): McpServerSpec {
   const { url, api_key: apiKey } = typeof server === 'string' ? { url: server, api_key: null } : server;
   const requestInit: RequestInit = apiKey ? { headers: { Authorization: `Bearer ${apiKey}` } } : {};
   return {
@@ -91,12 +92,28 @@ function remoteServer(server: McpConfig['sse_servers'][number]): McpServerSpec {
       const { StreamableHTTPClientTransport, SSEClientTransport } = await mcpSdk();
       const attempt = async (transport: Transport) => client.connect(transport, { timeout: timeoutMs });
       try {
-        await attempt(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
-      } catch {
-        await attempt(new SSEClientTransport(new URL(url), { requestInit }));
+        await attempt(new StreamableHTTPClientTransport(new URL(url), { requestInit, fetch: fetchImpl }));
+      } catch (first) {
+        await attempt(new SSEClientTransport(new URL(url), { requestInit, fetch: fetchImpl })).catch((error) => {
+          // The SSE transport's errors lose their cause: the first attempt's tells a refusal.
+          throw new Error(remoteFailure(refusalOf(first) ?? error));
+        });
       }
     },
   };
+}
+
+/**
+ * Why a remote server could not be used, in Atelier's words: the guard's refusal, the HTTP
+ * status, or that it did not answer as an MCP server. What the server said is not relayed
+ * (nor which kind of service answered instead: that would make the check a port scanner).
+ */
+function remoteFailure(error: unknown): string {
+  const refused = refusalOf(error);
+  if (refused) return refused.message;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'number' && code >= 400 && code <= 599) return `The server answered HTTP ${code}.`;
+  return 'The server could not be reached, or did not answer as an MCP server (Streamable HTTP or SSE).';
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -152,12 +169,12 @@ function mcpTool(
  */
 export async function connectMcpServers(
   config: McpConfig,
-  options: { cwd: string; reservedNames: ReadonlySet<string>; stdio: StdioLauncher },
+  options: { cwd: string; reservedNames: ReadonlySet<string>; stdio: StdioLauncher; fetch: typeof fetch },
 ): Promise<McpConnections> {
   const stdio = options.stdio.kind === 'refused' ? [] : config.stdio_servers;
   const specs = [
     ...stdio.map((server) => stdioServer(server, options.cwd, options.stdio)),
-    ...config.sse_servers.map(remoteServer),
+    ...config.sse_servers.map((server) => remoteServer(server, options.fetch)),
   ];
   const clients: Client[] = [];
   const connected = await Promise.all(
@@ -215,7 +232,13 @@ export interface McpServerCheck {
  */
 export async function checkMcpServers(
   config: McpConfig,
-  options: { cwd: string; stdio: StdioLauncher | null; stdioNotChecked: string; timeoutMs: number },
+  options: {
+    cwd: string;
+    stdio: StdioLauncher | null;
+    stdioNotChecked: string;
+    timeoutMs: number;
+    fetch: typeof fetch;
+  },
 ): Promise<McpServerCheck[]> {
   const { stdio } = options;
   const launchable = stdio && stdio.kind !== 'refused' ? stdio : null;
@@ -230,7 +253,7 @@ export async function checkMcpServers(
           error: stdio?.kind === 'refused' ? STDIO_REFUSED : options.stdioNotChecked,
         };
   return Promise.all([
-    ...config.sse_servers.map((server) => probe(remoteServer(server), options.timeoutMs)),
+    ...config.sse_servers.map((server) => probe(remoteServer(server, options.fetch), options.timeoutMs)),
     ...config.stdio_servers.map(checkStdio),
   ]);
 }

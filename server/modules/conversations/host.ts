@@ -9,6 +9,7 @@ export interface HostDeps {
   setTitle(title: string): Promise<void>;
   /** The user's model settings as saved now. */
   modelSettings(): Promise<ModelSettings>;
+  outboundFetch: typeof fetch;
   /** saas: the user's credits (micro-dollars); absent in oss mode. */
   credits?: { balance(): Promise<bigint>; charge(costMicros: bigint, idempotencyKey: string): Promise<bigint> };
 }
@@ -35,6 +36,7 @@ export function createAgentHost(
     },
     // The agent is told where its served apps are; the browser reaches them through web-hosts.
     runtimeHosts: session.ports.map((port) => `http://localhost:${port}`),
+    outboundFetch: deps.outboundFetch,
     emit: deps.emit,
     history: deps.history,
     setTitle: deps.setTitle,

@@ -29,6 +29,8 @@ export interface ConversationsDeps {
   agentFactory: AgentFactory | undefined;
   settings: SettingsService;
   secrets: SecretsService;
+  /** For requests made on the user's behalf (remote MCP servers): guarded in saas mode. */
+  outboundFetch: typeof fetch;
   /** This server process among those sharing the database (owner of the conversations it runs). */
   nodeId: string;
   log: ConstructorParameters<typeof ConversationManager>[0]['log'];
@@ -49,6 +51,7 @@ export function createConversationsModule(deps: ConversationsDeps) {
     bus: deps.bus,
     runtime: deps.runtime,
     agentFactory: deps.agentFactory,
+    outboundFetch: deps.outboundFetch,
     box,
     prepare: (row, providers) => prepareStart(row, providers, deps),
     gitTokens: (userId, providers) => gitTokenVariables(userId, providers, deps.settings),

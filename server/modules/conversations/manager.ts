@@ -50,6 +50,8 @@ export interface ManagerDeps {
   bus: EventBus;
   runtime: Runtime;
   agentFactory: AgentFactory | undefined;
+  /** For requests made on the user's behalf (remote MCP servers): guarded in saas mode. */
+  outboundFetch: typeof fetch;
   box: SecretBox;
   /** The runtime environment (secrets, git identity and tokens, the latter also apart) and agent settings of a start. */
   prepare(
@@ -213,6 +215,7 @@ export class ConversationManager {
             history: () => this.deps.events.all(id),
             setTitle: (title) => this.setTitle(id, title),
             modelSettings: () => this.deps.modelSettings(active.userId),
+            outboundFetch: this.deps.outboundFetch,
             ...(credits && { credits }),
           }),
         );

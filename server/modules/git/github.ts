@@ -28,7 +28,7 @@ const repository = (repo: GitHubRepository): Repository => ({
 export function gitHubHost(token: string, host: string | null, fetchImpl: typeof fetch = fetch): GitHost {
   const base = gitApiUrl('github', host);
 
-  const { call, json, orWhenMissing } = restClient(
+  const { call, bodyOf, json, orWhenMissing } = restClient(
     'github',
     base,
     {
@@ -78,14 +78,14 @@ export function gitHubHost(token: string, host: string | null, fetchImpl: typeof
           `/user/installations/${encodeURIComponent(installationId)}/repositories?${query}`,
           `installation ${installationId}`,
         );
-        const body = (await response.json()) as { repositories: GitHubRepository[] };
+        const body = await bodyOf<{ repositories: GitHubRepository[] }>(response, `installation ${installationId}`);
         return {
           repositories: body.repositories.map(repository),
           nextPage: pageOf(nextLink(response.headers.get('link'))),
         };
       }
       const response = await call(`/user/repos?sort=${sort}&${query}`, 'repositories for this token');
-      const body = (await response.json()) as GitHubRepository[];
+      const body = await bodyOf<GitHubRepository[]>(response, 'repositories for this token');
       return { repositories: body.map(repository), nextPage: pageOf(nextLink(response.headers.get('link'))) };
     },
 

@@ -37,7 +37,7 @@ const project = (fullName: string) => encodeURIComponent(fullName);
 export function gitLabHost(token: string, host: string | null, fetchImpl: typeof fetch = fetch): GitHost {
   const base = gitApiUrl('gitlab', host);
 
-  const { call, json, orWhenMissing } = restClient(
+  const { call, bodyOf, json, orWhenMissing } = restClient(
     'gitlab',
     base,
     { authorization: `Bearer ${token}`, accept: 'application/json' },
@@ -83,7 +83,7 @@ export function gitLabHost(token: string, host: string | null, fetchImpl: typeof
         ? `/groups/${encodeURIComponent(installationId)}/projects?include_subgroups=true&`
         : '/projects?membership=true&';
       const response = await call(`${path}${ORDER[sort]}&page=${page}&per_page=${perPage}`, 'projects for this token');
-      const projects = (await response.json()) as GitLabProject[];
+      const projects = await bodyOf<GitLabProject[]>(response, 'projects for this token');
       return { repositories: projects.map(repository), nextPage: nextPageOf(response) };
     },
 

@@ -14,14 +14,17 @@ export type { GitHost, GitProvider } from './types.ts';
 const PROVIDER_ORDER: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];
 export const NO_PROVIDER = 'No git provider is connected. Add a token in Settings → Integrations.';
 
-type Hosts = Record<GitProvider, (token: string, host: string | null) => GitHost>;
+type Hosts = Record<GitProvider, (token: string, host: string | null, fetchImpl?: typeof fetch) => GitHost>;
 const HOSTS: Hosts = { github: gitHubHost, gitlab: gitLabHost, bitbucket: bitbucketHost };
 
 /** A provider's REST API as a token sees it, at the saved host (null: the cloud one). */
 export const gitHost = (provider: GitProvider, token: string, host: string | null) => HOSTS[provider](token, host);
 
-/** The user's git hosts through their saved tokens (spec §7, the /api/user/* git calls). */
-export function createGitService(settings: Pick<SettingsService, 'providerTokens'>, hosts: Hosts = HOSTS) {
+/**
+ * The user's git hosts through their saved tokens (spec §7, the /api/user/* git calls). A
+ * token's host is the user's to choose, so its calls go through `outboundFetch`.
+ */
+export function createGitService(settings: Pick<SettingsService, 'providerTokens'>, outboundFetch: typeof fetch) {
   /** The chosen provider's host, else the first connected one's. */
   async function hostFor(userId: string, selected?: GitProvider): Promise<GitHost> {
     const tokens = await settings.providerTokens(userId, selected ? [selected] : undefined);
@@ -32,7 +35,7 @@ export function createGitService(settings: Pick<SettingsService, 'providerTokens
       throw notFound(
         selected ? `No ${PROVIDER_NAMES[selected]} token is saved. Add one in Settings → Integrations.` : NO_PROVIDER,
       );
-    return hosts[token.provider](token.token, token.host);
+    return HOSTS[token.provider](token.token, token.host, outboundFetch);
   }
 
   return {

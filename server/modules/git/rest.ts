@@ -1,4 +1,5 @@
 import { HttpError } from '../../shared/http-error.ts';
+import { refusalOf } from '../../shared/outbound.ts';
 import type { GitProvider } from './types.ts';
 
 export const PROVIDER_NAMES: Record<GitProvider, string> = {
@@ -14,20 +15,10 @@ export const PROVIDER_NAMES: Record<GitProvider, string> = {
  */
 export class GitHostError extends HttpError {}
 
+/** What the host's refusal means for the user. Its body is not relayed: it is another service's text. */
 export async function hostRefusal(provider: GitProvider, response: Response, what: string): Promise<GitHostError> {
   const name = PROVIDER_NAMES[provider];
-  let message = '';
-  try {
-    const body = (await response.json()) as { message?: unknown; error?: unknown; error_description?: unknown };
-    // GitHub and GitLab say `message`; OAuth errors `error_description`; Bitbucket `error.message`.
-    const nested =
-      typeof body.error === 'object' && body.error ? (body.error as { message?: unknown }).message : body.error;
-    const found = [body.message, body.error_description, nested].find((v) => typeof v === 'string');
-    message = typeof found === 'string' ? found : '';
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  const said = message ? ` (${message})` : '';
+  await response.body?.cancel().catch(() => undefined);
   const remaining = response.headers.get('x-ratelimit-remaining') ?? response.headers.get('ratelimit-remaining');
   if (response.status === 429 || (response.status === 403 && remaining === '0')) {
     const reset = Number(response.headers.get('x-ratelimit-reset') ?? response.headers.get('ratelimit-reset'));
@@ -35,16 +26,17 @@ export async function hostRefusal(provider: GitProvider, response: Response, wha
     return new GitHostError(503, `${name}'s rate limit for this token is reached${at}; try again later.`);
   }
   if (response.status === 401)
-    return new GitHostError(403, `${name} rejected the token${said}. Replace it in Settings → Integrations.`);
-  if (response.status === 403) return new GitHostError(403, `${name} does not let this token read ${what}${said}.`);
+    return new GitHostError(403, `${name} rejected the token. Replace it in Settings → Integrations.`);
+  if (response.status === 403) return new GitHostError(403, `${name} does not let this token read ${what}.`);
   if (response.status === 404) return new GitHostError(404, `${name} has no ${what}, or this token cannot see it.`);
-  return new GitHostError(503, `${name} answered ${response.status} for ${what}${said}; try again later.`);
+  return new GitHostError(503, `${name} answered ${response.status} for ${what}; try again later.`);
 }
 
+/** The host could not be reached: refused as an internal address (saying so), or it did not answer. */
 export const unreachable = (provider: GitProvider, error: unknown) =>
   new GitHostError(
     503,
-    `${PROVIDER_NAMES[provider]} could not be reached (${error instanceof Error ? error.message : String(error)}).`,
+    refusalOf(error)?.message ?? `${PROVIDER_NAMES[provider]} could not be reached; try again later.`,
   );
 
 /**
@@ -62,9 +54,18 @@ export function restClient(provider: GitProvider, base: string, headers: Record<
     if (!response.ok) throw await hostRefusal(provider, response, what);
     return response;
   }
+  /** A response's JSON body; a host that answers something else is refused like a broken one. */
+  async function bodyOf<T>(response: Response, what: string): Promise<T> {
+    try {
+      return (await response.json()) as T;
+    } catch {
+      throw new GitHostError(503, `${PROVIDER_NAMES[provider]} answered something other than JSON for ${what}.`);
+    }
+  }
   return {
     call,
-    json: async <T>(path: string, what: string) => (await (await call(path, what)).json()) as T,
+    bodyOf,
+    json: async <T>(path: string, what: string) => bodyOf<T>(await call(path, what), what),
     /** The answer, or `empty` when the host has no such thing (a directory that does not exist). */
     async orWhenMissing<T>(read: Promise<T>, empty: T): Promise<T> {
       try {

@@ -4,12 +4,14 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import { notFound } from '../../shared/http-error.ts';
+import { notFound, ValidationFailure } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { findUser } from '../auth/index.ts';
 import { microsToDollars } from '../credits/index.ts';
 import { checkMcpServers, testModelConnection } from '../../agent/index.ts';
+import { hostOrigin, InvalidGitHost } from '../../shared/git-api.ts';
+import { outboundFetch } from '../../shared/outbound.ts';
 import { configuredModelId, DEFAULT_MODEL, parseModelId, type LlmChoice } from './llm.ts';
 import { createSettingsStore, GIT_PROVIDERS, type GitProvider, type TokenGrant } from './store.ts';
 import { createTokenRefresh, type RefreshToken } from './token-refresh.ts';
@@ -30,6 +32,19 @@ export const SETTINGS_CHANGED = 'settings';
 export const AGENT_SETTINGS_TTL_MS = 10_000;
 const MAX_CACHED_USERS = 10_000;
 
+/** A token's host as saved: its origin, or a 422 naming the field when it is more than a host. */
+function savedHost(provider: GitProvider, host: string | null | undefined): string | null {
+  if (!host?.trim()) return null;
+  try {
+    return hostOrigin(host);
+  } catch (error) {
+    if (!(error instanceof InvalidGitHost)) throw error;
+    throw new ValidationFailure([
+      { loc: ['body', 'provider_tokens', provider, 'host'], msg: error.message, type: 'value_error' },
+    ]);
+  }
+}
+
 export function createSettingsService(
   db: Db,
   config: Config,
@@ -40,6 +55,8 @@ export function createSettingsService(
 ) {
   const store = createSettingsStore(db, box);
   const refresh = createTokenRefresh(store, refreshToken);
+  // The MCP check calls the URLs a user saved: guarded as every request on a user's behalf.
+  const outbound = outboundFetch(config.outbound);
   // What agents run with, read before every step: kept per user until a save on any node (the bus
   // carries the notice), or for AGENT_SETTINGS_TTL_MS should a notice be lost.
   const forAgentCache = new Map<string, { settings: Promise<AgentPreferences>; until: number }>();
@@ -110,10 +127,15 @@ export function createSettingsService(
         userId,
         toColumns(update, (plain) => box.encrypt(plain)),
       );
+      // Every host is parsed before anything is saved: a refusal loses nothing already there.
+      const hosts = new Map(
+        GIT_PROVIDERS.map((provider) => [provider, savedHost(provider, update.provider_tokens?.[provider]?.host)]),
+      );
       for (const provider of GIT_PROVIDERS) {
         const input = update.provider_tokens?.[provider];
         if (!input) continue;
-        if (input.token?.trim()) await store.setToken(userId, provider, input.token.trim(), input.host?.trim() || null);
+        if (input.token?.trim())
+          await store.setToken(userId, provider, input.token.trim(), hosts.get(provider) ?? null);
         else await store.removeToken(userId, provider);
       }
       await saved(userId);
@@ -204,6 +226,7 @@ export function createSettingsService(
           stdio: config.appMode === 'oss' ? { kind: 'host' } : null,
           stdioNotChecked: MCP_STDIO_IN_SANDBOX,
           timeoutMs: MCP_CHECK_TIMEOUT_MS,
+          fetch: outbound,
         });
         return { servers };
       } finally {
