@@ -1316,14 +1316,17 @@ export interface paths {
         };
         /**
          * The user's API keys (never the keys themselves)
-         * @description Hosted service only; 404 in oss mode, which has no accounts.
+         * @description Hosted service only; 404 in oss mode, which has no accounts. Keys do not manage keys:
+         *     called with an API key as the bearer token, this and the other key operations answer 403.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description The answer is the only time the key is shown: the server keeps its SHA-256 hash.
-         *     The key works as a bearer token for the REST API and the socket until revoked.
+         *     The key works as a bearer token for the REST API and the socket until revoked (an open
+         *     socket closes within a second of it). Only a signed-in session creates keys: with an API
+         *     key as the bearer token, 403.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1344,7 +1347,8 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description The key stops working at once, on every server node.
+         * @description The key stops working at once, on every server node, and the sockets it opened close
+         *     within a second. Only a signed-in session revokes keys: with an API key, 403.
          */
         delete: operations["revokeApiKey"];
         options?: never;

@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyError, type FastifyReply, type Fast
 import type { AgentFactory } from '../agent/types.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
+import { USER_CHANGED } from '../modules/auth/index.ts';
 import { RUNTIME_OPERATIONS, UPLOAD_LIMIT_BYTES } from '../modules/conversations/index.ts';
 import { createModules } from '../modules/index.ts';
 import { createEventBus } from '../realtime/bus.ts';
@@ -326,6 +327,7 @@ export async function buildApp({
   registerSocket(app, {
     identify: async (token) => (token ? await modules.auth.authenticate(token) : null) ?? localUser,
     bySessionKey: service.bySessionKey,
+    onUserChanged: (listener) => bus.onAnnouncement(USER_CHANGED, listener),
     owns: async (user, id) => (await service.find(user, id)) !== null,
     act: service.act,
     events,

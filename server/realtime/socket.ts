@@ -15,6 +15,8 @@ export interface SocketDeps {
   identify(token: string | null): Promise<AuthUser | null>;
   /** The owner of the running conversation this session key belongs to, or null. */
   bySessionKey(conversationId: string, key: string): Promise<AuthUser | null>;
+  /** Calls `listener` when anything changed about who a user's tokens stand for (sign-out, a revoked key, deactivation), on any node. */
+  onUserChanged(listener: (userId: string) => void): void;
   /** Whether the conversation exists and is the user's. */
   owns(user: AuthUser, conversationId: string): Promise<boolean>;
   /** Records and carries out a client action (throws an error whose message the client sees). */
@@ -38,7 +40,12 @@ interface Channel {
   events: EventReader;
   streams: EventStreams;
   act(action: ClientAction): Promise<void>;
+  /** A conversation's: whose it is, and the same credentials asked again (null: no longer valid). */
+  opener?: { user: AuthUser; bySessionKey: boolean; again(): Promise<AuthUser | null> };
 }
+
+/** How often sockets opened with a user's token ask it again: an expired or revoked one closes within it. */
+const RECHECK_MS = 1000;
 
 type ErrorFrame = { error: true; message: string; error_code?: number };
 
@@ -70,6 +77,18 @@ function eventFrame(event: Event): Buffer {
  */
 export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   const isFrame = contractValidator<ClientFrame>('ClientFrame');
+  /** Each open conversation socket's check of its credentials, which closes it when they no longer hold. */
+  const openers = new Map<WebSocket, { userId: string; bySessionKey: boolean; check(): Promise<void> }>();
+  // A user's token answers from a cache: asking every second costs a lookup, and a database
+  // read when the cache lets go (a sign-out on any node clears it). Session keys are asked
+  // again when their user changes.
+  const recheck = setInterval(() => {
+    for (const opener of openers.values()) if (!opener.bySessionKey) void opener.check();
+  }, RECHECK_MS).unref();
+  app.addHook('onClose', async () => clearInterval(recheck));
+  deps.onUserChanged((userId) => {
+    for (const opener of openers.values()) if (opener.userId === userId) void opener.check();
+  });
 
   app.get('/socket', { websocket: true }, async (socket, request) => {
     // providers_set is accepted and unused: a conversation starts, with its providers' tokens, through
@@ -90,8 +109,25 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
 
     const conversationId = query.conversation_id ?? '';
     const channel = await channelOf(query, request.headers.authorization);
-    if (channel === 'unauthenticated') return fail({ error: true, message: 'Session expired.', error_code: 401 }, 4401);
+    const expired = () => fail({ error: true, message: 'Session expired.', error_code: 401 }, 4401);
+    if (channel === 'unauthenticated') return expired();
     if (channel === 'not found') return fail({ error: true, message: 'Conversation not found', error_code: 404 }, 4404);
+    const { opener } = channel;
+    if (opener) {
+      let checking = false;
+      openers.set(socket, {
+        userId: opener.user.id,
+        bySessionKey: opener.bySessionKey,
+        async check() {
+          if (checking || socket.readyState !== socket.OPEN) return;
+          checking = true;
+          const now = await opener.again().catch(() => opener.user);
+          checking = false;
+          if (!now || now.id !== opener.user.id || !now.isActive) expired();
+        },
+      });
+      socket.on('close', () => openers.delete(socket));
+    }
 
     const latest = Number.parseInt(query.latest_event_id ?? '-1', 10);
     let lastSent = Number.isFinite(latest) ? latest : -1;
@@ -145,10 +181,18 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     const bearer = bearerToken(authorization);
     const sessionKey = query.session_api_key;
     const fromKey = sessionKey && conversationId ? await deps.bySessionKey(conversationId, sessionKey) : null;
-    const user = fromKey ?? (await deps.identify(query.auth_token ?? bearer ?? null));
-    if (!user) return 'unauthenticated';
+    const token = query.auth_token ?? bearer ?? null;
+    const user = fromKey ?? (await deps.identify(token));
+    // Spec §6: an account held on registration onboarding reaches only that.
+    if (!user?.isActive) return 'unauthenticated';
     if (!conversationId || !(fromKey || (await deps.owns(user, conversationId)))) return 'not found';
-    return { events: deps.events, streams: deps.streams, act: (action) => deps.act(user, conversationId, action) };
+    const again = fromKey ? () => deps.bySessionKey(conversationId, sessionKey as string) : () => deps.identify(token);
+    return {
+      events: deps.events,
+      streams: deps.streams,
+      act: (action) => deps.act(user, conversationId, action),
+      opener: { user, bySessionKey: fromKey !== null, again },
+    };
   }
 
   async function onFrame(socket: WebSocket, channel: Channel, text: string) {

@@ -45,7 +45,8 @@ describe('API keys', () => {
     const me = await call(t.app, 'GET', '/api/auth/me/extended', { token: key });
     expect(me.status).toBe(200);
     expect(me.body?.email).toBe('keys@acme.example');
-    const used = (await call(t.app, 'GET', '/api/keys', { token: key })).body?.api_keys as {
+    // Keys do not manage keys: the signed-in session sees the use.
+    const used = (await call(t.app, 'GET', '/api/keys', { token: user.token })).body?.api_keys as {
       id: string;
       last_used_at: string | null;
     }[];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { apiKeys, users } from '../../db/schema.ts';
-import { notFound, ValidationFailure } from '../../shared/http-error.ts';
+import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
 import { RawResponse, requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
 
 /** Every key starts so; it tells an API key from a session token at a glance (and to secret scanners). */
@@ -96,20 +96,23 @@ export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 
 /** In oss mode there are no accounts to make keys for: the operations answer 404. */
 export function apiKeysHandlers(keys: ApiKeysService, hosted: boolean): Handlers {
-  const hostedOnly = () => {
+  // Keys do not manage keys: a leaked key could otherwise mint others that outlive its revocation.
+  const hostedOnly = (ctx: { token: string | null }) => {
     if (!hosted) throw notFound('API keys exist on the hosted service only');
+    if (ctx.token?.startsWith(API_KEY_PREFIX))
+      throw new HttpError(403, 'API keys cannot list, create or revoke API keys: sign in to manage them.');
   };
   return {
     listApiKeys: async (ctx) => {
-      hostedOnly();
+      hostedOnly(ctx);
       return { api_keys: await keys.list(requireUser(ctx).id) };
     },
     createApiKey: async (ctx) => {
-      hostedOnly();
+      hostedOnly(ctx);
       return new RawResponse(201, await keys.create(requireUser(ctx).id, ctx.body.name));
     },
     revokeApiKey: async (ctx) => {
-      hostedOnly();
+      hostedOnly(ctx);
       await keys.revoke(requireUser(ctx).id, ctx.params.key_id);
       return { success: true };
     },
