@@ -5,6 +5,7 @@ import { providerTokens, userIdentities, users } from '../../server/db/schema.ts
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { completeOnboarding, createRunning, giveCredit, waitFor } from '../support/conversations.ts';
+import { verifyByMail } from '../support/mail.ts';
 import {
   startBitbucketApiServer,
   startGitHubApiServer,
@@ -157,15 +158,15 @@ describe('sign-in through a git host', () => {
     gitHubFixture.emails = [{ email: 'grace@navy.example', primary: true, verified: true }];
   });
 
-  it('links an existing account of the same verified email, which keeps its password', async () => {
+  it('links an existing account whose owner verified the same email, which keeps its password', async () => {
     await call(t.app, 'POST', '/api/auth/register', {
       body: { name: 'Ada', email: 'ADA@engine.example', password: 'long enough' },
     });
+    await verifyByMail(t.app, t.db, 'ada@engine.example');
     const signedIn = await callback('gitlab', await authorize('gitlab'));
     expect(signedIn.status).toBe(200);
     const me = await signedInAs(signedIn.body?.access_token as string);
     expect(me.id).toBe(await findUserId(t.db, 'ada@engine.example'));
-    // GitLab verified the address: the account's own verification is no longer needed.
     expect(
       (await call(t.app, 'GET', '/api/auth/me/extended', { token: signedIn.body?.access_token as string })).body,
     ).toMatchObject({ email_verified: true });
@@ -176,6 +177,60 @@ describe('sign-in through a git host', () => {
     });
     expect(password.status).toBe(200);
   });
+
+  it.each([
+    { provider: 'github' as const, user: gitHubFixture, victim: 'victim-gh@acme.example', externalId: 9101 },
+    { provider: 'gitlab' as const, user: gitLabFixture, victim: 'victim-gl@acme.example', externalId: 3101 },
+    { provider: 'bitbucket' as const, user: bitbucketFixture, victim: 'victim-bb@acme.example', externalId: 4401 },
+  ])(
+    'never joins an account whose email its registrant did not verify ($provider): that one is retired, with its password and sessions',
+    async ({ provider, user, victim, externalId }) => {
+      // The attacker registers the victim's address with a password of their own, never verifies it,
+      // signs in, and leaves a secret in the account for whoever comes next.
+      await call(t.app, 'POST', '/api/auth/register', {
+        body: { name: 'Mallory', email: victim, password: 'mallory knows' },
+        ip: `mallory-${provider}`,
+      });
+      const attacker = await call(t.app, 'POST', '/api/auth/login', {
+        body: { email: victim, password: 'mallory knows' },
+        ip: `mallory-${provider}`,
+      });
+      const attackerToken = attacker.body?.access_token as string;
+      expect(attacker.status).toBe(200);
+      const attackerId = (await signedInAs(attackerToken)).id;
+
+      // The victim, whose address it is, signs in through the git host.
+      const account = user.user as NonNullable<FakeHostOptions['user']>;
+      const saved = { user: { ...account }, emails: user.emails };
+      Object.assign(account, { id: externalId, login: `victim-${provider}`, name: 'Victim', email: victim });
+      user.emails = [{ email: victim, primary: true, verified: true }];
+      try {
+        const signedIn = await callback(provider, await authorize(provider));
+        expect(signedIn.status).toBe(200);
+        const victimToken = signedIn.body?.access_token as string;
+        const me = await signedInAs(victimToken);
+        expect(me.email).toBe(victim);
+        expect(me.id).not.toBe(attackerId);
+        expect((await settingsOf(victimToken)).provider_tokens_set[provider]).toBe(true);
+      } finally {
+        Object.assign(account, saved.user);
+        user.emails = saved.emails;
+      }
+      // Every way the attacker had in is closed: the password, the session.
+      expect(
+        (
+          await call(t.app, 'POST', '/api/auth/login', {
+            body: { email: victim, password: 'mallory knows' },
+            ip: `mallory-${provider}`,
+          })
+        ).status,
+      ).toBe(401);
+      expect((await call(t.app, 'GET', '/api/auth/me/extended', { token: attackerToken })).status).toBe(401);
+      // The victim's git token is in the victim's account only.
+      const tokens = await t.db.select().from(providerTokens).where(eq(providerTokens.userId, attackerId));
+      expect(tokens).toEqual([]);
+    },
+  );
 
   it('signs in through Bitbucket with its primary confirmed email, the app authenticated with Basic', async () => {
     const signedIn = await callback('bitbucket', await authorize('bitbucket'));

@@ -76,6 +76,22 @@ export function createAuthService(db: Db, options: AuthOptions) {
   const verification = createEmailVerification(db, { ...options.mail, userChanged });
   const agreement = createUsageAgreement(db, { ...options.mail, userChanged });
 
+  /** Sets an unverified account aside: an address nobody can sign in with, no password, no session. */
+  async function retireUnverified(userId: string) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ email: `retired-${userId}@unverified.invalid`, passwordHash: null, updatedAt: new Date() })
+        .where(and(eq(users.id, userId), eq(users.emailVerified, false)));
+      await tx
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    });
+    // Every node forgets its sign-ins, and its open sockets close.
+    await userChanged(userId);
+  }
+
   async function findByEmail(email: string) {
     const [row] = await db
       .select()
@@ -164,18 +180,17 @@ export function createAuthService(db: Db, options: AuthOptions) {
 
     /**
      * The account of an email address another service verified (sign-in through a git host):
-     * the existing one (its email now counts as verified), else a new account without a password
-     * that goes through onboarding like a registered one.
+     * the existing one when its owner verified the address too, else a new account without a
+     * password that goes through onboarding like a registered one. An account of the address
+     * that was never verified may be anyone's (registering someone else's address costs
+     * nothing): it is not joined. It is retired instead — its address set aside, its password
+     * and sessions ended — so the address is the verified owner's, and nothing its registrant
+     * set up (settings, secrets, conversations) reaches the owner or the owner's git token.
      */
     async accountForVerifiedEmail(input: { email: string; name: string; affiliateCode?: string | null | undefined }) {
       const existing = await findByEmail(input.email);
-      if (existing) {
-        if (!existing.emailVerified) {
-          await db.update(users).set({ emailVerified: true, updatedAt: new Date() }).where(eq(users.id, existing.id));
-          await userChanged(existing.id);
-        }
-        return existing.id;
-      }
+      if (existing?.emailVerified) return existing.id;
+      if (existing) await retireUnverified(existing.id);
       const id = randomUUID();
       try {
         await db.insert(users).values({
