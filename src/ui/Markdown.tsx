@@ -1,10 +1,12 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { afterNextPaint } from './after-paint.ts';
+import type { markdownToHtml } from './markdown.ts';
 import * as styles from './markdown.css.ts';
 
 // marked and DOMPurify are half of the chat panel's code (the DevOps tab uses them too), so they load after the first paint,
 // which shows each message's text as it is; the page's first load does not wait for them.
-type RenderMarkdown = (markdown: string) => string;
+type RenderMarkdown = typeof markdownToHtml;
 let loaded: RenderMarkdown | null = null;
 let loading: Promise<RenderMarkdown | null> | null = null;
 
@@ -17,9 +19,14 @@ function loadRenderer(): Promise<RenderMarkdown | null> {
   return loading;
 }
 
-/** A message's markdown as sanitised HTML; its plain text (line breaks kept) until the renderer has loaded. */
+/**
+ * A message's markdown as sanitised HTML; its plain text (line breaks kept) until the renderer
+ * has loaded. Its images wait behind a button each until the reader asks for them.
+ */
 export function Markdown({ text }: { text: string }) {
+  const { t } = useTranslation('common');
   const [render, setRender] = useState(() => loaded);
+  const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
   useEffect(() => {
     if (render) return;
     afterNextPaint(() => {
@@ -28,7 +35,21 @@ export function Markdown({ text }: { text: string }) {
       });
     });
   }, [render]);
-  const html = useMemo(() => render?.(text) ?? null, [render, text]);
+  const html = useMemo(
+    () =>
+      render?.(text, {
+        shown,
+        placeholderClass: styles.imagePlaceholder,
+        placeholder: (alt, host) =>
+          alt ? t('markdown.showNamedImage', { alt, host }) : t('markdown.showImage', { host }),
+      }) ?? null,
+    [render, text, shown, t],
+  );
+  const showImage = (event: MouseEvent) => {
+    const src = (event.target as Element).closest('button[data-image-src]')?.getAttribute('data-image-src');
+    if (src !== null && src !== undefined) setShown((before) => new Set(before).add(src));
+  };
   if (html === null) return <div className={styles.plainText}>{text}</div>;
-  return <div className={styles.markdown} dangerouslySetInnerHTML={{ __html: html }} />;
+  // The clicks are the placeholders' own: each is a button, reached and pressed by keyboard too.
+  return <div className={styles.markdown} onClick={showImage} dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -5,7 +5,11 @@ import { markdownToHtml } from './markdown.ts';
 // attributes); the browser end-to-end test covers it.
 describe('message markdown', () => {
   it('renders GitHub-flavoured markdown with line breaks', () => {
-    const html = markdownToHtml('**bold** and `code`\nnext line');
+    const html = markdownToHtml('**bold** and `code`\nnext line', {
+      shown: new Set(),
+      placeholder: () => 'image',
+      placeholderClass: 'placeholder',
+    });
     expect(html).toContain('<strong>bold</strong>');
     expect(html).toContain('<code>code</code>');
     expect(html).toContain('<br>');
