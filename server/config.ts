@@ -100,6 +100,8 @@ const environment = z.object({
         .filter((p) => p.trim())
         .map(Number),
     ),
+  SOCKETS_PER_USER: z.coerce.number().int().min(1).default(50),
+  SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(200),
   OUTBOUND_ALLOWED_RANGES: z
     .string()
     .default('')
@@ -186,6 +188,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     secretKey: e.SECRET_KEY,
     maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
+    socketLimits: { perUser: e.SOCKETS_PER_USER, perAddress: e.SOCKETS_PER_ADDRESS },
     conversationLeaseMs: e.CONVERSATION_LEASE_SECONDS * 1000,
     sandboxHostPorts: e.SANDBOX_HOST_PORTS,
     // Hosted: requests made because of a user's input reach only public addresses and these ranges.

@@ -322,12 +322,14 @@ export async function buildApp({
     });
   }
 
-  await app.register(fastifyWebsocket);
+  // A client's frame is at most what a REST body may be (ws would take 100 MB).
+  await app.register(fastifyWebsocket, { options: { maxPayload: 10 * 1024 * 1024 } });
   const { events, service } = modules.conversations;
   registerSocket(app, {
     identify: async (token) => (token ? await modules.auth.authenticate(token) : null) ?? localUser,
     bySessionKey: service.bySessionKey,
     onUserChanged: (listener) => bus.onAnnouncement(USER_CHANGED, listener),
+    limits: config.socketLimits,
     owns: async (user, id) => (await service.find(user, id)) !== null,
     act: service.act,
     events,

@@ -23,6 +23,8 @@ export interface SocketDeps {
   act(user: AuthUser, conversationId: string, action: ClientAction): Promise<void>;
   events: EventReader;
   streams: EventStreams;
+  /** Sockets one user, and one address, may have open at once. */
+  limits: { perUser: number; perAddress: number };
   /** The chat-only onboarding's chats (`chat_only_mode=true`), each with its own events. */
   chats: {
     /** Whether the token (the chat's own) opens the chat. */
@@ -46,6 +48,16 @@ interface Channel {
 
 /** How often sockets opened with a user's token ask it again: an expired or revoked one closes within it. */
 const RECHECK_MS = 1000;
+/**
+ * What a socket may hold unsent. The replay waits while more than REPLAY_PAUSE_BYTES are
+ * queued (for at most REPLAY_PAUSE_MS); a socket past SEND_LIMIT_BYTES, whose client is not
+ * reading, is dropped: the client reconnects from its last event, so nothing is lost, and the
+ * server's memory stays bounded whatever clients do.
+ */
+const REPLAY_PAUSE_BYTES = 256 * 1024;
+const REPLAY_PAUSE_MS = 30_000;
+const SEND_LIMIT_BYTES = 4 * 1024 * 1024;
+const TOO_MANY = 'Too many open connections: close another tab of Atelier, or try again later.';
 
 type ErrorFrame = { error: true; message: string; error_code?: number };
 
@@ -65,6 +77,38 @@ function eventFrame(event: Event): Buffer {
     eventFrames.set(event, frame);
   }
   return frame;
+}
+
+/** Open sockets per key (a user, an address), within a limit. */
+class Counter {
+  private readonly counts = new Map<string, number>();
+
+  /** Counts one more for `key`, unless it has `limit` already. */
+  take(key: string, limit: number): boolean {
+    const count = this.counts.get(key) ?? 0;
+    if (count >= limit) return false;
+    this.counts.set(key, count + 1);
+    return true;
+  }
+
+  give(key: string): void {
+    const count = (this.counts.get(key) ?? 1) - 1;
+    if (count > 0) this.counts.set(key, count);
+    else this.counts.delete(key);
+  }
+}
+
+/** Waits until the socket has sent most of what it holds; false (and the socket dropped) when its client stopped reading. */
+async function drained(socket: WebSocket): Promise<boolean> {
+  const until = Date.now() + REPLAY_PAUSE_MS;
+  while (socket.readyState === socket.OPEN && socket.bufferedAmount > REPLAY_PAUSE_BYTES) {
+    if (Date.now() > until) {
+      socket.terminate();
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return socket.readyState === socket.OPEN;
 }
 
 /**
@@ -89,6 +133,8 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   deps.onUserChanged((userId) => {
     for (const opener of openers.values()) if (opener.userId === userId) void opener.check();
   });
+  const perAddress = new Counter();
+  const perUser = new Counter();
 
   app.get('/socket', { websocket: true }, async (socket, request) => {
     // providers_set is accepted and unused: a conversation starts, with its providers' tokens, through
@@ -96,8 +142,11 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     // An upgraded request never completes like others: its line is written here.
     request.log.info({ req: request }, 'socket opened');
     const query = request.query as Record<string, string | undefined>;
-    const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) =>
-      'data' in frame ? socket.send(eventFrame(frame.data), TEXT) : socket.send(JSON.stringify(frame));
+    const send = (frame: { type: 'oh_event'; data: Event } | ErrorFrame) => {
+      if ('data' in frame) socket.send(eventFrame(frame.data), TEXT);
+      else socket.send(JSON.stringify(frame));
+      if (socket.bufferedAmount > SEND_LIMIT_BYTES) socket.terminate();
+    };
     const fail = (frame: ErrorFrame, code: number) => {
       send(frame);
       socket.close(code, frame.message);
@@ -107,6 +156,11 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     const keep = (data: unknown) => early.push(String(data));
     socket.on('message', keep);
 
+    const tooMany = () => fail({ error: true, message: TOO_MANY, error_code: 429 }, 4429);
+    // Counted from the start, so a flood of sockets costs no sign-in check past the limit.
+    if (!perAddress.take(request.ip, deps.limits.perAddress)) return tooMany();
+    socket.on('close', () => perAddress.give(request.ip));
+
     const conversationId = query.conversation_id ?? '';
     const channel = await channelOf(query, request.headers.authorization);
     const expired = () => fail({ error: true, message: 'Session expired.', error_code: 401 }, 4401);
@@ -114,6 +168,9 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     if (channel === 'not found') return fail({ error: true, message: 'Conversation not found', error_code: 404 }, 4404);
     const { opener } = channel;
     if (opener) {
+      const userId = opener.user.id;
+      if (!perUser.take(userId, deps.limits.perUser)) return tooMany();
+      socket.on('close', () => perUser.give(userId));
       let checking = false;
       openers.set(socket, {
         userId: opener.user.id,
@@ -149,7 +206,7 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     for (;;) {
       const page = await channel.events.after(conversationId, lastSent, REPLAY_PAGE);
       page.forEach(forward);
-      if (page.length < REPLAY_PAGE || socket.readyState !== socket.OPEN) break;
+      if (page.length < REPLAY_PAGE || !(await drained(socket))) break;
     }
     held.forEach(forward);
     replaying = false;
