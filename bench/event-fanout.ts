@@ -54,7 +54,11 @@ export async function benchEventFanout(): Promise<BenchResult[]> {
 /** One run: every measured delivery's latency in ms. */
 async function deliveryLatencies(): Promise<number[]> {
   // One user's 1,000 sockets from one address: past the limits a hosted server sets per user and address.
-  const limits = { SOCKETS_PER_USER: String(SOCKETS), SOCKETS_PER_ADDRESS: String(SOCKETS) };
+  const limits = {
+    SOCKETS_PER_USER: String(SOCKETS),
+    SOCKETS_PER_ADDRESS: String(SOCKETS),
+    CONNECTIONS_PER_ADDRESS: String(SOCKETS + 100),
+  };
   const server = await startServer({ mode: 'oss', env: limits });
   try {
     const created = await fetch(`${server.url}/api/conversations`, {

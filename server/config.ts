@@ -100,6 +100,9 @@ const environment = z.object({
         .filter((p) => p.trim())
         .map(Number),
     ),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(256),
   SOCKETS_PER_USER: z.coerce.number().int().min(1).default(50),
   SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(200),
   OUTBOUND_ALLOWED_RANGES: z
@@ -188,6 +191,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     secretKey: e.SECRET_KEY,
     maxRunningConversations: e.MAX_RUNNING_CONVERSATIONS_PER_USER,
+    connections: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+      max: e.MAX_CONNECTIONS,
+      perAddress: e.CONNECTIONS_PER_ADDRESS,
+    },
     socketLimits: { perUser: e.SOCKETS_PER_USER, perAddress: e.SOCKETS_PER_ADDRESS },
     conversationLeaseMs: e.CONVERSATION_LEASE_SECONDS * 1000,
     sandboxHostPorts: e.SANDBOX_HOST_PORTS,

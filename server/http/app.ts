@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -108,7 +110,16 @@ export async function buildApp({
     frameworkErrors: (error, _request, reply) =>
       void (reply as FastifyReply).status(error.statusCode ?? 400).send({ detail: error.message }),
     bodyLimit: 10 * 1024 * 1024,
+    // A request (headers and body) must arrive within this; its headers within HEADERS_TIMEOUT_MS.
+    // Node checks every connection's deadlines once a second instead of every 30 s.
+    requestTimeout: config.connections.requestTimeoutMs,
+    // (Node applies the request's deadline only when the headers' is no later.)
+    http: {
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.connections.requestTimeoutMs),
+      connectionsCheckingInterval: 1000,
+    },
   });
+  limitConnections(app.server, config.connections);
   app.setValidatorCompiler(lazyValidatorCompiler());
   const bus = await createEventBus(config.databaseUrl, app.log);
   const runtime =
@@ -219,8 +230,9 @@ export async function buildApp({
   if (validator) {
     app.addHook('onSend', async (request, reply, payload) => {
       const op = request.routeOptions.config.operation;
-      // A forwarded answer was checked on the node that gave it.
-      if (op && !(payload instanceof Readable && RUNTIME_OPERATIONS.has(op.operationId)))
+      // A forwarded answer was checked on the node that gave it; one to a connection already gone
+      // (a body cut off at the request timeout) reaches nobody.
+      if (op && !request.raw.destroyed && !(payload instanceof Readable && RUNTIME_OPERATIONS.has(op.operationId)))
         validator.check(op, reply.statusCode, reply.getHeader('content-type') as string | undefined, payload);
       return payload;
     });
@@ -394,6 +406,29 @@ export function withIntegerBounds<T>(schema: T): T {
   const type = (schema as { type?: unknown }).type;
   const isInteger = type === 'integer' || (Array.isArray(type) && type.includes('integer'));
   return (isInteger ? { ...INT32, ...copy } : copy) as T;
+}
+
+/** Headers trickled in more slowly than this end the connection (a slow-loris attack holds it open otherwise). */
+const HEADERS_TIMEOUT_MS = 15_000;
+
+/**
+ * At most `max` connections, and `perAddress` from one address: past either, a new connection is
+ * closed at once. Behind a proxy every connection comes from the proxy's address: raise it there.
+ */
+function limitConnections(server: Server, limits: { max: number; perAddress: number }) {
+  server.maxConnections = limits.max;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = open.get(address) ?? 0;
+    if (count >= limits.perAddress) return void socket.destroy();
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
 }
 
 function requestSchema(op: Operation) {
