@@ -145,9 +145,17 @@ export async function buildApp({
         .catch((error: unknown) => app.log.error({ err: error }, 'charging deployments failed')),
     60_000,
   ).unref();
+  // Onboarding chats' retention, hourly on every node (the deletes are idempotent).
+  const sweepChats = () =>
+    void modules.chatOnboarding
+      .sweep()
+      .catch((error: unknown) => app.log.error({ err: error }, 'deleting ended onboarding chats failed'));
+  sweepChats();
+  const sweeping = setInterval(sweepChats, 3600_000).unref();
   // preClose: before the test harness's or main.ts's own onClose closes the database they need.
   app.addHook('preClose', async () => {
     clearInterval(charging);
+    clearInterval(sweeping);
     await manager.shutdown();
     await bus.close();
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../../server/http/openapi.ts';
 import { withTestApp } from '../support/app.ts';
@@ -63,6 +64,36 @@ describe('oversized and overnested bodies', () => {
     });
     expect(status).toBe(422);
     expect(Array.isArray(answer.detail) && answer.detail.length).toBe(20);
+    expect(slowest).toBeLessThan(500);
+  });
+
+  it('take an anonymous onboarding chat’s five 9.9 MB uploads without holding up the server', async () => {
+    const chat = (await (await fetch(`${baseUrl}/api/onboarding-chat`, { method: 'POST' })).json()) as {
+      chat_id: string;
+      chat_token: string;
+    };
+    let slowest = 0;
+    let uploading = true;
+    const probing = (async () => {
+      while (uploading) {
+        const started = performance.now();
+        await fetch(`${baseUrl}/health`);
+        slowest = Math.max(slowest, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    for (let i = 0; i < 5; i++) {
+      const head = `--b\r\nContent-Disposition: form-data; name="files"; filename="part-${i}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      const body = Buffer.concat([Buffer.from(head), randomBytes(9_900_000), Buffer.from('\r\n--b--\r\n')]);
+      const response = await fetch(`${baseUrl}/api/onboarding-chat/${chat.chat_id}/files`, {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=b', 'x-chat-token': chat.chat_token },
+        body,
+      });
+      expect(response.status).toBe(200);
+    }
+    uploading = false;
+    await probing;
     expect(slowest).toBeLessThan(500);
   });
 

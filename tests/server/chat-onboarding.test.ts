@@ -299,3 +299,38 @@ describe('the onboarding chat’s files', () => {
     await socket.close();
   });
 });
+
+describe('the onboarding chats’ retention', () => {
+  it('deletes an ended unclaimed chat with its messages and files, and a claimed chat’s files after a week', async () => {
+    const ended = (await open('192.0.2.40')).body as Record<string, string>;
+    const fresh = (await open('192.0.2.41')).body as Record<string, string>;
+    const claimed = (await open('192.0.2.42')).body as Record<string, string>;
+    for (const chat of [ended, fresh, claimed])
+      expect((await uploadToChat(chat.chat_id!, chat.chat_token!, [['notes.md', '# notes\n']])).status).toBe(200);
+    const owner = await signUp(t.app, t.db, 'keeps-chat@acme.example');
+    expect((await claim(owner.token, claimed.chat_id!, claimed.chat_token!)).status).toBe(200);
+
+    const dayAgo = new Date(Date.now() - 24 * 3600_000 - 1000);
+    await t.db.update(onboardingChats).set({ expiresAt: dayAgo }).where(eq(onboardingChats.id, ended.chat_id!));
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    await t.db
+      .update(onboardingChats)
+      .set({ createdAt: eightDaysAgo, expiresAt: eightDaysAgo })
+      .where(eq(onboardingChats.id, claimed.chat_id!));
+
+    // (Earlier tests' ended chats go too.)
+    const swept = await t.app.modules.chatOnboarding.sweep();
+    expect(swept.chats).toBeGreaterThanOrEqual(1);
+    expect(swept.files).toBeGreaterThanOrEqual(1);
+    const chats = (await t.db.select({ id: onboardingChats.id }).from(onboardingChats)).map((row) => row.id);
+    expect(chats).not.toContain(ended.chat_id);
+    expect(chats).toEqual(expect.arrayContaining([fresh.chat_id, claimed.chat_id]));
+    const filesOf = async (chatId: string) =>
+      t.db.select().from(onboardingChatFiles).where(eq(onboardingChatFiles.chatId, chatId));
+    expect(await filesOf(ended.chat_id!)).toEqual([]);
+    expect(await filesOf(claimed.chat_id!)).toEqual([]);
+    expect(await filesOf(fresh.chat_id!)).toHaveLength(1);
+    // Again: nothing more is over.
+    expect(await t.app.modules.chatOnboarding.sweep()).toEqual({ chats: 0, files: 0 });
+  });
+});

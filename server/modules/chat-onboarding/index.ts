@@ -76,6 +76,8 @@ export function createChatOnboardingModule(deps: ChatOnboardingModuleDeps) {
   };
   return {
     handlers,
+    /** Retention of ended sessions and waiting files (service.ts); run hourly. */
+    sweep: chats.sweep,
     /** What the socket needs in chat-only mode. */
     socket: {
       opens: async (chatId: string, token: string) => (await chats.open(chatId, token)) !== null,

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { onboardingChats } from '../../db/schema.ts';
+import { onboardingChatFiles, onboardingChats } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { RateLimiter, throttle } from '../../shared/rate-limiter.ts';
 
 /** An unclaimed session ends a day after it started. */
 export const CHAT_LIFETIME_MS = 24 * 3600_000;
+/**
+ * Retention: an unclaimed session is deleted (its messages and files with it) once it has
+ * ended; a claimed one's files, waiting for the account to finish onboarding, are deleted a
+ * week after the session started. What a chat became (a conversation) is the account's.
+ */
+export const CLAIMED_FILES_RETENTION_MS = 7 * 24 * 3600_000;
 
 export interface ChatOnboardingDeps {
   /** The sign-up limit: a visitor opens at most this many sessions per window. */
@@ -41,6 +47,24 @@ export function createChatOnboardingService(db: Db, deps: ChatOnboardingDeps) {
       const [row] = await db.select().from(onboardingChats).where(eq(onboardingChats.id, chatId));
       if (!row || row.tokenHash !== deps.hashToken(token)) return null;
       return row.userId !== null || row.expiresAt > now() ? row : null;
+    },
+
+    /** Deletes what retention says is over (see above); safe on every node at once. Answers what went. */
+    async sweep() {
+      const at = now();
+      const chats = await db
+        .delete(onboardingChats)
+        .where(and(isNull(onboardingChats.userId), lt(onboardingChats.expiresAt, at)))
+        .returning({ id: onboardingChats.id });
+      const stale = db
+        .select({ id: onboardingChats.id })
+        .from(onboardingChats)
+        .where(lt(onboardingChats.createdAt, new Date(at.getTime() - CLAIMED_FILES_RETENTION_MS)));
+      const files = await db
+        .delete(onboardingChatFiles)
+        .where(inArray(onboardingChatFiles.chatId, stale))
+        .returning({ chatId: onboardingChatFiles.chatId });
+      return { chats: chats.length, files: files.length };
     },
 
     async claim(userId: string, chatId: string, token: string) {
