@@ -709,3 +709,10 @@ export const onboardingChatFiles = pgTable(
   },
   (t) => [primaryKey({ columns: [t.chatId, t.path] }), check('onboarding_chat_files_size', sql`${t.size} >= 0`)],
 );
+
+/** Attempts counted by the rate limiters (modules/rate-limits; rate-limiter-flexible's Drizzle store), shared by every node. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull(),
+  expire: timestamp('expire', { withTimezone: true }),
+});

@@ -3,7 +3,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { affiliateLinks, affiliates, affiliateSessions } from '../../db/schema.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
-import { RateLimiter, throttle } from '../../shared/rate-limiter.ts';
+import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { components } from '../../../openapi/schema.d.ts';
 import { checkPassword, hashPassword, hashToken, newToken, TOKEN_LIFETIME_MS } from '../auth/index.ts';
 
@@ -22,8 +22,16 @@ export interface AffiliateAccountsDeps {
 export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
   const now = deps.now ?? Date.now;
   const limits = {
-    register: new RateLimiter(deps.rateLimit.perIp, deps.rateLimit.windowMs, now),
-    login: new RateLimiter(deps.rateLimit.perIp, deps.rateLimit.windowMs, now),
+    register: new RateLimiter(db, {
+      name: 'affiliate-register',
+      limit: deps.rateLimit.perIp,
+      windowMs: deps.rateLimit.windowMs,
+    }),
+    login: new RateLimiter(db, {
+      name: 'affiliate-login',
+      limit: deps.rateLimit.perIp,
+      windowMs: deps.rateLimit.windowMs,
+    }),
   };
   const findByEmail = async (email: string) =>
     (
@@ -35,7 +43,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
 
   return {
     async register(input: Registration, ip: string) {
-      throttle([limits.register], [ip], 'registration');
+      await throttle([limits.register], [ip], 'registration');
       const email = input.email.trim();
       // Loaded on the first registration: its metadata costs the server's start 0.2 s and 10 MB.
       const { isValidPhoneNumber } = await import('libphonenumber-js/min');
@@ -74,7 +82,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
     },
 
     async login(input: { email: string; password: string; remember_me?: boolean }, ip: string) {
-      throttle([limits.login], [ip], 'sign-in');
+      await throttle([limits.login], [ip], 'sign-in');
       const affiliate = await findByEmail(input.email);
       const valid = await checkPassword(affiliate?.passwordHash, input.password);
       if (!affiliate || !valid) throw new HttpError(401, INVALID_LOGIN);

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { sessions, users } from '../../db/schema.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import type { AuthUser } from '../../shared/operations.ts';
-import { RateLimiter, throttle } from '../../shared/rate-limiter.ts';
 import { API_KEY_PREFIX, apiKeyUser } from '../api-keys/index.ts';
 import { balanceMicros, microsToDollars, userBalanceMicros } from '../credits/index.ts';
+import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { checkPassword, hashPassword } from './passwords.ts';
 import { createEmailVerification } from './email-verification.ts';
@@ -38,6 +39,9 @@ export const LOCAL_USER = { id: 'local', email: 'local@localhost', fullname: 'Lo
 
 // Verifying against a real hash when the email is unknown keeps both failures equally slow.
 
+/** How much longer a sign-in to an email waits once its failures passed the limit. */
+const EMAIL_SLOWDOWN_MS = 1000;
+
 export function createAuthService(db: Db, options: AuthOptions) {
   const { perIp, perEmail, windowMs } = options.rateLimit;
   const { bus } = options;
@@ -60,11 +64,16 @@ export function createAuthService(db: Db, options: AuthOptions) {
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('current_user');
+  // Guessing a password stays slow, but nobody can lock the owner out: attempts are refused per
+  // address, and per address and email; an email's failures from everywhere only slow its
+  // sign-ins down (a second each past the limit), never refuse them.
+  const limiter = (name: string, limit: number) => new RateLimiter(db, { name, limit, windowMs });
   const limits = {
-    loginIp: new RateLimiter(perIp, windowMs),
-    loginEmail: new RateLimiter(perEmail, windowMs),
-    registerIp: new RateLimiter(perIp, windowMs),
-    registerEmail: new RateLimiter(perEmail, windowMs),
+    loginIp: limiter('login-address', perIp),
+    loginAddressEmail: limiter('login-address-email', perEmail),
+    loginEmailFailures: limiter('login-email-failures', perEmail),
+    registerIp: limiter('register-address', perIp),
+    registerEmail: limiter('register-email', perEmail),
   };
 
   /** After anything that changes who a user's tokens stand for: every node reads them again. */
@@ -131,7 +140,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
     ) {
       const email = input.email.trim();
       const name = input.name.trim();
-      throttle([limits.registerIp, limits.registerEmail], [ip, email.toLowerCase()], 'registration');
+      await throttle([limits.registerIp, limits.registerEmail], [ip, email.toLowerCase()], 'registration');
       if (!name) throw new ValidationFailure([{ loc: ['body', 'name'], msg: 'Name is required', type: 'value_error' }]);
       const personal = isPersonalEmail(email);
       if (personal && !input.is_personal) return { id: null, personal_email_detected: true };
@@ -169,10 +178,15 @@ export function createAuthService(db: Db, options: AuthOptions) {
 
     async login(input: { email: string; password: string; remember_me?: boolean }, ip: string) {
       const email = input.email.trim();
-      throttle([limits.loginIp, limits.loginEmail], [ip, email.toLowerCase()], 'sign-in');
+      const key = email.toLowerCase();
+      await throttle([limits.loginIp, limits.loginAddressEmail], [ip, `${ip} ${key}`], 'sign-in');
+      if ((await limits.loginEmailFailures.count(key)) >= perEmail) await sleep(EMAIL_SLOWDOWN_MS);
       const user = await findByEmail(email);
       const valid = await checkPassword(user?.passwordHash, input.password);
-      if (!user || !valid) throw new HttpError(401, 'Invalid email or password.');
+      if (!user || !valid) {
+        await limits.loginEmailFailures.hit(key);
+        throw new HttpError(401, 'Invalid email or password.');
+      }
       return startSession(user.id, input.remember_me !== false);
     },
 

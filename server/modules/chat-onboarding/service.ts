@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { onboardingChatFiles, onboardingChats } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
-import { RateLimiter, throttle } from '../../shared/rate-limiter.ts';
+import { RateLimiter, throttle } from '../rate-limits/index.ts';
 
 /** An unclaimed session ends a day after it started. */
 export const CHAT_LIFETIME_MS = 24 * 3600_000;
@@ -25,11 +25,15 @@ export interface ChatOnboardingDeps {
 /** The chat-only onboarding's sessions: opened anonymously with a token, then claimed by an account. */
 export function createChatOnboardingService(db: Db, deps: ChatOnboardingDeps) {
   const now = deps.now ?? (() => new Date());
-  const opened = new RateLimiter(deps.rateLimit.perIp, deps.rateLimit.windowMs);
+  const opened = new RateLimiter(db, {
+    name: 'onboarding-chat',
+    limit: deps.rateLimit.perIp,
+    windowMs: deps.rateLimit.windowMs,
+  });
 
   return {
     async create(ip: string) {
-      throttle([opened], [ip], 'onboarding chat');
+      await throttle([opened], [ip], 'onboarding chat');
       const token = deps.newToken();
       const [row] = await db
         .insert(onboardingChats)
