@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { browserMissing } from '../support/browser.ts';
-import { SocketClient, waitFor } from '../support/conversations.ts';
+import { replayedConversation, SocketClient, waitFor } from '../support/conversations.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 
 // A conversation longer than one history page: the chat opens at its newest message, and
@@ -31,22 +31,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
   const openPage = pagesWithoutErrors();
 
   /** A conversation of the trajectory's messages, replayed (the replay runs on after them). */
-  async function replayedConversation() {
-    const { server } = suite;
-    const created = await fetch(`${server.url}/api/conversations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ replay_json: JSON.stringify(trajectory) }),
-    });
-    const { conversation_id: id } = (await created.json()) as { conversation_id: string };
-    await waitFor(
-      async () => (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { status: string },
-      (c) => c.status === 'RUNNING',
-      60_000,
-      'the replay',
-    );
-    return id;
-  }
+  const replayed = () => replayedConversation(suite.server.url, trajectory);
 
   /**
    * Opens the conversation and waits for the chat in its tile. It is drawn in the first frame, before
@@ -62,7 +47,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
 
   it('opens at the newest message and loads older pages, in order and without gaps, as the reader scrolls up', async () => {
     const { browser } = suite;
-    const id = await replayedConversation();
+    const id = await replayed();
 
     const page = await openPage(browser);
     const assets: string[] = [];
@@ -118,7 +103,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
 
   it('stays at the newest message and keeps the focus in the message box when the layout arrives after the chat was drawn', async () => {
     const { server, browser } = suite;
-    const id = await replayedConversation();
+    const id = await replayed();
     const page = await openPage(browser);
     // The layout's script is held until the first frame shows the chat at its end; then the chat
     // moves into its tile, which resets a moved element's scroll position.
@@ -165,7 +150,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
 
   it('keeps the reader’s place while newer and older rows arrive, and follows the end again at their word', async () => {
     const { server, browser } = suite;
-    const id = await replayedConversation();
+    const id = await replayed();
     const page = await openPage(browser);
     const log = await openChatInTile(page, id);
     const toLatest = page.getByRole('button', { name: 'Scroll to the latest message' });

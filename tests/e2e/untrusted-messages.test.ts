@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
-import { waitFor } from '../support/conversations.ts';
+import { replayedConversation, waitFor } from '../support/conversations.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 
 // An agent's message is text a prompt injection may have written. Shown in Chromium, it loads
@@ -29,18 +29,7 @@ describe.skipIf(browserMissing())('an agent’s message written by a prompt inje
 
   it('loads no image until clicked, and keeps no style, form or control', async () => {
     const { server, browser } = suite;
-    const created = await fetch(`${server.url}/api/conversations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ replay_json: JSON.stringify(trajectory) }),
-    });
-    const { conversation_id: id } = (await created.json()) as { conversation_id: string };
-    await waitFor(
-      async () => (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { status: string },
-      (c) => c.status === 'RUNNING',
-      60_000,
-      'the replay',
-    );
+    const id = await replayedConversation(server.url, trajectory);
 
     const page = await openPage(browser);
     const outside: string[] = [];

@@ -213,3 +213,20 @@ export async function runInTerminal(socket: SocketClient, command: string, timeo
   await socket.waitFor(() => observation() !== undefined, `the output of ${command}`, timeoutMs);
   return observation() as Event;
 }
+
+/** A conversation of `trajectory`'s events, replayed through the REST API of the server at `baseUrl` (oss: no sign-in); answers its id once it runs. */
+export async function replayedConversation(baseUrl: string, trajectory: readonly object[]): Promise<string> {
+  const created = await fetch(`${baseUrl}/api/conversations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ replay_json: JSON.stringify(trajectory) }),
+  });
+  const { conversation_id: id } = (await created.json()) as { conversation_id: string };
+  await waitFor(
+    async () => (await (await fetch(`${baseUrl}/api/conversations/${id}`)).json()) as { status: string },
+    (c) => c.status === 'RUNNING',
+    60_000,
+    'the replay',
+  );
+  return id;
+}
