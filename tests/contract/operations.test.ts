@@ -13,7 +13,8 @@ import { FakeLlm, reply } from '../support/fake-llm/index.ts';
 import { startStripeServer } from '../support/stripe-server.ts';
 import { sample } from './sample.ts';
 
-const t = withTestApp();
+// The local GitHub-like server below is on this machine: allowed as an operator allows a LAN host.
+const t = withTestApp({ OUTBOUND_ALLOWED_RANGES: '127.0.0.1' });
 // The operations of self-hosted installations only are asked of an oss app.
 const oss = withTestApp({ APP_MODE: 'oss' });
 // The hosted payment pages and their webhook, of an app paid through Stripe (a local Stripe peer).
