@@ -3,7 +3,8 @@ import { call, withTestApp } from '../support/app.ts';
 import { createRunning, listen, signUp, SocketClient } from '../support/conversations.ts';
 import type { Event } from '../../openapi/types.ts';
 
-const t = withTestApp();
+// One user's 50 sockets for the fan-out figure, with others of earlier tests still closing: past the hosted per-user limit.
+const t = withTestApp({ SOCKETS_PER_USER: '500' });
 let user: { token: string; id: string };
 let baseUrl: string;
 const auth = () => ({ authorization: `Bearer ${user.token}` });
