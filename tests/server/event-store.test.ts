@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '../../server/db/index.ts';
 import { createEventStore, type NewEvent } from '../../server/modules/conversations/events.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { signUp } from '../support/conversations.ts';
+import { createRunning, signUp } from '../support/conversations.ts';
 
 const t = withTestApp();
 
@@ -12,9 +12,16 @@ const note = (text: string): NewEvent => ({ source: 'agent', action: 'think', me
 describe('the event log', () => {
   it('numbers concurrent appends to one conversation without a gap or a repeat, each id stored inside its event', async () => {
     const { token } = await signUp(t.app, t.db, 'events@acme.example');
-    const id = (await call(t.app, 'POST', '/api/conversations', { token, body: {} })).body?.conversation_id as string;
+    const id = (await createRunning(t.app, token)).conversation_id;
+    await call(t.app, 'POST', `/api/conversations/${id}/stop`, { token });
     const store = createEventStore(t.db);
-    const start = (await store.latestId(id)) + 1;
+    // The conversation's own start and stop write events too: the test's begin once they are all in.
+    let latest = -2;
+    for (let now = await store.latestId(id); now !== latest; now = await store.latestId(id)) {
+      latest = now;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const start = latest + 1;
     // Single events and batches of three, all at once: on PostgreSQL they race over the pool's connections.
     const appended = await Promise.all(
       Array.from({ length: 40 }, (_, n) =>
