@@ -46,8 +46,12 @@ interface Channel {
   opener?: { user: AuthUser; bySessionKey: boolean; again(): Promise<AuthUser | null> };
 }
 
-/** How often sockets opened with a user's token ask it again: an expired or revoked one closes within it. */
-const RECHECK_MS = 1000;
+/**
+ * How often sockets opened with a user's token ask it again: an expired one closes within it
+ * (plus a lookup), well inside the second its session's end allows. Sign-out, revocation and
+ * deactivation close sockets at once, on their notice.
+ */
+const RECHECK_MS = 500;
 /**
  * What a socket may hold unsent. The replay waits while more than REPLAY_PAUSE_BYTES are
  * queued (for at most REPLAY_PAUSE_MS); a socket past SEND_LIMIT_BYTES, whose client is not
@@ -123,7 +127,7 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   const isFrame = contractValidator<ClientFrame>('ClientFrame');
   /** Each open conversation socket's check of its credentials, which closes it when they no longer hold. */
   const openers = new Map<WebSocket, { userId: string; bySessionKey: boolean; check(): Promise<void> }>();
-  // A user's token answers from a cache: asking every second costs a lookup, and a database
+  // A user's token answers from a cache: asking twice a second costs a lookup, and a database
   // read when the cache lets go (a sign-out on any node clears it). Session keys are asked
   // again when their user changes.
   const recheck = setInterval(() => {
