@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, withTestApp } from '../support/app.ts';
-import { listen, signUp, SocketClient, waitFor } from '../support/conversations.ts';
+import { createRunning, listen, signUp, SocketClient, waitFor } from '../support/conversations.ts';
 
 // Sockets as an abuser opens them: more than a user or an address may hold, and hundreds that
 // never read while a long conversation is sent to them. The first are refused with a frame the
@@ -43,10 +43,10 @@ afterAll(async () => {
   await Promise.all(opened.map((socket) => socket.close()));
 });
 
-const open = async (token: string) => {
+const open = async (token: string, conversation = conversationId, latest = 1_000_000) => {
   const socket = await SocketClient.open(
     baseUrl,
-    { conversation_id: conversationId, latest_event_id: 1_000_000 },
+    { conversation_id: conversation, latest_event_id: latest },
     { authorization: `Bearer ${token}` },
   );
   opened.push(socket);
@@ -65,15 +65,25 @@ const refusedAsTooMany = async (socket: SocketClient) => {
 
 describe('sockets', () => {
   it('are refused past the limit per user, and open again once one closes', async () => {
-    const four = await Promise.all([1, 2, 3, 4].map(() => open(owner.token)));
+    const small = await createRunning(t.app, owner.token);
+    await call(t.app, 'POST', `/api/conversations/${small.conversation_id}/stop`, { token: owner.token });
+    // A socket is counted once the server has taken it: its history arriving says so.
+    const taken = async () => {
+      const socket = await open(owner.token, small.conversation_id, -1);
+      await socket.waitFor((client) => client.events.length > 0 || client.closed !== null, 'the history', 5000);
+      return socket;
+    };
+    const four: SocketClient[] = [];
+    for (let i = 0; i < 4; i++) four.push(await taken());
+    expect(four.map((socket) => socket.closed)).toEqual([null, null, null, null]);
     await refusedAsTooMany(await open(owner.token));
     await four[0]?.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const again = await open(owner.token);
+    // Once the server has seen the close, the place is free again.
+    const again = await waitFor(taken, (socket) => socket.closed === null, 5000, 'a place again');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(again.closed).toBeNull();
     await Promise.all([...four, again].map((socket) => socket.close()));
-  });
+  }, 20_000);
 
   it('that never read cost the server a bounded amount of memory, and /health stays quick', async () => {
     const before = process.memoryUsage().rss;
