@@ -25,6 +25,7 @@ import { renderApiDocs } from './api-docs.ts';
 import { recordCspViolation } from './csp-reports.ts';
 import { forwardTo, isForwarded } from './forward.ts';
 import { MAX_PROBLEMS_TOLD, refuseUnstorable } from './input-guard.ts';
+import { OpenCounts } from '../shared/open-counts.ts';
 import { landingPages } from './landing-page.ts';
 import { applicationPages } from './page-preloads.ts';
 import { acceptsGzip, builtAssets, isBuiltName } from './built-assets.ts';
@@ -425,17 +426,11 @@ const HEADERS_TIMEOUT_MS = 15_000;
  */
 function limitConnections(server: Server, limits: { max: number; perAddress: number }) {
   server.maxConnections = limits.max;
-  const open = new Map<string, number>();
+  const open = new OpenCounts();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
-    const count = open.get(address) ?? 0;
-    if (count >= limits.perAddress) return void socket.destroy();
-    open.set(address, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
-    });
+    if (!open.take(address, limits.perAddress)) return void socket.destroy();
+    socket.once('close', () => open.give(address));
   });
 }
 

@@ -7,6 +7,7 @@ import type { Event, EventReader, EventStreams } from './streams.ts';
 import { bearerToken } from '../shared/bearer-token.ts';
 import type { ClientAction } from '../../openapi/types.ts';
 import { openSockets } from '../shared/metrics.ts';
+import { OpenCounts } from '../shared/open-counts.ts';
 
 type ClientFrame = components['schemas']['ClientFrame'];
 
@@ -83,25 +84,6 @@ function eventFrame(event: Event): Buffer {
   return frame;
 }
 
-/** Open sockets per key (a user, an address), within a limit. */
-class Counter {
-  private readonly counts = new Map<string, number>();
-
-  /** Counts one more for `key`, unless it has `limit` already. */
-  take(key: string, limit: number): boolean {
-    const count = this.counts.get(key) ?? 0;
-    if (count >= limit) return false;
-    this.counts.set(key, count + 1);
-    return true;
-  }
-
-  give(key: string): void {
-    const count = (this.counts.get(key) ?? 1) - 1;
-    if (count > 0) this.counts.set(key, count);
-    else this.counts.delete(key);
-  }
-}
-
 /** Waits until the socket has sent most of what it holds; false (and the socket dropped) when its client stopped reading. */
 async function drained(socket: WebSocket): Promise<boolean> {
   const until = Date.now() + REPLAY_PAUSE_MS;
@@ -137,8 +119,8 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   deps.onUserChanged((userId) => {
     for (const opener of openers.values()) if (opener.userId === userId) void opener.check();
   });
-  const perAddress = new Counter();
-  const perUser = new Counter();
+  const perAddress = new OpenCounts();
+  const perUser = new OpenCounts();
 
   app.get('/socket', { websocket: true }, async (socket, request) => {
     // providers_set is accepted and unused: a conversation starts, with its providers' tokens, through
