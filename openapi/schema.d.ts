@@ -386,9 +386,14 @@ export interface paths {
          * @description The card verification form of the claim-credit page (the trial: $100 valid 90 days,
          *     no charge). Server rules: after removing spaces the card number must be 13 to 19
          *     digits with a valid checksum (else 422 'Please enter a valid card number');
-         *     `acceptTerms` must be true. The card number is never stored, only a keyed
-         *     fingerprint. A card claims once, and an account gets the $100 once — the same $100
-         *     as the usage agreement's (409 otherwise). Hosted service only; 404 in oss mode.
+         *     `acceptTerms` must be true. The payment provider then checks the card with its bank,
+         *     charging nothing (Stripe: a confirmed SetupIntent; the test provider accepts Stripe's
+         *     test cards only, with their outcomes): a refused card answers 402 with the provider's
+         *     message. The card number is never stored, only a keyed fingerprint. A card claims
+         *     once, a person once — the account's email lower-cased, without a `+tag`, and for
+         *     Gmail without dots (409 otherwise) — and an account gets the $100 once, the same $100
+         *     as the usage agreement's (409). Five verifications per account an hour (429), so the
+         *     page cannot be used to test stolen cards. Hosted service only; 404 in oss mode.
          */
         post: operations["claimCredits"];
         delete?: never;
@@ -2216,12 +2221,16 @@ export interface components {
             total_referrals: number;
             active_referrals: number;
         };
-        /** @description The card verification form of the claim-credit page. */
+        /** @description The card verification form of the claim-credit page. The payment provider checks the card with its bank (no charge); the expiry date and security code, which the spec's form does not list, are what that check needs. */
         ClaimRequest: {
             /** @description Ignored except that, when given, it must be the signed-in user's id. */
             user_id?: string | null;
             /** @description Digits and spaces; 13 to 19 digits once spaces are removed (server rule). */
             card_number: string;
+            /** @description MM/YY. */
+            expiry_date: string;
+            /** @description Checked by the provider, never stored. */
+            security_code: string;
             card_holder_name: string;
             billing_address: string;
             /** @constant */
@@ -3849,10 +3858,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CardDeclined"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["BadGateway"];
         };
     };
     purchaseCredits: {

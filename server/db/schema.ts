@@ -114,12 +114,14 @@ export const emailVerifications = pgTable(
   (t) => [index('email_verifications_user_idx').on(t.userId)],
 );
 
-/** Cards that claimed the trial credit, by keyed fingerprint only (never the number): each card claims once. */
+/** Cards that claimed the trial credit, by keyed fingerprint only (never the number): each card claims once, each person once. */
 export const cardClaims = pgTable('card_claims', {
   fingerprint: text('fingerprint').primaryKey(),
   userId: text('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
+  /** The claimant's address as one person's (onboarding/claimant.ts): the trial is once per person. */
+  person: text('person').unique('card_claims_person_key'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -90,6 +90,7 @@ export function createModules(config: Config, database: Database, services: Modu
   const onboarding = createOnboardingService(db, {
     userChanged: auth.userChanged,
     saveCard: payments.saveCard,
+    verifyCard: payments.verifyCard,
     fingerprint: (digits) => box.fingerprint(digits),
   });
   const ownsConversation = async (userId: string, conversationId: string) =>

@@ -115,7 +115,14 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   claimCredits: (s) =>
     call(t.app, 'POST', '/api/auth/claim', {
       token: s.token,
-      body: { card_number: '3782 822463 10005', card_holder_name: 'C', billing_address: 'Main 1', acceptTerms: true },
+      body: {
+        card_number: '3782 822463 10005',
+        expiry_date: '12/34',
+        security_code: '1234',
+        card_holder_name: 'C',
+        billing_address: 'Main 1',
+        acceptTerms: true,
+      },
     }),
   sendUsageAgreement: (s) => call(t.app, 'POST', '/api/auth/usage-agreement', { token: s.token }),
   signUsageAgreement: async (s) => {

@@ -278,6 +278,8 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await startFree.click();
     for (const message of [
       'Card number is required',
+      'Expiry date is required',
+      'Security code is required',
       'Card holder name is required',
       'Billing address is required',
       'You must accept the terms and conditions',
@@ -285,12 +287,18 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
       await page.getByText(message).waitFor();
     await page.getByLabel('Card number').fill('4242 4242 4242');
     expect(await page.getByText('Card number is required').count()).toBe(0);
+    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await page.getByLabel('Security code').fill('123');
     await page.getByLabel('Card holder name').fill('Grace Hopper');
     await page.getByLabel('Billing address').fill('1 Navy Way, London');
     await page.getByRole('checkbox', { name: 'I accept the terms and conditions' }).click();
     await startFree.click();
     await page.getByText('Please enter a valid card number').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    // The bank's refusal is shown as the payment provider words it; a good card then earns the trial.
+    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await startFree.click();
+    await page.getByText('Your card was declined.').waitFor();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await startFree.click();
     await page.waitForURL('**/dashboard');

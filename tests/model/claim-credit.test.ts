@@ -14,6 +14,8 @@ import {
 const refused = Object.assign(new Error('This card has already been used to claim free credit.'), { status: 409 });
 const events: (ClaimEvent | AnyEventObject)[] = [
   { type: 'CHANGE', field: 'card_number', value: '4242 4242 4242 4242' },
+  { type: 'CHANGE', field: 'expiry_date', value: '12/34' },
+  { type: 'CHANGE', field: 'security_code', value: '123' },
   { type: 'CHANGE', field: 'card_holder_name', value: 'Ada Lovelace' },
   { type: 'CHANGE', field: 'billing_address', value: 'Hauptstraße 1' },
   { type: 'CHANGE', field: 'acceptTerms', value: true },
@@ -68,17 +70,32 @@ describe('claim credit machine, every edge of its graph', () => {
 });
 
 describe('the card verification checks (spec §5)', () => {
-  it('asks for a card number of 13 to 19 digits (spaces ignored), a holder, an address and the terms', () => {
+  it('asks for a card number of 13 to 19 digits (spaces ignored), its expiry and code, a holder, an address and the terms', () => {
     expect(claimErrors(EMPTY_CLAIM)).toEqual({
       card_number: 'cardRequired',
+      expiry_date: 'expiryRequired',
+      security_code: 'codeRequired',
       card_holder_name: 'holderRequired',
       billing_address: 'addressRequired',
       acceptTerms: 'termsRequired',
     });
-    const filled = { card_number: '', card_holder_name: 'A', billing_address: 'B', acceptTerms: true };
+    const filled = {
+      card_number: '',
+      expiry_date: '12/34',
+      security_code: '123',
+      card_holder_name: 'A',
+      billing_address: 'B',
+      acceptTerms: true,
+    };
     expect(claimErrors({ ...filled, card_number: '4242 4242 4242' })).toEqual({ card_number: 'cardInvalid' });
     expect(claimErrors({ ...filled, card_number: '4242 4242 4242 4' })).toEqual({});
     expect(claimErrors({ ...filled, card_number: '4242 4242 4242 4242 4242' })).toEqual({ card_number: 'cardInvalid' });
     expect(claimErrors({ ...filled, card_number: '4242-4242-4242-4242' })).toEqual({ card_number: 'cardInvalid' });
+    const card = { ...filled, card_number: '4242 4242 4242 4242' };
+    for (const expiry_date of ['13/30', '1/30', '12/2030', ' 12/30'])
+      expect(claimErrors({ ...card, expiry_date })).toEqual({ expiry_date: 'expiryInvalid' });
+    for (const security_code of ['12', '12345', '12a'])
+      expect(claimErrors({ ...card, security_code })).toEqual({ security_code: 'codeInvalid' });
+    expect(claimErrors({ ...card, security_code: '1234' })).toEqual({});
   });
 });

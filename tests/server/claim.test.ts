@@ -9,6 +9,8 @@ const claim = (token: string | undefined, body: Record<string, unknown>) =>
   call(t.app, 'POST', '/api/auth/claim', { ...(token && { token }), body });
 const form = (card_number: string) => ({
   card_number,
+  expiry_date: '12/34',
+  security_code: '123',
   card_holder_name: 'Ada Lovelace',
   billing_address: 'Hauptstraße 1, 10115 Berlin',
   acceptTerms: true,
@@ -54,6 +56,13 @@ describe('claiming the trial credit with a card', () => {
       'body',
       'billing_address',
     ]);
+    expect((await detail({ ...form('4242 4242 4242 4242'), expiry_date: '13/30' }))[0]?.loc).toEqual([
+      'body',
+      'expiry_date',
+    ]);
+    expect((await claim(eve.token, { ...form('4242 4242 4242 4242'), expiry_date: '01/20' })).body).toEqual({
+      detail: 'The card has expired.',
+    });
     expect((await claim(undefined, form('4242 4242 4242 4242'))).status).toBe(401);
   });
 });

@@ -45,7 +45,12 @@ describe('buying credits with the test payment provider', () => {
 
   it('refuses amounts under $5 and answers a declined card with its reason, listed as failed, balance unchanged', async () => {
     const bob = await signUp(t.app, t.db, 'bob-declined@acme.example');
-    expect((await saveCardThroughOnboarding(t.app, bob.token, '4000 0000 0000 0002')).status).toBe(200);
+    // As on Stripe: 0002 is refused when saved, 0341 is saved and declined when charged.
+    expect(await saveCardThroughOnboarding(t.app, bob.token, '4000 0000 0000 0002')).toMatchObject({
+      status: 402,
+      body: { detail: 'Your card was declined.' },
+    });
+    expect((await saveCardThroughOnboarding(t.app, bob.token, '4000 0000 0000 0341')).status).toBe(200);
     expect((await purchase(bob.token, 0)).status).toBe(422);
     expect((await purchase(bob.token, 4.994)).body).toEqual({ detail: 'Amount must be at least $5.00' });
 
@@ -59,9 +64,14 @@ describe('buying credits with the test payment provider', () => {
       amount: 30,
     });
 
-    // Another documented outcome, after saving a different test card.
-    expect((await saveCardThroughOnboarding(t.app, bob.token, '4000000000009995')).status).toBe(200);
-    expect((await purchase(bob.token, 5)).body).toEqual({ detail: 'Your card has insufficient funds.' });
+    // Stripe's other declining cards are refused when saved, each with its reason; the card saved stays.
+    for (const [number, detail] of [
+      ['4000000000009995', 'Your card has insufficient funds.'],
+      ['4000000000000069', 'Your card has expired.'],
+      ['4000000000000127', "Your card's security code is incorrect."],
+    ])
+      expect(await saveCardThroughOnboarding(t.app, bob.token, number!)).toMatchObject({ status: 402, body: { detail } });
+    expect((await purchase(bob.token, 5)).body).toEqual({ detail: 'Your card was declined.' });
   });
 
   it('accepts only documented test card numbers and has no hosted pages', async () => {

@@ -196,7 +196,13 @@ describe('buying credits through Stripe', () => {
     expect((await purchase(dan.token, 15)).body).toEqual({ new_balance: 25 });
 
     const fay = await signUp(t.app, t.db, 'fay-stripe@acme.example');
-    expect((await saveCardThroughOnboarding(t.app, fay.token, '4000 0000 0000 0002')).status).toBe(200);
+    // Stripe refuses 0002 when it is attached (no $50 for it); 0341 attaches and is declined when charged.
+    expect(await saveCardThroughOnboarding(t.app, fay.token, '4000 0000 0000 0002')).toMatchObject({
+      status: 402,
+      body: { detail: 'Your card was declined.' },
+    });
+    expect(await balance(fay.token)).toBe(10);
+    expect((await saveCardThroughOnboarding(t.app, fay.token, '4000 0000 0000 0341')).status).toBe(200);
     expect(await purchase(fay.token, 20)).toMatchObject({ status: 402, body: { detail: 'Your card was declined.' } });
     expect(await balance(fay.token)).toBe(60);
   });

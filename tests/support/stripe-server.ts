@@ -6,7 +6,8 @@ import Stripe from 'stripe';
  * A local HTTP server speaking the few Stripe API endpoints the platform uses, shaped like
  * Stripe's answers (objects, form-encoded requests, idempotency keys, card errors with HTTP 402):
  * the peer the `stripe` package talks to in tests, so no network or account is needed.
- * Test card 4000 0000 0000 0002 is declined on charge, as on Stripe.
+ * As on Stripe, the declining test cards (0002, 9995, …) cannot be attached to a customer nor set
+ * up, and 4000 0000 0000 0341 attaches and is declined when charged.
  */
 export async function startStripeServer(options: { secretKey: string; webhookSecret: string }) {
   let counter = 0;
@@ -26,6 +27,18 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
     status: 402,
     body: { error: { type: 'card_error', code, decline_code: 'generic_decline', message } },
   });
+  /** Stripe's declining test cards, refused when attached or set up. */
+  const DECLINED_AT_SETUP: Record<string, string> = {
+    '4000000000000002': 'Your card was declined.',
+    '4000000000009995': 'Your card has insufficient funds.',
+    '4000000000000069': 'Your card has expired.',
+    '4000000000000127': "Your card's security code is incorrect.",
+  };
+  const DECLINED_ON_CHARGE = '4000000000000341';
+  const declinedAtSetup = (number: string) => {
+    const message = DECLINED_AT_SETUP[number];
+    return message ? cardError(message, 'card_declined') : null;
+  };
   const metadataOf = (form: Record<string, string>) =>
     Object.fromEntries(
       Object.entries(form).flatMap(([key, value]) => {
@@ -73,13 +86,16 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
       const found = methods.get(attach[1] ?? '');
       if (!found) return notFound('payment_method');
       if (!customers.has(form.customer ?? '')) return notFound('customer');
+      const declined = declinedAtSetup(found.number);
+      if (declined) return declined;
       found.object.customer = form.customer;
       return { status: 200, body: found.object };
     }
     if (method === 'POST' && path === '/v1/payment_intents') {
       const found = methods.get(form.payment_method ?? '');
       if (!found) return notFound('payment_method');
-      if (found.number === '4000000000000002') return cardError('Your card was declined.', 'card_declined');
+      if (found.number === DECLINED_ON_CHARGE || DECLINED_AT_SETUP[found.number])
+        return cardError('Your card was declined.', 'card_declined');
       const intent = {
         id: id('pi'),
         object: 'payment_intent',
@@ -112,6 +128,24 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
       session.url = `${url}/checkout/${String(session.id)}`;
       sessions.set(session.id as string, session);
       return { status: 200, body: session };
+    }
+    if (method === 'POST' && path === '/v1/setup_intents') {
+      const found = methods.get(form.payment_method ?? '');
+      if (!found) return notFound('payment_method');
+      if (form.confirm === 'true') {
+        const declined = declinedAtSetup(found.number);
+        if (declined) return declined;
+      }
+      const intent = {
+        id: id('seti'),
+        object: 'setup_intent',
+        customer: form.customer ?? null,
+        payment_method: found.object.id,
+        usage: form.usage ?? 'off_session',
+        status: form.confirm === 'true' ? 'succeeded' : 'requires_confirmation',
+      };
+      setupIntents.set(intent.id, intent);
+      return { status: 200, body: intent };
     }
     const setupIntent = /^\/v1\/setup_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && setupIntent) {

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
+import { creditLedger } from '../../db/schema.ts';
 import { grantCredit, grantExpiry } from './ledger.ts';
 import { MICROS_PER_DOLLAR } from './money.ts';
 
@@ -27,4 +29,14 @@ export function grantFreeCredit(
     idempotencyKey: key,
     expiresAt: grantExpiry(grant.at),
   });
+}
+
+/** Whether the account has had one of the free credits (granting it again would give nothing). */
+export async function hasFreeCredit(db: Db, userId: string, credit: keyof typeof FREE_CREDIT): Promise<boolean> {
+  const [row] = await db
+    .select({ id: creditLedger.id })
+    .from(creditLedger)
+    .where(and(eq(creditLedger.userId, userId), eq(creditLedger.idempotencyKey, FREE_CREDIT[credit].key)))
+    .limit(1);
+  return row !== undefined;
 }

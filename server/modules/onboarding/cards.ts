@@ -1,4 +1,5 @@
 import { HttpError } from '../../shared/http-error.ts';
+import type { CardInput } from '../payments/index.ts';
 
 /** What a payment method keeps of a card: never its number or security code. */
 export interface CardSummary {
@@ -45,4 +46,20 @@ export function checkCard(input: { cardNumber: string; expiryDate: string }, now
   const expiresAt = Date.UTC(2000 + year, month, 1);
   if (expiresAt <= now.getTime()) throw new HttpError(400, 'The card has expired.');
   return { brand: cardBrand(digits), last4: digits.slice(-4), digits };
+}
+
+/** A card the server checked (checkCard), as the payment provider takes it. */
+export function providerCard(
+  input: { cardNumber: string; expiryDate: string; securityCode: string; holderName: string },
+  now: Date,
+): CardInput {
+  const { digits } = checkCard(input, now);
+  const [month = 0, year = 0] = input.expiryDate.split('/').map(Number);
+  return {
+    number: digits,
+    expMonth: month,
+    expYear: 2000 + year,
+    cvc: input.securityCode,
+    holderName: input.holderName.trim(),
+  };
 }

@@ -1,28 +1,56 @@
+import { eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { cardClaims } from '../../db/schema.ts';
+import { cardClaims, users } from '../../db/schema.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
-import { balanceMicros, grantFreeCredit, microsToDollars } from '../credits/index.ts';
+import { balanceMicros, grantFreeCredit, hasFreeCredit, microsToDollars } from '../credits/index.ts';
+import type { CardInput } from '../payments/index.ts';
+import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { components } from '../../../openapi/schema.d.ts';
-import { passesLuhn } from './cards.ts';
+import { passesLuhn, providerCard } from './cards.ts';
+import { claimantOf } from './claimant.ts';
 
 type ClaimRequest = components['schemas']['ClaimRequest'];
 
 export const CARD_ALREADY_CLAIMED = 'This card has already been used to claim free credit.';
+export const PERSON_ALREADY_CLAIMED =
+  'Free credit has already been claimed with this email address (or another form of it).';
 export const ALREADY_RECEIVED = 'This account has already received its $100 of free credit.';
+
+/** Bank checks of cards per account an hour: enough for typing mistakes, too few to test stolen cards. */
+export const CARD_VERIFICATIONS_PER_HOUR = 5;
 
 export interface ClaimDeps {
   /** A keyed fingerprint of the card number: claims are told apart without keeping numbers. */
   fingerprint: (digits: string) => string;
+  /** The payment provider checks the card with its bank, with no charge; refusals are HttpErrors (402). */
+  verifyCard: (card: CardInput) => Promise<unknown>;
   now: () => Date;
 }
 
 /**
- * The claim-credit page's card verification (spec §1, §4, §5): a valid card number (13 to 19
- * digits once spaces are removed, with its checksum), a holder and an address earn the $100
- * trial, valid 90 days, with no charge. Each card claims once, each account gets the $100 once
- * (shared with the usage agreement's). Nothing of the card is kept but its fingerprint.
+ * The claim-credit page's card verification (spec §1, §4, §5): a card the payment provider
+ * accepts, a holder and an address earn the $100 trial, valid 90 days, with no charge. Each card
+ * claims once, each person once (claimant.ts), each account gets the $100 once (shared with the
+ * usage agreement's). Nothing of the card is kept but its fingerprint.
  */
 export function createClaims(db: Db, deps: ClaimDeps) {
+  const verifications = new RateLimiter(db, {
+    name: 'card-verification',
+    limit: CARD_VERIFICATIONS_PER_HOUR,
+    windowMs: 60 * 60 * 1000,
+  });
+
+  /** Refuses a claim whose card or person has claimed already. */
+  async function refuseRepeated(fingerprint: string, person: string) {
+    const [earlier] = await db
+      .select({ fingerprint: cardClaims.fingerprint })
+      .from(cardClaims)
+      .where(or(eq(cardClaims.fingerprint, fingerprint), eq(cardClaims.person, person)))
+      .limit(1);
+    if (earlier)
+      throw new HttpError(409, earlier.fingerprint === fingerprint ? CARD_ALREADY_CLAIMED : PERSON_ALREADY_CLAIMED);
+  }
+
   return async function claim(userId: string, input: ClaimRequest) {
     if (input.user_id && input.user_id !== userId)
       throw new HttpError(400, 'The card verification is for the signed-in account only.');
@@ -31,13 +59,32 @@ export function createClaims(db: Db, deps: ClaimDeps) {
       throw new ValidationFailure([
         { loc: ['body', 'card_number'], msg: 'Please enter a valid card number', type: 'value_error' },
       ]);
-    await db.transaction(async (tx) => {
+    const card = providerCard(
+      {
+        cardNumber: digits,
+        expiryDate: input.expiry_date,
+        securityCode: input.security_code,
+        holderName: input.card_holder_name,
+      },
+      deps.now(),
+    );
+    const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    if (!account) throw new HttpError(401, 'Not authenticated');
+    const fingerprint = deps.fingerprint(digits);
+    const person = claimantOf(account.email);
+    // Told before the bank is asked: a claim that cannot succeed costs no verification.
+    if (await hasFreeCredit(db, userId, 'agreementOrTrial')) throw new HttpError(409, ALREADY_RECEIVED);
+    await refuseRepeated(fingerprint, person);
+    await throttle([verifications], [userId], 'card verification');
+    await deps.verifyCard(card);
+
+    const outcome = await db.transaction(async (tx) => {
       const claimed = await tx
         .insert(cardClaims)
-        .values({ fingerprint: deps.fingerprint(digits), userId, createdAt: deps.now() })
+        .values({ fingerprint, userId, person, createdAt: deps.now() })
         .onConflictDoNothing()
         .returning({ userId: cardClaims.userId });
-      if (claimed.length === 0) throw new HttpError(409, CARD_ALREADY_CLAIMED);
+      if (claimed.length === 0) return 'raced' as const;
       const granted = await grantFreeCredit(tx, {
         userId,
         credit: 'agreementOrTrial',
@@ -46,7 +93,13 @@ export function createClaims(db: Db, deps: ClaimDeps) {
       });
       // Rolls the card's claim back: the card stays free for an account that has no $100 yet.
       if (!granted) throw new HttpError(409, ALREADY_RECEIVED);
+      return 'granted' as const;
     });
+    if (outcome === 'raced') {
+      // A parallel claim of the same card or person won: it says which.
+      await refuseRepeated(fingerprint, person);
+      throw new HttpError(409, CARD_ALREADY_CLAIMED);
+    }
     return {
       success: true,
       message: 'You received $100 of free credit, valid for 90 days.',

@@ -6,7 +6,7 @@ import { HttpError, notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { grantFreeCredit } from '../credits/index.ts';
 import type { CardInput } from '../payments/index.ts';
-import { checkCard } from './cards.ts';
+import { providerCard } from './cards.ts';
 import { createClaims } from './claim.ts';
 import { detectCountry, findCountry, listCountries } from './countries.ts';
 import type { components } from '../../../openapi/schema.d.ts';
@@ -30,6 +30,8 @@ export interface OnboardingDeps {
   saveCard: (userId: string, card: CardInput) => Promise<{ brand: string; last4: string }>;
   /** A keyed fingerprint of a card number (the claim page's once-per-card rule). */
   fingerprint: (digits: string) => string;
+  /** Has the payment provider check a card with its bank, with no charge (the claim page). */
+  verifyCard: (card: CardInput) => Promise<unknown>;
   now?: () => Date;
 }
 
@@ -65,7 +67,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
     return { ...contact, payment_information: (row?.paymentInformation as PaymentInformation | null) ?? null };
   };
 
-  const claim = createClaims(db, { fingerprint: deps.fingerprint, now });
+  const claim = createClaims(db, { fingerprint: deps.fingerprint, verifyCard: deps.verifyCard, now });
 
   return {
     claim,
@@ -133,16 +135,17 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
       const row = await saved(userId);
       const contact = contactOf(row);
       if (!contact || contact.id !== input.contact_information_id) throw notFound(CONTACT_FIRST);
-      const checked = checkCard({ cardNumber: input.card_number, expiryDate: input.expiry_date }, now());
-      const [month = 0, year = 0] = input.expiry_date.split('/').map(Number);
+      const checked = providerCard(
+        {
+          cardNumber: input.card_number,
+          expiryDate: input.expiry_date,
+          securityCode: input.security_code,
+          holderName: input.cardholder_name,
+        },
+        now(),
+      );
       // The payment provider keeps the card; this keeps its reference and what may be shown.
-      const card = await deps.saveCard(userId, {
-        number: checked.digits,
-        expMonth: month,
-        expYear: 2000 + year,
-        cvc: input.security_code,
-        holderName: input.cardholder_name.trim(),
-      });
+      const card = await deps.saveCard(userId, checked);
       const same = input.same_billing_address;
       const country = row?.countryCode ? findCountry(row.countryCode, 'en') : null;
       const payment: PaymentInformation = {

@@ -182,6 +182,9 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
         return saved;
       }),
 
+    /** Has the provider check a card with its bank, with no charge; nothing of it is kept. */
+    verifyCard: (card: CardInput) => answering(() => provider.verifyCard(card)),
+
     /** Charges the saved card (or, on Stripe without one, answers its checkout page). Amounts are rounded to cents. */
     purchase: (userId: string, amountDollars: number) =>
       answering(async () => {

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import {
   BadSignature,
   CardDeclined,
+  type CardInput,
   NotConfigured,
   PaymentRejected,
   ProviderFailed,
@@ -53,6 +54,17 @@ const cardOf = (method: Stripe.PaymentMethod, customerId: string): SavedCard => 
   brand: method.card?.brand ?? 'unknown',
   last4: method.card?.last4 ?? '',
 });
+
+const cardMethod = (stripe: Stripe, card: CardInput) =>
+  stripe.paymentMethods.create({
+    type: 'card',
+    card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc },
+    billing_details: { name: card.holderName },
+  });
+
+// This server has no page for the bank's own check (3-D Secure) of a card it verifies.
+const BANK_ASKS_TO_CONFIRM_CARD =
+  'Your bank asks to confirm this card, which this page cannot do. Please use another card.';
 
 /** The id of a field Stripe sends as an id or as the expanded object. */
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
@@ -112,13 +124,24 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
         // Raw card numbers reach Stripe's API only when the account allows it; otherwise its
         // error says so, and the hosted setup session is the way to save a card.
         const customerId = await customerOf(stripe, payer);
-        const method = await stripe.paymentMethods.create({
-          type: 'card',
-          card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc },
-          billing_details: { name: card.holderName },
-        });
+        const method = await cardMethod(stripe, card);
         await stripe.paymentMethods.attach(method.id, { customer: customerId });
         return cardOf(method, customerId);
+      }),
+    verifyCard: (card) =>
+      withStripe(async (stripe) => {
+        // A confirmed SetupIntent is Stripe's check of a card with its bank, without a charge.
+        const method = await cardMethod(stripe, card);
+        const intent = await stripe.setupIntents.create({
+          payment_method: method.id,
+          // Confirmed here, with no page to send the card holder to.
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          usage: 'off_session',
+          confirm: true,
+        });
+        if (intent.status !== 'succeeded') throw new CardDeclined(BANK_ASKS_TO_CONFIRM_CARD);
+        const { brand, last4 } = cardOf(method, '');
+        return { brand, last4 };
       }),
     charge: ({ payer, paymentMethodId, amountCents, description, idempotencyKey }) =>
       withStripe(async (stripe) => {

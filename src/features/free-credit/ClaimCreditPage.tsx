@@ -59,6 +59,22 @@ export function ClaimCreditPage() {
           error={error('card_number')}
         />
         <TextField
+          label={t('claim.expiry')}
+          value={form.expiry_date}
+          placeholder="MM/YY"
+          autoComplete="cc-exp"
+          onChange={(event) => change('expiry_date', event.target.value)}
+          error={error('expiry_date')}
+        />
+        <TextField
+          label={t('claim.securityCode')}
+          value={form.security_code}
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          onChange={(event) => change('security_code', event.target.value)}
+          error={error('security_code')}
+        />
+        <TextField
           label={t('claim.holder')}
           value={form.card_holder_name}
           autoComplete="cc-name"
