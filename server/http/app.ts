@@ -129,6 +129,7 @@ export async function buildApp({
       rootDir: path.join(config.dataDir, 'workspaces'),
       hiddenDirs: [config.dataDir],
       hostPorts: config.sandboxHostPorts,
+      browserPolicy: config.outbound,
       requireIsolation: config.sandboxRequired,
       limits: config.sandboxLimits,
       logger: app.log,

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { BrowserProxy, type BrowserRoute } from './browser-proxy.ts';
 import type { BrowserAction, BrowserState } from './types.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -12,6 +13,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // WebRTC's UDP would bypass the context's proxy (browser-proxy.ts), which decides where pages connect.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 const TEXT_LIMIT = 20_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -32,7 +35,8 @@ export class SharedBrowser {
 
   constructor(private readonly executablePath = CHROMIUM) {}
 
-  async newContext(): Promise<BrowserContext> {
+  /** A context whose every connection goes through the forward proxy at `proxyUrl`. */
+  async newContext(proxyUrl: string): Promise<BrowserContext> {
     this.opening += 1;
     try {
       if (!this.browser) {
@@ -48,7 +52,7 @@ export class SharedBrowser {
       }
       const context = await (
         await this.browser
-      ).newContext({ acceptDownloads: false, viewport: { width: 1280, height: 800 } });
+      ).newContext({ acceptDownloads: false, viewport: { width: 1280, height: 800 }, proxy: { server: proxyUrl } });
       this.contexts.add(context);
       context.on('close', () => this.contexts.delete(context));
       return context;
@@ -79,22 +83,18 @@ function webAddress(raw: string): string {
   return url.href;
 }
 
-/** The cookies for each name the agent may give its own app: localhost and 127.0.0.1 (the ports do not matter to cookies). */
-function loopbackCookies(cookies: readonly { name: string; value: string }[]) {
-  return ['localhost', '127.0.0.1'].flatMap((domain) =>
-    cookies.map((cookie) => ({ ...cookie, domain, path: '/', httpOnly: true, sameSite: 'Lax' as const })),
-  );
-}
-
 /** A conversation's page in the shared browser. Actions run one at a time. */
 export class BrowserTab {
   private context: BrowserContext | null = null;
   private page: Page | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Cookies every context of this tab starts with (the app proxy's, for the conversation's own apps). */
-  private cookies: { name: string; value: string }[] = [];
+  /** Where this conversation's pages may connect, started with its first context. */
+  private proxy: Promise<BrowserProxy> | null = null;
 
-  constructor(private readonly shared: SharedBrowser) {}
+  constructor(
+    private readonly shared: SharedBrowser,
+    private readonly route: BrowserRoute,
+  ) {}
 
   act(action: BrowserAction): Promise<BrowserState> {
     const result = this.queue.then(() => this.run(action));
@@ -107,19 +107,16 @@ export class BrowserTab {
     this.context = null;
     this.page = null;
     if (context) await this.shared.release(context);
-  }
-
-  /** Sends `cookies` to the loopback names from now on. */
-  async allow(cookies: readonly { name: string; value: string }[]): Promise<void> {
-    this.cookies = [...cookies];
-    await this.context?.addCookies(loopbackCookies(this.cookies));
+    const proxy = this.proxy;
+    this.proxy = null;
+    await (await proxy?.catch(() => null))?.close();
   }
 
   private async openPage(): Promise<Page> {
     if (this.page && !this.page.isClosed()) return this.page;
     if (!this.context) {
-      const context = await this.shared.newContext();
-      if (this.cookies.length) await context.addCookies(loopbackCookies(this.cookies));
+      this.proxy ??= BrowserProxy.start(this.route);
+      const context = await this.shared.newContext((await this.proxy).url);
       // The browser may crash or be closed under us: start over on the next action.
       context.on('close', () => {
         if (this.context === context) this.context = this.page = null;
@@ -144,9 +141,17 @@ export class BrowserTab {
 
   private async perform(page: Page, action: BrowserAction): Promise<void> {
     switch (action.action) {
-      case 'navigate':
-        await page.goto(webAddress(action.url), { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
+      case 'navigate': {
+        const address = webAddress(action.url);
+        try {
+          await page.goto(address, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
+        } catch (error) {
+          // Chromium tells a refused tunnel as ERR_TUNNEL_CONNECTION_FAILED: the proxy knows why.
+          const refusal = (await this.proxy)?.refusalFor(new URL(address).hostname);
+          throw refusal ? new Error(refusal, { cause: error }) : error;
+        }
         break;
+      }
       case 'click':
         await page.click(action.selector, { timeout: ACTION_TIMEOUT_MS });
         // A click may start a navigation; give it the chance to finish before the screenshot.

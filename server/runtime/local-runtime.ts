@@ -4,6 +4,7 @@ import { chmod, lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Owner } from './beneath.ts';
 import { BrowserTab, SharedBrowser } from './browser.ts';
+import { conversationRoute } from './browser-proxy.ts';
 import { CgroupTree } from './cgroups.ts';
 import { AppHost } from './hosted-app.ts';
 import { setFileSizeLimit, stopWriters } from './disk-limit.ts';
@@ -34,6 +35,7 @@ import {
   type WorkspaceSnapshot,
 } from './types.ts';
 import type { Logger } from '../shared/logger.ts';
+import type { AllowedRanges } from '../shared/outbound.ts';
 
 export interface LocalRuntimeOptions {
   /**
@@ -66,6 +68,11 @@ export interface LocalRuntimeOptions {
   hiddenDirs?: string[];
   /** Ports on the host's loopback that sandboxed commands may still reach (a Git server or package mirror on this machine). */
   hostPorts?: readonly number[];
+  /**
+   * Where the agent's browser may connect besides the conversation's own apps: anywhere, or
+   * (guarded, a hosted installation) only the public addresses and the ranges allowed.
+   */
+  browserPolicy?: { guarded: boolean; allowed: AllowedRanges };
   /** The interpreter with ipykernel (default /usr/bin/python3: the `python3` on PATH may be another one). */
   python?: string;
   logger?: Pick<Logger, 'warn' | 'info'>;
@@ -103,6 +110,7 @@ export class LocalRuntime implements Runtime {
   private readonly protections: Promise<Protections>;
   private readonly ports: PortPool;
   private readonly browser = new SharedBrowser();
+  private readonly browserPolicy: { guarded: boolean; allowed: AllowedRanges };
   private readonly python: string;
   private readonly hostPorts: readonly number[];
   private readonly limits: WorkspaceLimits;
@@ -128,6 +136,7 @@ export class LocalRuntime implements Runtime {
     this.protections = this.findProtections(options.sandbox ?? 'auto', [this.rootDir, ...hiddenDirs], logger);
     this.ports = new PortPool(options.portRange ?? [20000, 26999]);
     this.hostPorts = options.hostPorts ?? [];
+    this.browserPolicy = options.browserPolicy ?? { guarded: false, allowed: [] };
     this.apps = new AppHost(path.join(this.rootDir, '.apps'), async () => {
       const found = await this.protections;
       return {
@@ -438,7 +447,7 @@ export class LocalRuntime implements Runtime {
       git.warmSnapshots();
       await shell.start();
       await watch?.start();
-      const session = new LocalSession({
+      const session: LocalSession = new LocalSession({
         conversationId: id,
         workspaceDir: dirs.workspaceDir,
         owner: user,
@@ -459,7 +468,14 @@ export class LocalRuntime implements Runtime {
           wrap,
           ports: kernelPorts,
         }),
-        browser: new BrowserTab(this.browser),
+        browser: new BrowserTab(
+          this.browser,
+          conversationRoute({
+            ports,
+            ownApp: (port) => session.browserAppTarget(port),
+            policy: this.browserPolicy,
+          }),
+        ),
         network,
         pythonUnavailable: () => this.pythonUnavailable(),
         onStopped: async () => {

@@ -107,8 +107,12 @@ export class LocalSession implements RuntimeSession {
     return null;
   }
 
-  allowBrowser(cookies: readonly { name: string; value: string }[]): Promise<void> {
-    return this.parts.browser.allow(cookies);
+  /** Where the agent's browser reaches the app on reserved `port`: its forward, or the host's loopback it listens on. */
+  async browserAppTarget(port: number): Promise<{ host: string; port: number } | null> {
+    if (this.parts.appForwards) return this.appTarget(port);
+    const served = servedAddress(await listeners('/proc/self'), port);
+    if (!served) return null;
+    return { host: served.startsWith('http://127.0.0.1') ? '127.0.0.1' : '::1', port };
   }
 
   /** The command's result, with a note for each limit reached since the last one (out of memory, processes, disk). */

@@ -144,8 +144,6 @@ export interface RuntimeSession {
   readonly proxiedApps: boolean;
   /** Where on the host's loopback the app on reserved `port` answers now; null while nothing listens there. */
   appTarget(port: number): Promise<{ host: string; port: number } | null>;
-  /** Cookies the agent's browser sends to the app ports (the app proxy's), for every loopback name. */
-  allowBrowser(cookies: readonly { name: string; value: string }[]): Promise<void>;
 
   runCommand(input: RunCommandInput): Promise<CommandResult>;
   /** Ctrl-C to the running command. */

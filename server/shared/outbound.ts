@@ -78,6 +78,24 @@ export function outboundFetch(policy: { guarded: boolean; allowed: AllowedRanges
     )) as unknown as typeof fetch;
 }
 
+/** The addresses of `hostname` that may be connected to; a refusal when it has none. */
+function usableAddresses(hostname: string, addresses: LookupAddress[], ranges: AllowedRanges) {
+  const usable = addresses.filter((entry) => isAllowedAddress(entry.address, ranges));
+  if (usable.length === 0) throw new InternalAddressRefused(hostname, addresses[0]?.address ?? hostname);
+  return usable;
+}
+
+/**
+ * The address a connection to `host` (a name or a literal address) goes to, when it may be
+ * made; throws InternalAddressRefused when not. Connect to the answer, not to the name again.
+ */
+export async function allowedAddressOf(host: string, ranges: AllowedRanges): Promise<LookupAddress> {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const family = net.isIP(bare);
+  const addresses = family ? [{ address: bare, family }] : await dns.promises.lookup(bare, { all: true });
+  return usableAddresses(bare, addresses, ranges)[0] as LookupAddress;
+}
+
 /** An undici agent whose every connection goes to an allowed address, or is refused. */
 function guardedAgent(ranges: AllowedRanges): Undici.Dispatcher {
   const { Agent, buildConnector } = undici();
@@ -85,9 +103,13 @@ function guardedAgent(ranges: AllowedRanges): Undici.Dispatcher {
   const lookup = (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      const usable = addresses.filter((entry) => allowed(entry.address));
-      const first = usable[0];
-      if (!first) return callback(new InternalAddressRefused(hostname, addresses[0]?.address ?? hostname), []);
+      let usable: LookupAddress[];
+      try {
+        usable = usableAddresses(hostname, addresses, ranges);
+      } catch (refused) {
+        return callback(refused as InternalAddressRefused, []);
+      }
+      const first = usable[0] as LookupAddress;
       if (options.all) callback(null, usable);
       else callback(null, first.address, first.family);
     });

@@ -3,29 +3,16 @@ import { browserMissing, seriousAccessibilityViolations } from '../support/brows
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { runInTerminal, SocketClient, waitFor } from '../support/conversations.ts';
 import { tabButton } from '../support/workspace-page.ts';
+import { echoAppSource, WEBSOCKET_PAGE_SCRIPT } from '../support/echo-app.ts';
 
 // The owner sees the app a conversation serves, in the App tab, through Atelier's app proxy: at
 // the README's address (localhost) and at 127.0.0.1, its WebSocket included (as a dev server's
 // hot reload talks to its page).
 
 /** A page that opens a WebSocket to its own origin and shows what comes back: plain Node, no packages. */
-const APP = String.raw`
-const http = require('node:http'), crypto = require('node:crypto');
-const page = '<!doctype html><title>Served</title><p id="hello">served app</p><p id="ws">waiting</p>' +
-  '<script>const s = new WebSocket("ws://" + location.host + "/hmr"); s.onopen = () => s.send("hello"); s.onmessage = (m) => document.getElementById("ws").textContent = m.data;</script>';
-const server = http.createServer((q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(page));
-server.on('upgrade', (request, socket) => {
-  const accept = crypto.createHash('sha1').update(request.headers['sec-websocket-key'] + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
-  socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ' + accept + '\r\n\r\n');
-  socket.on('data', (frame) => {
-    const mask = frame.subarray(2, 6);
-    const text = Buffer.from(frame.subarray(6, 6 + (frame[1] & 127)).map((b, i) => b ^ mask[i % 4])).toString();
-    const out = Buffer.from('echo ' + text);
-    socket.write(Buffer.concat([Buffer.from([0x81, out.length]), out]));
-  });
-});
-server.listen(Number(process.env.APP_PORT_1), '0.0.0.0');
-`;
+const APP = echoAppSource(
+  `r.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Served</title><p id="hello">served app</p><p id="ws">waiting</p>' + ${JSON.stringify(WEBSOCKET_PAGE_SCRIPT)})`,
+);
 
 describe.skipIf(browserMissing())('a served app in the App tab', () => {
   const suite = browserSuite({ mode: 'oss' });

@@ -9,6 +9,7 @@ import { createRunning, listen, runInTerminal, signUp, SocketClient, waitFor } f
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { sandboxAvailable } from '../support/sandbox.ts';
 import type { Event } from '../../openapi/types.ts';
+import { echoAppSource } from '../support/echo-app.ts';
 
 // A conversation's served apps are reached only through Atelier's app proxy, by the conversation's
 // owner: through the link web-hosts gives (a short-lived token traded for a cookie of the port),
@@ -33,21 +34,7 @@ const t = withTestApp(
 );
 
 /** A web app with a WebSocket echo, in plain Node: the handshake of RFC 6455 and one small text frame at a time. */
-const APP = String.raw`
-const http = require('node:http'), crypto = require('node:crypto');
-const server = http.createServer((q, r) => r.end('served app; host ' + q.headers.host + '; cookie ' + (q.headers.cookie || 'none')));
-server.on('upgrade', (request, socket) => {
-  const accept = crypto.createHash('sha1').update(request.headers['sec-websocket-key'] + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
-  socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ' + accept + '\r\n\r\n');
-  socket.on('data', (frame) => {
-    const mask = frame.subarray(2, 6);
-    const text = Buffer.from(frame.subarray(6, 6 + (frame[1] & 127)).map((b, i) => b ^ mask[i % 4])).toString();
-    const out = Buffer.from('echo ' + text);
-    socket.write(Buffer.concat([Buffer.from([0x81, out.length]), out]));
-  });
-});
-server.listen(Number(process.env.APP_PORT_1), '0.0.0.0');
-`;
+const APP = echoAppSource(`r.end('served app; host ' + q.headers.host + '; cookie ' + (q.headers.cookie || 'none'))`);
 
 let owner: { token: string; id: string };
 let stranger: { token: string; id: string };
@@ -217,5 +204,32 @@ describe.skipIf(!sandboxAvailable)('served apps', { timeout: 120_000 }, () => {
     );
     const observation = browsed.events.find((event) => event.observation === 'browse') as Event;
     expect(observation.content).toContain(`served app; host localhost:${port}; cookie none`);
+  });
+
+  it('keeps the agent’s browser from the host’s own services', async () => {
+    let hits = 0;
+    const internal = http.createServer((_request, response) => {
+      hits += 1;
+      response.end('internal secret');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    const internalUrl = `http://127.0.0.1:${(internal.address() as net.AddressInfo).port}/`;
+    llm.enqueue(
+      reply.text('Looking around', { when: withoutTools }),
+      reply.toolCall('browser', { code: `goto("${internalUrl}")`, security_risk: 'LOW' }, { when: withTools }),
+      reply.toolCall('finish', { message: 'Done.', task_completed: 'true' }, { when: withTools }),
+    );
+    const before = socket.events.filter((event) => event.observation === 'browse').length;
+    socket.send({ action: 'message', args: { content: 'Open the internal page' } });
+    const browsed = await socket.waitFor(
+      (client) => client.events.filter((event) => event.observation === 'browse').length > before,
+      'the browser observation',
+      60_000,
+    );
+    const observation = browsed.events.filter((event) => event.observation === 'browse').at(-1) as Event;
+    expect(observation.content).toMatch(/127\.0\.0\.1 is not reachable from Atelier/);
+    expect(observation.content).not.toContain('internal secret');
+    expect(hits).toBe(0);
+    await new Promise((resolve) => internal.close(resolve));
   });
 });

@@ -70,7 +70,10 @@ describe('buying credits with the test payment provider', () => {
       ['4000000000000069', 'Your card has expired.'],
       ['4000000000000127', "Your card's security code is incorrect."],
     ])
-      expect(await saveCardThroughOnboarding(t.app, bob.token, number!)).toMatchObject({ status: 402, body: { detail } });
+      expect(await saveCardThroughOnboarding(t.app, bob.token, number!)).toMatchObject({
+        status: 402,
+        body: { detail },
+      });
     expect((await purchase(bob.token, 5)).body).toEqual({ detail: 'Your card was declined.' });
   });
 

@@ -90,16 +90,16 @@ export class AppProxy {
     }
   }
 
-  private cookieFor(conversationId: string, userId: string, port: number, ttlMs = COOKIE_TTL_MS) {
+  private cookieFor(conversationId: string, userId: string, port: number) {
     return {
       name: `${COOKIE_PREFIX}${port}`,
-      value: this.sign({ c: conversationId, u: userId, p: port, k: 'cookie', e: Date.now() + ttlMs }),
+      value: this.sign({ c: conversationId, u: userId, p: port, k: 'cookie', e: Date.now() + COOKIE_TTL_MS }),
     };
   }
 
   /**
    * Starts serving a running conversation's app ports (when its apps listen in a namespace of
-   * their own) and lets its agent's browser in.
+   * their own). The agent's browser reaches them by its own proxy (runtime/browser-proxy.ts).
    */
   async open(conversationId: string, userId: string, session: RuntimeSession): Promise<void> {
     if (!session.proxiedApps || this.byConversation.has(conversationId)) return;
@@ -127,10 +127,6 @@ export class AppProxy {
           }
           served.listeners.push(listener);
         }
-      // The agent's browser has no Atelier session: it gets cookies of its own, for as long as the runtime runs.
-      await session.allowBrowser(
-        session.ports.map((port) => this.cookieFor(conversationId, userId, port, 365 * 24 * 3600_000)),
-      );
     } catch (error) {
       await this.close(conversationId);
       throw error;
