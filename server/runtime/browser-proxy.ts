@@ -79,8 +79,8 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /** A conversation's forward proxy on the host's loopback: plain http requests and CONNECT tunnels. */
 export class BrowserProxy {
   private readonly sockets = new Set<net.Socket>();
-  /** Why the last connection to each host was refused, for the agent's error message. */
-  private readonly refusals = new Map<string, string>();
+  /** Why the last refused connection was, for the agent's error message (one: a page may try any number of hosts). */
+  private refusal: { host: string; message: string } | null = null;
 
   private constructor(
     private readonly server: http.Server,
@@ -107,9 +107,10 @@ export class BrowserProxy {
     return `http://127.0.0.1:${(this.server.address() as net.AddressInfo).port}`;
   }
 
-  /** Why a connection to `host` was refused last, if it was. */
+  /** Why a connection to `host` was refused, if that was the last refusal. */
   refusalFor(host: string): string | null {
-    return this.refusals.get(host.replace(/^\[(.*)\]$/, '$1')) ?? null;
+    const refused = this.refusal;
+    return refused?.host === host.replace(/^\[(.*)\]$/, '$1') ? refused.message : null;
   }
 
   async close(): Promise<void> {
@@ -127,10 +128,10 @@ export class BrowserProxy {
   private async target(host: string, port: number) {
     try {
       const target = await this.route(host, port);
-      this.refusals.delete(host);
+      if (this.refusal?.host === host) this.refusal = null;
       return target;
     } catch (error) {
-      this.refusals.set(host, messageOf(error));
+      this.refusal = { host, message: messageOf(error) };
       throw error;
     }
   }

@@ -23,7 +23,7 @@ export interface ClaimDeps {
   /** A keyed fingerprint of the card number: claims are told apart without keeping numbers. */
   fingerprint: (digits: string) => string;
   /** The payment provider checks the card with its bank, with no charge; refusals are HttpErrors (402). */
-  verifyCard: (card: CardInput) => Promise<unknown>;
+  verifyCard: (card: CardInput) => Promise<void>;
   now: () => Date;
 }
 

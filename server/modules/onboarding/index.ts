@@ -31,7 +31,7 @@ export interface OnboardingDeps {
   /** A keyed fingerprint of a card number (the claim page's once-per-card rule). */
   fingerprint: (digits: string) => string;
   /** Has the payment provider check a card with its bank, with no charge (the claim page). */
-  verifyCard: (card: CardInput) => Promise<unknown>;
+  verifyCard: (card: CardInput) => Promise<void>;
   now?: () => Date;
 }
 

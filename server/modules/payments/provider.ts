@@ -55,7 +55,7 @@ export interface PaymentProvider {
   /** Keeps the card at the provider for later charges; throws CardDeclined when it refuses the card. */
   saveCard(payer: Payer, card: CardInput): Promise<SavedCard>;
   /** Has the provider check the card with its bank, charging and keeping nothing; throws CardDeclined or PaymentRejected. */
-  verifyCard(card: CardInput): Promise<{ brand: string; last4: string }>;
+  verifyCard(card: CardInput): Promise<void>;
   /** Charges a saved card now; throws CardDeclined or ProviderFailed. */
   charge(input: {
     payer: Payer;

@@ -140,8 +140,6 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
           confirm: true,
         });
         if (intent.status !== 'succeeded') throw new CardDeclined(BANK_ASKS_TO_CONFIRM_CARD);
-        const { brand, last4 } = cardOf(method, '');
-        return { brand, last4 };
       }),
     charge: ({ payer, paymentMethodId, amountCents, description, idempotencyKey }) =>
       withStripe(async (stripe) => {
