@@ -13,6 +13,9 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, '**/*.model.test.ts'],
+          // Runtime tests start sandboxes: the first probes the host's protections (~3 s alone, more on a loaded CI).
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

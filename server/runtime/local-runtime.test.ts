@@ -25,6 +25,7 @@ let temp: TempRuntime;
 
 beforeAll(async () => {
   temp = await tempRuntime({ portRange: [27000, 27999] });
+  await temp.runtime.isSandboxed(); // the one-time probe of the host's protections, outside any test's time
 });
 
 afterAll(async () => {
