@@ -33,6 +33,13 @@ const hasExtension = (file: FileLike, extensions: readonly string[]) =>
 
 export const isImage = (file: FileLike) =>
   (file.type ?? '').startsWith('image/') || hasExtension(file, IMAGE_EXTENSIONS);
+const TYPE_OF_EXTENSION: Record<string, string> = { jpg: 'image/jpeg', svg: 'image/svg+xml' };
+/** The image's media type, from its name when the browser gave none (its data URL must say image/…: the server takes no other). */
+export const imageTypeOf = (file: FileLike) => {
+  if ((file.type ?? '').startsWith('image/')) return file.type as string;
+  const extension = IMAGE_EXTENSIONS.find((candidate) => lowerName(file).endsWith(`.${candidate}`)) ?? 'png';
+  return TYPE_OF_EXTENSION[extension] ?? `image/${extension}`;
+};
 export const isAcceptedFile = (file: FileLike) =>
   hasExtension(file, ARCHIVE_EXTENSIONS) || hasExtension(file, TEXT_EXTENSIONS);
 

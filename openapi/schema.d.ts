@@ -2733,6 +2733,8 @@ export interface components {
             results: components["schemas"]["Conversation"][];
             next_page_id: string | null;
         };
+        /** @description An image as a base64 `data:` URL. Links to images elsewhere are refused, so showing a message never makes a request to a host the user did not choose (the model is only ever sent data URLs). */
+        ImageDataUrl: string;
         SuggestedTask: {
             git_provider: components["schemas"]["GitProvider"];
             issue_number?: number | null;
@@ -2749,7 +2751,7 @@ export interface components {
             /** @description The branch to check out; the repository's default branch when absent. */
             selected_branch?: string | null;
             initial_user_msg?: string | null;
-            image_urls?: string[];
+            image_urls?: components["schemas"]["ImageDataUrl"][];
             suggested_task?: components["schemas"]["SuggestedTask"] | null;
             conversation_instructions?: string | null;
             /** @description True for a microagent-launch conversation. */
@@ -2828,7 +2830,7 @@ export interface components {
             message_content?: string;
             /** @default false */
             send_message: boolean;
-            image_urls?: string[];
+            image_urls?: components["schemas"]["ImageDataUrl"][];
             /** Format: date-time */
             timestamp?: string;
         };
@@ -3165,7 +3167,7 @@ export interface components {
             action: "message";
             args: {
                 content: string;
-                image_urls?: string[];
+                image_urls?: components["schemas"]["ImageDataUrl"][];
                 file_urls?: string[];
                 /** Format: date-time */
                 timestamp?: string;

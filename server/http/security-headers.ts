@@ -77,6 +77,8 @@ export function securityHeaders(options: SecurityHeaderOptions) {
       'default-src': "'self'",
       'script-src': ["'self'", ...options.inlineScripts].join(' '),
       'style-src': "'self' 'unsafe-inline'",
+      // https: for the images a message links to, each loaded only when its reader clicks for it
+      // (src/ui/markdown.ts); everything else the app shows is its own or a data URL.
       'img-src': "'self' data: blob: https:",
       'font-src': "'self' data:",
       'connect-src': ["'self'", ...(host ? [`ws://${host}:*`, `wss://${host}:*`] : [])].join(' '),

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type AnyEventObject } from 'xstate';
 import {
   isAcceptedFile,
+  imageTypeOf,
   isImage,
   MAX_FILE_BYTES,
   uploadMachine,
@@ -168,5 +169,12 @@ describe('upload validation', () => {
       ok: false,
       error: { key: 'upload.unsupportedType', params: { names: 'tool.exe, lib.dll' } },
     });
+  });
+
+  it('names an image’s media type from its extension when the browser gave none', () => {
+    expect(imageTypeOf({ name: 'shot.PNG', size: 1, type: '' })).toBe('image/png');
+    expect(imageTypeOf({ name: 'photo.jpg', size: 1 })).toBe('image/jpeg');
+    expect(imageTypeOf({ name: 'logo.svg', size: 1, type: '' })).toBe('image/svg+xml');
+    expect(imageTypeOf({ name: 'x.webp', size: 1, type: 'image/webp' })).toBe('image/webp');
   });
 });

@@ -6,7 +6,8 @@ import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
 import type { RuntimeSession } from '../../runtime/types.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { contractValidator } from '../../shared/contract-schemas.ts';
+import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import { viaRuntime } from './runtime-errors.ts';
 import { ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, TEXT_EXTENSIONS, UPLOAD_LIMIT_BYTES } from '../../../openapi/uploads.ts';
 
@@ -77,7 +78,7 @@ export async function receiveForm(parts: AsyncIterableIterator<Multipart>, spool
       const value = String(part.value);
       if (part.fieldname === 'message_content') form.messageContent = value;
       else if (part.fieldname === 'send_message') form.sendMessage = value === 'true';
-      else if (part.fieldname === 'image_urls' || part.fieldname === 'image_urls[]') form.imageUrls.push(value);
+      else if (part.fieldname === 'image_urls' || part.fieldname === 'image_urls[]') addImage(form, value);
       continue;
     }
     const name = part.filename;
@@ -92,6 +93,19 @@ export async function receiveForm(parts: AsyncIterableIterator<Multipart>, spool
   if (form.files.length + form.skipped.length === 0)
     throw new HttpError(400, 'Please select at least one file to upload');
   return form;
+}
+
+const isImageDataUrl = contractValidator<string>('ImageDataUrl');
+const MAX_IMAGES = 20; // as the contract's image_urls elsewhere
+
+/** Multipart fields are not validated by the contract on arrival: the JSON bodies' rule for images, here. */
+function addImage(form: UploadForm, value: string): void {
+  const refuse = (msg: string, type: string) =>
+    new ValidationFailure([{ loc: ['body', 'image_urls', form.imageUrls.length], msg, type }]);
+  if (form.imageUrls.length >= MAX_IMAGES)
+    throw refuse(`image_urls must NOT have more than ${MAX_IMAGES} items`, 'maxItems');
+  if (!isImageDataUrl.is(value)) throw refuse(`image_urls: an image is sent as a data:image/… URL`, 'pattern');
+  form.imageUrls.push(value);
 }
 
 function discard() {
@@ -137,7 +151,7 @@ export async function receiveUpload<T>(
  * mistake: 400 (not the plugin's 406, nor a 500). A file system error stays the server's.
  */
 function notMultipart(error: unknown): never {
-  if (error instanceof HttpError) throw error;
+  if (error instanceof HttpError || error instanceof ValidationFailure) throw error;
   const { code, statusCode, message } = error as { code?: string; statusCode?: number; message?: string };
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, 'Send the files as multipart/form-data');
   if (statusCode !== undefined && statusCode < 500) throw new HttpError(statusCode, message ?? 'Invalid upload');

@@ -59,12 +59,14 @@ function useRowText(): ChatText {
   return t;
 }
 
+/** A message's attached images: data URLs only (the server takes no others; a link stored before that stays unloaded). */
 function Images({ urls }: { urls: readonly string[] | null | undefined }) {
   const t = useRowText();
-  if (!urls || urls.length === 0) return null;
+  const images = urls?.filter((url) => url.startsWith('data:image/')) ?? [];
+  if (images.length === 0) return null;
   return (
     <div className={styles.images}>
-      {urls.map((url, index) => (
+      {images.map((url, index) => (
         <img key={url} src={url} alt={t('events.image', { number: index + 1 })} className={styles.thumbnail} />
       ))}
     </div>

@@ -10,7 +10,7 @@ import {
   type AttachedImage,
   type PendingMessage,
 } from '../../../machines/chat-input.ts';
-import { selectIsUploading, uploadMachine, type FileLike } from '../../../machines/upload.ts';
+import { imageTypeOf, selectIsUploading, uploadMachine, type FileLike } from '../../../machines/upload.ts';
 import { currentUserQuery } from '../../api/queries.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import { requests, tokenStore } from '../../app/services.ts';
@@ -31,7 +31,7 @@ const readAsDataUrl = (file: FileLike) =>
     const reader = new FileReader();
     reader.addEventListener('load', () => resolve({ name: file.name, url: String(reader.result) }));
     reader.addEventListener('error', () => reject(reader.error ?? new Error(file.name)));
-    reader.readAsDataURL(file as File);
+    reader.readAsDataURL(new Blob([file as File], { type: imageTypeOf(file) }));
   });
 
 /** The `message` action for a sent message; the client id is echoed back for de-duplication. */
