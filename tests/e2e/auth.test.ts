@@ -437,7 +437,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
 });
 
 describe.skipIf(browserMissing())('the self-hosted (oss) mode in the browser', () => {
-  const suite = browserSuite({ mode: 'oss' });
+  const suite = browserSuite({ mode: 'oss', address: '127.0.0.1' });
 
   it('opens the dashboard for the local user without any sign-in (a self-hosted installation has no landing page)', async () => {
     const { server, browser } = suite;

@@ -10,7 +10,7 @@ const figures = (page: Page) =>
   page.locator('[data-count-to]').evaluateAll((elements) => elements.map((e) => e.textContent));
 
 describe.skipIf(browserMissing())('the public site in Chromium', () => {
-  const suite = browserSuite({ mode: 'saas' });
+  const suite = browserSuite({ mode: 'saas', address: '127.0.0.1' });
 
   it('arrives as HTML with one small script, counts up, dismisses its banner for the page view and leads to the app', async () => {
     const { server, browser } = suite;

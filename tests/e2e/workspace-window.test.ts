@@ -77,6 +77,8 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     const appWindow = await popOutActiveTab(page, 'App', (message) => pageErrors.push(message));
     const noApp = 'No web app is being served yet.';
     await appWindow.getByText(noApp, { exact: false }).waitFor();
+    // Why an app on another port does not show: the tab names the ports it shows.
+    await appWindow.getByText('(APP_PORT_1 and APP_PORT_2 in its shell) show here', { exact: false }).waitFor();
     await page.locator('[data-framed-tab="app"]').waitFor({ state: 'detached' });
     await appWindow.close({ runBeforeUnload: true });
     await tabButton(page, 'App').waitFor();

@@ -8,10 +8,17 @@ import { TOKEN_KEY } from '../../src/api/token-store.ts';
 /**
  * What a browser test file runs against: a real server process (with `llm`, the fake model as
  * its operator model) and Chromium, started before the file's tests and stopped after them.
+ * The server is opened at http://localhost:PORT, as the README tells users to (`address` for a file that checks 127.0.0.1).
  * `env` adds to the server's environment, read when the suite starts (after the file's own `beforeAll`).
  * Read `server` and `browser` inside the tests: they exist once `beforeAll` has run.
  */
-export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm; env?: () => Record<string, string> }): {
+export function browserSuite(options: {
+  mode: 'saas' | 'oss';
+  llm?: FakeLlm;
+  env?: () => Record<string, string>;
+  /** The address the browser opens: the README's (localhost) unless a file checks the other. */
+  address?: 'localhost' | '127.0.0.1';
+}): {
   server: RunningServer;
   browser: Browser;
 } {
@@ -23,7 +30,11 @@ export function browserSuite(options: { mode: 'saas' | 'oss'; llm?: FakeLlm; env
       LLM_MODEL: options.llm.model,
       LLM_API_KEY: 'x',
     };
-    suite.server = await startServer({ mode: options.mode, env: { ...llm, ...options.env?.() } });
+    suite.server = await startServer({
+      mode: options.mode,
+      env: { ...llm, ...options.env?.() },
+      address: options.address ?? 'localhost',
+    });
     suite.browser = await launchBrowser();
   });
   // A failed test prints what the server refused or failed: a page that shows an error says which call.

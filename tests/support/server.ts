@@ -8,7 +8,7 @@ import { sandboxTestEnv } from './sandbox.ts';
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 export interface RunningServer {
-  /** http://127.0.0.1:PORT */
+  /** http://localhost:PORT or http://127.0.0.1:PORT, as `address` asked */
   url: string;
   port: number;
   /** The server process's id while it runs. */
@@ -48,11 +48,19 @@ export function freePort(): Promise<number> {
  * pace the server's writes).
  */
 export async function startServer(
-  options: { mode?: 'saas' | 'oss'; env?: Record<string, string>; database?: TestDatabase; logFile?: string } = {},
+  options: {
+    mode?: 'saas' | 'oss';
+    env?: Record<string, string>;
+    database?: TestDatabase;
+    logFile?: string;
+    /** `localhost` listens as the README's default does (both loopback families) and is reached by that name. */
+    address?: 'localhost' | '127.0.0.1';
+  } = {},
 ): Promise<RunningServer> {
   const database = options.database ?? (await createTestDatabase());
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const address = options.address ?? '127.0.0.1';
+  const url = `http://${address}:${port}`;
   let child: ChildProcess | undefined;
   let log = '';
   const output = () => (options.logFile ? fs.readFileSync(options.logFile, 'utf8') : log);
@@ -61,7 +69,7 @@ export async function startServer(
     const env = {
       ...process.env,
       PORT: String(port),
-      HOST: '127.0.0.1',
+      HOST: address,
       PUBLIC_URL: url,
       DATA_DIR: database.dataDir,
       APP_MODE: options.mode ?? 'saas',

@@ -8,6 +8,12 @@ const facts = {
 };
 
 describe('systemPrompt', () => {
+  it('names the two app ports the user sees, and says no other port is shown', () => {
+    const prompt = systemPrompt(facts);
+    expect(prompt).toContain('serve it on port 50001 (reachable by the user at http://localhost:50001) or port 50002');
+    expect(prompt).toContain('Only these two ports are shown to the user');
+  });
+
   it('tells the agent how to push and open a pull request on the repository’s host, with the token’s variable', () => {
     const prompt = systemPrompt({
       ...facts,

@@ -49,7 +49,7 @@ export function systemPrompt(facts: SystemPromptFacts): string {
 <WORKSPACE>
 * The workspace is ${facts.runtime.workspaceDir}, a git repository. Work inside it; relative paths are relative to it.
 * ${facts.runtime.sandboxed ? 'Commands run in a sandbox: only the workspace and your home directory are writable.' : 'Commands run directly on the host: be careful with anything outside the workspace.'}
-* To show the user an app, serve it on port ${port1} (reachable by the user at ${hostFor(0)}) or port ${port2} (at ${hostFor(1)}). Bind to 0.0.0.0, and run servers in the background, for example \`npm run dev -- --host 0.0.0.0 --port ${port1} > server.log 2>&1 &\`. The ports are also in the environment as APP_PORT_1 and APP_PORT_2.
+* To show the user an app, serve it on port ${port1} (reachable by the user at ${hostFor(0)}) or port ${port2} (at ${hostFor(1)}). Bind to 0.0.0.0, and run servers in the background, for example \`npm run dev -- --host 0.0.0.0 --port ${port1} > server.log 2>&1 &\`. The ports are also in the environment as APP_PORT_1 and APP_PORT_2. Only these two ports are shown to the user (in the App tab) and open in your browser: a server on any other port is reachable from your shell alone, so never serve what the user should see on another port.
 </WORKSPACE>${gitHostSection(facts.repository)}
 
 <TOOLS>

@@ -38,7 +38,10 @@ export function AppTab({ conversation }: AppTabProps) {
             <Spinner label={t('app.checking')} />
           </div>
         ) : (
-          <p className={styles.message}>{t('app.noHost')}</p>
+          <div className={styles.message}>
+            <p>{t('app.noHost')}</p>
+            <p>{t('app.portsShown')}</p>
+          </div>
         )}
       </div>
     );
