@@ -2995,6 +2995,7 @@ export interface components {
             code?: string;
             path?: string;
             url?: string;
+            tool_call_metadata?: components["schemas"]["ToolCallMetadata"];
             browser_actions?: string;
             /** @description Tool name of call_tool_mcp. */
             name?: string;
@@ -3039,6 +3040,13 @@ export interface components {
             trigger: string;
             content: string;
         };
+        /** @description The model's tool call an action came from; a confirmation-mode action is stated again with the same call once the user decided. */
+        ToolCallMetadata: {
+            function_name?: string;
+            tool_call_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Details of an observation event; which fields appear depends on `observation`. */
         EventExtras: {
             hidden?: boolean;
@@ -3050,6 +3058,8 @@ export interface components {
             image_urls?: string[] | null;
             /** @description Translation key of an agent error. */
             error_id?: string;
+            /** @description An MCP tool flagged its result as an error (`isError`). */
+            error?: boolean;
             diff?: string;
             path?: string;
             command?: string;

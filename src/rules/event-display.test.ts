@@ -7,6 +7,7 @@ import {
   isShownInChat,
   mergeSecurityLog,
   observationResult,
+  shownExitCode,
   relativeTime,
   showsUpdatedTime,
   suggestionBranch,
@@ -52,6 +53,23 @@ describe('observation result status', () => {
       expect(observationResult(event({ observation, content: 'file contents' }))).toBe('success');
     },
   );
+  it('an MCP result its server flagged as an error, a failed step and a rejected action say so', () => {
+    expect(observationResult(event({ observation: 'mcp', content: 'Access denied', extras: { error: true } }))).toBe(
+      'error',
+    );
+    expect(observationResult(event({ observation: 'mcp', content: 'Access denied' }))).toBe('success');
+    expect(observationResult(event({ observation: 'error', content: 'The browser action failed' }))).toBe('error');
+    expect(observationResult(event({ observation: 'user_rejected', content: 'The user rejected this action.' }))).toBe(
+      'rejected',
+    );
+  });
+  it('shows a run’s exit code unless it succeeded or timed out', () => {
+    expect(shownExitCode(run(2))).toBe(2);
+    expect(shownExitCode(run(0))).toBeNull();
+    expect(shownExitCode(run(-1))).toBeNull();
+    expect(shownExitCode(event({ observation: 'read', content: 'x' }))).toBeNull();
+    expect(shownExitCode(null)).toBeNull();
+  });
   it('other observations are successes', () => {
     expect(observationResult(event({ observation: 'browse', content: '' }))).toBe('success');
     expect(observationResult(event({ observation: 'think', content: 'error: none' }))).toBe('success');

@@ -23,9 +23,14 @@ export function isShownInChat(event: Event): boolean {
   return true;
 }
 
-export type ResultStatus = 'success' | 'error' | 'timeout';
+export type ResultStatus = 'success' | 'error' | 'timeout' | 'rejected';
 
-/** Observation result: run by exit code (-1 timeout, 0 success, else error); read, edit, run_ipython, mcp: error if empty or containing 'error:'; others success. */
+/**
+ * Observation result (spec): run by exit code (-1 timeout, 0 success, else error); read, edit,
+ * run_ipython, mcp: error if empty or containing 'error:' (an MCP result the server flagged as
+ * an error too); an error observation (a step that failed, such as a browse) is an error, and
+ * the user's rejection is its own; others success.
+ */
 export function observationResult(event: Event): ResultStatus {
   switch (event.observation) {
     case 'run': {
@@ -33,16 +38,30 @@ export function observationResult(event: Event): ResultStatus {
       if (code === -1) return 'timeout';
       return code === 0 ? 'success' : 'error';
     }
+    case 'mcp':
+      return event.extras?.error === true ? 'error' : textResult(event);
     case 'read':
     case 'edit':
     case 'run_ipython':
-    case 'mcp': {
-      const content = event.content ?? '';
-      return content.trim() === '' || content.toLowerCase().includes('error:') ? 'error' : 'success';
-    }
+      return textResult(event);
+    case 'error':
+      return 'error';
+    case 'user_rejected':
+      return 'rejected';
     default:
       return 'success';
   }
+}
+
+function textResult(event: Event): ResultStatus {
+  const content = event.content ?? '';
+  return content.trim() === '' || content.toLowerCase().includes('error:') ? 'error' : 'success';
+}
+
+/** The exit code a run's result shows beside its title: any but success's 0 (and the timeout's -1, which says itself). */
+export function shownExitCode(event: Event | null): number | null {
+  const code = event?.observation === 'run' ? event.extras?.metadata?.exit_code : undefined;
+  return typeof code === 'number' && code !== 0 && code !== -1 ? code : null;
 }
 
 export interface Truncated {

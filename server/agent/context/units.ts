@@ -13,13 +13,14 @@ export type ContextUnit =
   | { kind: 'turn'; firstEventId: number; pinned: false; messages: ModelMessage[] };
 
 /** What the agent stores in an action's args so the history can be replayed to the model. */
-export interface ToolCallMetadata {
+// A type, not an interface: it is stored in an event's open-ended args.
+export type ToolCallMetadata = {
   function_name: string;
   tool_call_id: string;
   model_response_id: string | null;
   /** The arguments exactly as the model sent them. */
   arguments: Record<string, unknown>;
-}
+};
 
 export function toolCallMetadataOf(event: Event): ToolCallMetadata | null {
   const metadata = event.args?.tool_call_metadata as ToolCallMetadata | undefined;

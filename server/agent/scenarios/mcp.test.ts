@@ -69,6 +69,8 @@ describe('MCP tools', () => {
       extras: { name: 'echo', arguments: { text: 'hi there' } },
     });
     expect(failed?.content).toBe('this tool always fails');
+    expect(failed?.extras?.error).toBe(true);
+    expect(echoed?.extras?.error).toBeUndefined();
     expect(llm.completions.filter(withTools)[0]?.tools?.map((tool) => tool.function.name)).toContain('echo');
   }, 30_000);
 

@@ -155,7 +155,7 @@ function mcpTool(
         observation: 'mcp',
         content: truncateMiddle(resultText(result), OUTPUT_LIMIT),
         message: `MCP tool ${tool.name} answered.`,
-        extras: { name: tool.name, arguments: input },
+        extras: { name: tool.name, arguments: input, ...(result.isError === true && { error: true }) },
         error: result.isError === true,
       };
     },

@@ -11,6 +11,7 @@ import { editableText, forkPoint, type ChatRow } from './rules/chat-rows.ts';
 import {
   commandTitle,
   observationResult,
+  shownExitCode,
   truncateRunOutput,
   truncateText,
   type ResultStatus,
@@ -73,7 +74,7 @@ function Images({ urls }: { urls: readonly string[] | null | undefined }) {
   );
 }
 
-const RESULT_ICONS: Record<ResultStatus, string> = { success: '✓', error: '✗', timeout: '⏱' };
+const RESULT_ICONS: Record<ResultStatus, string> = { success: '✓', error: '✗', timeout: '⏱', rejected: '⊘' };
 
 function ResultIcon({ status }: { status: ResultStatus }) {
   const t = useRowText();
@@ -114,39 +115,56 @@ function Screenshot({ event }: { event: Event | null }) {
   );
 }
 
-/** A step of the agent: a collapsible title with its result icon; the details hold the command, code, diff or output. */
-function Step({ title, status, children }: { title: string; status: ResultStatus | null; children: ReactNode }) {
+/** A step of the agent: a collapsible title with its result icon and facts; the details hold the command, code, diff or output. */
+function Step({
+  title,
+  status,
+  facts = [],
+  children,
+}: {
+  title: string;
+  status: ResultStatus | null;
+  facts?: readonly string[];
+  children: ReactNode;
+}) {
   return (
     <details className={styles.step}>
       <summary className={styles.stepSummary}>
         {status && <ResultIcon status={status} />}
         <span className={styles.stepTitle}>{title}</span>
+        {facts.map((fact) => (
+          <span key={fact} className={styles.stepFact}>
+            {fact}
+          </span>
+        ))}
       </summary>
       {children}
     </details>
   );
 }
 
-function stepTitle(t: ChatText, event: Event): string {
+/** Each step's title as done (`events.*`) and as proposed while it awaits the user (`events.proposed.*`). */
+function stepTitle(t: ChatText, event: Event, proposed: boolean): string {
   const args = event.args ?? {};
+  const key = (name: string) => (proposed ? `events.proposed.${name}` : `events.${name}`) as 'events.ranCommand';
   switch (event.action) {
     case 'run':
-      return t('events.ranCommand', { command: commandTitle(args.command ?? '') });
+      return t(key('ranCommand'), { command: commandTitle(args.command ?? '') });
     case 'run_ipython':
-      return t('events.ranPython');
+      return t(key('ranPython'));
     case 'edit':
     case 'write':
-      return t('events.edited', { path: args.path ?? '' });
+      return t(key('edited'), { path: args.path ?? '' });
     case 'read':
-      return t('events.read', { path: args.path ?? '' });
+      return t(key('read'), { path: args.path ?? '' });
     case 'browse':
-      return t('events.browsed', { url: args.url ?? '' });
+      return t(key('browsed'), { url: args.url ?? '' });
     case 'browse_interactive':
-      return t('events.browsing');
+      return t(key('browsing'));
     case 'call_tool_mcp':
-      return t('events.calledTool', { name: args.name ?? '' });
+      return t(key('calledTool'), { name: args.name ?? '' });
     case 'delegate':
-      return t('events.delegated');
+      return t(key('delegated'));
     default:
       return t('events.thought');
   }
@@ -155,9 +173,18 @@ function stepTitle(t: ChatText, event: Event): string {
 /** Only medium and high risks are pointed out on a step; unknown and low are the usual case. */
 const RISK_LEVELS = { [-1]: null, 0: null, 1: 'medium', 2: 'high' } as const;
 
-function ActionRow({ action, observation }: { action: Event; observation: Event | null }) {
+function ActionRow({
+  action,
+  observation,
+  decision,
+}: {
+  action: Event;
+  observation: Event | null;
+  decision: Event | null;
+}) {
   const t = useRowText();
   const args = action.args ?? {};
+  const confirmation = decision?.args?.confirmation_state ?? args.confirmation_state;
   if (action.action === 'finish')
     return <AgentBubble text={args.final_thought || args.thought || action.message || ''} />;
   if (action.action === 'reject')
@@ -210,13 +237,20 @@ function ActionRow({ action, observation }: { action: Event; observation: Event 
     }
   })();
   const risk = args.security_risk === undefined ? null : RISK_LEVELS[args.security_risk];
+  const exitCode = shownExitCode(observation);
+  const facts = [
+    ...(exitCode !== null ? [t('events.exitCode', { code: exitCode })] : []),
+    ...(risk ? [t('events.securityRisk', { level: t(`events.risk.${risk}`) })] : []),
+    ...(confirmation ? [t(`events.confirmation.${confirmation}`)] : []),
+  ];
+  // Not run yet: a step that awaits the user, or was rejected, reads as proposed ("Run ls"), not done.
+  const proposed = observation === null ? confirmation !== undefined : observation.observation === 'user_rejected';
   return (
     <div>
       {args.thought && <Markdown text={args.thought} />}
-      <Step title={stepTitle(t, action)} status={status}>
+      <Step title={stepTitle(t, action, proposed)} status={status} facts={facts}>
         {body}
       </Step>
-      {risk && <p className={styles.cutNote}>{t('events.securityRisk', { level: t(`events.risk.${risk}`) })}</p>}
     </div>
   );
 }
@@ -324,7 +358,7 @@ function RowContent({ row }: { row: ChatRow }) {
       return <AgentBubble text={text} images={row.event.args?.image_urls} />;
     }
     case 'action':
-      return <ActionRow action={row.event} observation={row.observation} />;
+      return <ActionRow action={row.event} observation={row.observation} decision={row.decision} />;
     case 'observation':
       return <ObservationRow event={row.event} />;
     case 'agentStateError':

@@ -100,6 +100,17 @@ export const result = styleVariants({
   success: { color: '#30a46c' },
   error: { color: vars.color.danger },
   timeout: { color: '#f76b15' },
+  rejected: { color: vars.color.textMuted },
+});
+/** What a step's title leaves out, beside it: the exit code, the risk, the user's decision. */
+export const stepFact = style({
+  marginInlineStart: vars.space.xs,
+  padding: `0 ${vars.space.xs}`,
+  borderRadius: vars.radius.sm,
+  border: `1px solid ${vars.color.border}`,
+  color: vars.color.textMuted,
+  fontSize: vars.fontSize.sm,
+  whiteSpace: 'nowrap',
 });
 export const screenshot = style({
   maxWidth: '100%',

@@ -211,6 +211,50 @@ describe('chat rows', () => {
     ).toEqual([1, 2, 4, 10]);
   });
 
+  it('draws an action of confirmation mode once: the decision joins the row that awaited it, then its result', () => {
+    const stated = (id: number, confirmation_state: 'awaiting_confirmation' | 'confirmed' | 'rejected', call = 'c1') =>
+      ({
+        ...run(id),
+        args: {
+          command: 'rm -rf scratch',
+          confirmation_state,
+          tool_call_metadata: {
+            function_name: 'execute_bash',
+            tool_call_id: call,
+            model_response_id: null,
+            arguments: {},
+          },
+        },
+      }) as Event;
+    const awaiting = stated(1, 'awaiting_confirmation');
+    expect(chatRows([awaiting], createRowCache())).toEqual([
+      { kind: 'action', id: 1, event: awaiting, observation: null, decision: null },
+    ]);
+    const confirmed = stated(2, 'confirmed');
+    const rows = chatRows([awaiting, confirmed, runResult(3, 1)], createRowCache());
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: 1, decision: { id: 2 }, observation: { id: 3 } });
+    const rejection: Event = {
+      id: 6,
+      source: 'agent',
+      timestamp: at,
+      observation: 'user_rejected',
+      cause: 4,
+      content: 'no',
+    };
+    const rejected = chatRows(
+      [stated(4, 'awaiting_confirmation', 'c2'), stated(5, 'rejected', 'c2'), rejection],
+      createRowCache(),
+    );
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ id: 4, decision: { id: 5 }, observation: { id: 6 } });
+    // Grown event by event, the selector builds the same one row.
+    const select = createRowsSelector();
+    select({ events: [awaiting] });
+    select({ events: [awaiting, confirmed] });
+    expect(select({ events: [awaiting, confirmed, runResult(3, 1)] })).toEqual(rows);
+  });
+
   it('finds the last agent row for confirm and reject', () => {
     const rows = chatRows([run(1), userMessage(2)], createRowCache());
     expect(lastAgentRowId(rows)).toBe(1);

@@ -8,12 +8,14 @@ import type { Event } from '../../../../openapi/types.ts';
 // or are not shown (state changes, system prompts, info status updates, null observations).
 // Rows are cached by their events, so a row keeps its identity until one of its events changes
 // and appending an event re-renders only the rows it touches.
+// In confirmation mode the agent states an action twice, awaiting the user and then as they
+// decided (same tool call): the decision joins the first statement's row, one row per action.
 // The agent reports a problem twice, as an error status update (with the id that names it) and
 // then as its ERROR state change (with the same text as reason): the chat shows it once.
 
 export type ChatRow =
   | { kind: 'message'; id: number; event: Event }
-  | { kind: 'action'; id: number; event: Event; observation: Event | null }
+  | { kind: 'action'; id: number; event: Event; observation: Event | null; decision: Event | null }
   | { kind: 'observation'; id: number; event: Event }
   | { kind: 'agentStateError'; id: number; event: Event }
   | { kind: 'statusError'; id: number; event: Event }
@@ -78,9 +80,17 @@ function singleRow(cache: RowCache, event: Event, build: () => ChatRow): ChatRow
   return row;
 }
 
-function actionRow(cache: RowCache, action: Event, observation: Event | null): ChatRow {
+function actionRow(cache: RowCache, action: Event, observation: Event | null, decision: Event | null): ChatRow {
+  // A decided action is rare (confirmation mode only): its row is built afresh.
+  if (decision !== null) return { kind: 'action', id: action.id, event: action, observation, decision };
   if (observation === null)
-    return singleRow(cache, action, () => ({ kind: 'action', id: action.id, event: action, observation: null }));
+    return singleRow(cache, action, () => ({
+      kind: 'action',
+      id: action.id,
+      event: action,
+      observation: null,
+      decision,
+    }));
   let byObservation = cache.paired.get(action);
   if (!byObservation) {
     byObservation = new WeakMap();
@@ -88,10 +98,12 @@ function actionRow(cache: RowCache, action: Event, observation: Event | null): C
   }
   const cached = byObservation.get(observation);
   if (cached) return cached;
-  const row: ChatRow = { kind: 'action', id: action.id, event: action, observation };
+  const row: ChatRow = { kind: 'action', id: action.id, event: action, observation, decision };
   byObservation.set(observation, row);
   return row;
 }
+
+const toolCallOf = (event: Event) => event.args?.tool_call_metadata?.tool_call_id;
 
 const errorText = (text: string | null | undefined) => (text ?? '').trim();
 
@@ -99,29 +111,43 @@ const errorText = (text: string | null | undefined) => (text ?? '').trim();
 const repeatsStatusError = (event: Event, previous: ChatRow | undefined) =>
   previous?.kind === 'statusError' && errorText(previous.event.message) === errorText(event.extras?.reason);
 
-/** Rows being built event by event: the rows so far, and where each step action still waiting for its result is. */
+/**
+ * Rows being built event by event: the rows so far, where each step action still waiting for its
+ * result is, and where each action waiting for the user's decision is (by tool call).
+ */
 interface RowsBuild {
   rows: ChatRow[];
   awaiting: Map<number, number>;
+  undecided: Map<string, number>;
 }
+
+type ActionChatRow = Extract<ChatRow, { kind: 'action' }>;
 
 /**
  * Adds the rows of `events` (ascending id, after those already built). An observation joins the
  * row of the shown step action that caused it, the first one only (its cause comes before it).
  */
 function addRows(build: RowsBuild, events: readonly Event[], cache: RowCache): void {
-  const { rows, awaiting } = build;
+  const { rows, awaiting, undecided } = build;
   for (const event of events) {
     if (!isShownInChat(event)) continue;
     const at =
       event.observation !== undefined && typeof event.cause === 'number' ? awaiting.get(event.cause) : undefined;
+    const decided = isStepAction(event) ? undecided.get(toolCallOf(event) ?? '') : undefined;
     if (at !== undefined) {
       awaiting.delete(event.cause as number);
-      rows[at] = actionRow(cache, (rows[at] as { event: Event }).event, event);
+      const row = rows[at] as ActionChatRow;
+      rows[at] = actionRow(cache, row.event, event, row.decision);
+    } else if (decided !== undefined && event.args?.confirmation_state !== 'awaiting_confirmation') {
+      undecided.delete(toolCallOf(event) as string);
+      const row = rows[decided] as ActionChatRow;
+      rows[decided] = actionRow(cache, row.event, row.observation, event);
     } else if (isMessage(event)) rows.push(singleRow(cache, event, () => ({ kind: 'message', id: event.id, event })));
     else if (isStepAction(event)) {
       awaiting.set(event.id, rows.length);
-      rows.push(actionRow(cache, event, null));
+      const toolCall = toolCallOf(event);
+      if (event.args?.confirmation_state === 'awaiting_confirmation' && toolCall) undecided.set(toolCall, rows.length);
+      rows.push(actionRow(cache, event, null, null));
     } else {
       const kind = standaloneKind(event);
       if (kind === 'agentStateError' && repeatsStatusError(event, rows.at(-1))) continue;
@@ -132,7 +158,7 @@ function addRows(build: RowsBuild, events: readonly Event[], cache: RowCache): v
 
 /** The rows of the chat for `events` (ascending id), reusing the cached row objects. */
 export function chatRows(events: readonly Event[], cache: RowCache): ChatRow[] {
-  const build: RowsBuild = { rows: [], awaiting: new Map() };
+  const build: RowsBuild = { rows: [], awaiting: new Map(), undecided: new Map() };
   addRows(build, events, cache);
   return build.rows;
 }
@@ -145,13 +171,15 @@ export function chatRows(events: readonly Event[], cache: RowCache): ChatRow[] {
 export function createRowsSelector(): (snapshot: { events: readonly Event[] }) => ChatRow[] {
   const cache = createRowCache();
   let built: readonly Event[] = [];
-  let build: RowsBuild = { rows: [], awaiting: new Map() };
+  let build: RowsBuild = { rows: [], awaiting: new Map(), undecided: new Map() };
   return (snapshot) => {
     const { events } = snapshot;
     if (events === built) return build.rows;
     const grown = grewAtEnd(built, events);
     // A new array for each change: the list compares rows by identity.
-    build = grown ? { rows: [...build.rows], awaiting: build.awaiting } : { rows: [], awaiting: new Map() };
+    build = grown
+      ? { rows: [...build.rows], awaiting: build.awaiting, undecided: build.undecided }
+      : { rows: [], awaiting: new Map(), undecided: new Map() };
     addRows(build, grown ? events.slice(built.length) : events, cache);
     built = events;
     return build.rows;
