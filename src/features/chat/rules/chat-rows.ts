@@ -133,19 +133,19 @@ function addRows(build: RowsBuild, events: readonly Event[], cache: RowCache): v
     if (!isShownInChat(event)) continue;
     const at =
       event.observation !== undefined && typeof event.cause === 'number' ? awaiting.get(event.cause) : undefined;
-    const decided = isStepAction(event) ? undecided.get(toolCallOf(event) ?? '') : undefined;
+    const toolCall = isStepAction(event) ? toolCallOf(event) : undefined;
+    const decided = toolCall === undefined ? undefined : undecided.get(toolCall);
     if (at !== undefined) {
       awaiting.delete(event.cause as number);
       const row = rows[at] as ActionChatRow;
       rows[at] = actionRow(cache, row.event, event, row.decision);
     } else if (decided !== undefined && event.args?.confirmation_state !== 'awaiting_confirmation') {
-      undecided.delete(toolCallOf(event) as string);
+      undecided.delete(toolCall as string);
       const row = rows[decided] as ActionChatRow;
       rows[decided] = actionRow(cache, row.event, row.observation, event);
     } else if (isMessage(event)) rows.push(singleRow(cache, event, () => ({ kind: 'message', id: event.id, event })));
     else if (isStepAction(event)) {
       awaiting.set(event.id, rows.length);
-      const toolCall = toolCallOf(event);
       if (event.args?.confirmation_state === 'awaiting_confirmation' && toolCall) undecided.set(toolCall, rows.length);
       rows.push(actionRow(cache, event, null, null));
     } else {
