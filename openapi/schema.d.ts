@@ -1611,6 +1611,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{conversation_id}/terminals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's terminals in the conversation's sandbox
+         * @description Each is a bash on a pseudo-terminal of its own beside the agent's shell (the Terminal
+         *     tab); it lives until it is closed or the runtime stops, and is watched and typed into
+         *     over the socket at `x-terminal-websocket`. 503 while the runtime is not running.
+         */
+        get: operations["listTerminals"];
+        put?: never;
+        /**
+         * Start a terminal
+         * @description 409 when the conversation has 5 open already; 503 while the runtime is not running.
+         */
+        post: operations["openTerminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{conversation_id}/terminals/{terminal_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Close a terminal (its shell and everything it started end) */
+        delete: operations["closeTerminal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations/{conversation_id}/git/diff": {
         parameters: {
             query?: never;
@@ -3243,6 +3286,38 @@ export interface components {
             /** @description 401 means the session expired (the client reloads after 2 s). */
             error_code?: number;
         };
+        TerminalSize: {
+            cols: number;
+            rows: number;
+        };
+        Terminal: {
+            id: string;
+            /** @description Its shell has ended; it stays listed until closed. */
+            exited: boolean;
+        };
+        TerminalList: {
+            terminals: components["schemas"]["Terminal"][];
+        };
+        TerminalClientFrame: {
+            /** @constant */
+            type: "input";
+            /** @description Keystrokes or pasted text. */
+            data: string;
+        } | {
+            /** @constant */
+            type: "resize";
+            cols: number;
+            rows: number;
+        };
+        TerminalServerFrame: {
+            /** @constant */
+            type: "output";
+            data: string;
+        } | {
+            /** @constant */
+            type: "exit";
+            exit_code: number;
+        } | components["schemas"]["ErrorFrame"];
         ServerFrame: components["schemas"]["EventFrame"] | components["schemas"]["ErrorFrame"];
     };
     responses: {
@@ -5722,6 +5797,93 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTerminals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open terminals, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TerminalList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    openTerminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TerminalSize"];
+            };
+        };
+        responses: {
+            /** @description The new terminal. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Terminal"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    closeTerminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+                terminal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -354,6 +354,7 @@ export async function buildApp({
     limits: config.socketLimits,
     owns: async (user, id) => (await service.find(user, id)) !== null,
     act: service.act,
+    terminal: (conversationId, terminalId) => manager.session(conversationId)?.terminals.get(terminalId) ?? null,
     events,
     streams: new EventStreams(bus, events, app.log),
     chats: {

@@ -8,8 +8,10 @@ import { bearerToken } from '../shared/bearer-token.ts';
 import type { ClientAction } from '../../openapi/types.ts';
 import { openSockets } from '../shared/metrics.ts';
 import { OpenCounts } from '../shared/open-counts.ts';
+import type { UserTerminal } from '../runtime/user-terminals.ts';
 
 type ClientFrame = components['schemas']['ClientFrame'];
+type TerminalClientFrame = components['schemas']['TerminalClientFrame'];
 
 export interface SocketDeps {
   /** The user behind a token (the local user in oss mode), or null. */
@@ -24,6 +26,8 @@ export interface SocketDeps {
   act(user: AuthUser, conversationId: string, action: ClientAction): Promise<void>;
   events: EventReader;
   streams: EventStreams;
+  /** A terminal of the conversation running on this node, or null (not here, no such terminal). */
+  terminal(conversationId: string, terminalId: string): UserTerminal | null;
   /** Sockets one user, and one address, may have open at once. */
   limits: { perUser: number; perAddress: number };
   /** The chat-only onboarding's chats (`chat_only_mode=true`), each with its own events. */
@@ -62,6 +66,9 @@ const RECHECK_MS = 500;
 const REPLAY_PAUSE_BYTES = 256 * 1024;
 const REPLAY_PAUSE_MS = 30_000;
 const SEND_LIMIT_BYTES = 4 * 1024 * 1024;
+/** A terminal's output is held while its socket has this much unsent, and released below the second. */
+const TERMINAL_PAUSE_BYTES = 1024 * 1024;
+const TERMINAL_RESUME_BYTES = 256 * 1024;
 const TOO_MANY = 'Too many open connections: close another tab of Atelier, or try again later.';
 
 type ErrorFrame = { error: true; message: string; error_code?: number };
@@ -107,6 +114,7 @@ async function drained(socket: WebSocket): Promise<boolean> {
  */
 export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   const isFrame = contractValidator<ClientFrame>('ClientFrame');
+  const isTerminalFrame = contractValidator<TerminalClientFrame>('TerminalClientFrame');
   /** Each open conversation socket's check of its credentials, which closes it when they no longer hold. */
   const openers = new Map<WebSocket, { userId: string; bySessionKey: boolean; check(): Promise<void> }>();
   // A user's token answers from a cache: asking twice a second costs a lookup, and a database
@@ -152,25 +160,7 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     const expired = () => fail({ error: true, message: 'Session expired.', error_code: 401 }, 4401);
     if (channel === 'unauthenticated') return expired();
     if (channel === 'not found') return fail({ error: true, message: 'Conversation not found', error_code: 404 }, 4404);
-    const { opener } = channel;
-    if (opener) {
-      const userId = opener.user.id;
-      if (!perUser.take(userId, deps.limits.perUser)) return tooMany();
-      socket.on('close', () => perUser.give(userId));
-      let checking = false;
-      openers.set(socket, {
-        userId: opener.user.id,
-        bySessionKey: opener.bySessionKey,
-        async check() {
-          if (checking || socket.readyState !== socket.OPEN) return;
-          checking = true;
-          const now = await opener.again().catch(() => opener.user);
-          checking = false;
-          if (!now || now.id !== opener.user.id || !now.isActive) expired();
-        },
-      });
-      socket.on('close', () => openers.delete(socket));
-    }
+    if (channel.opener && !followOpener(socket, channel.opener, expired)) return tooMany();
 
     const latest = Number.parseInt(query.latest_event_id ?? '-1', 10);
     let lastSent = Number.isFinite(latest) ? latest : -1;
@@ -202,6 +192,93 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     let queue = Promise.resolve();
     const receive = (data: unknown) => {
       queue = queue.then(() => onFrame(socket, channel, String(data)));
+    };
+    socket.off('message', keep);
+    socket.on('message', receive);
+    for (const data of early) receive(data);
+  });
+
+  /**
+   * Counts the socket against its user's limit and closes it (`expired`) once the credentials
+   * it was opened with no longer hold; false when the user has too many open.
+   */
+  function followOpener(socket: WebSocket, opener: NonNullable<Channel['opener']>, expired: () => void): boolean {
+    const userId = opener.user.id;
+    if (!perUser.take(userId, deps.limits.perUser)) return false;
+    socket.on('close', () => perUser.give(userId));
+    let checking = false;
+    openers.set(socket, {
+      userId,
+      bySessionKey: opener.bySessionKey,
+      async check() {
+        if (checking || socket.readyState !== socket.OPEN) return;
+        checking = true;
+        const now = await opener.again().catch(() => opener.user);
+        checking = false;
+        if (!now || now.id !== userId || !now.isActive) expired();
+      },
+    });
+    socket.on('close', () => openers.delete(socket));
+    return true;
+  }
+
+  // A user terminal (x-terminal-websocket): the same credentials as the conversation socket, on
+  // the node that runs the conversation; keystrokes in, output out.
+  app.get('/terminal', { websocket: true }, async (socket, request) => {
+    request.log.info({ req: request }, 'terminal socket opened');
+    const query = request.query as Record<string, string | undefined>;
+    const fail = (message: string, code: number) => {
+      const frame: ErrorFrame = { error: true, message, error_code: code - 4000 };
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+      socket.close(code, message);
+    };
+    const early: string[] = [];
+    const keep = (data: unknown) => early.push(String(data));
+    socket.on('message', keep);
+    if (!perAddress.take(request.ip, deps.limits.perAddress)) return fail(TOO_MANY, 4429);
+    socket.on('close', () => perAddress.give(request.ip));
+
+    const channel = await channelOf({ ...query, chat_only_mode: undefined }, request.headers.authorization);
+    const expired = () => fail('Session expired.', 4401);
+    if (channel === 'unauthenticated') return expired();
+    const opener = channel === 'not found' ? undefined : channel.opener;
+    const terminal = opener ? deps.terminal(query.conversation_id ?? '', query.terminal_id ?? '') : null;
+    if (!terminal || !opener) return fail('No such terminal', 4404);
+    if (!followOpener(socket, opener, expired)) return fail(TOO_MANY, 4429);
+    if (socket.readyState !== socket.OPEN) return;
+
+    // Output waits in the pseudo-terminal (its writers block) while this client is not reading.
+    let paused = false;
+    const flow = setInterval(() => {
+      if (paused && socket.bufferedAmount < TERMINAL_RESUME_BYTES) {
+        paused = false;
+        terminal.resume();
+      }
+    }, 50);
+    const unwatch = terminal.watch((output) => {
+      if (socket.readyState !== socket.OPEN) return;
+      socket.send(JSON.stringify(output));
+      if (output.type === 'exit') return socket.close(1000, 'The shell ended');
+      if (!paused && socket.bufferedAmount > TERMINAL_PAUSE_BYTES) {
+        paused = true;
+        terminal.pause();
+      }
+    });
+    socket.on('close', () => {
+      clearInterval(flow);
+      unwatch();
+      if (paused) terminal.resume();
+    });
+    const receive = (data: unknown) => {
+      let frame: unknown;
+      try {
+        frame = JSON.parse(String(data));
+      } catch {
+        return fail('Frames must be JSON', 4400);
+      }
+      if (!isTerminalFrame.is(frame)) return fail(`Invalid frame: ${isTerminalFrame.explain()}`, 4400);
+      if (frame.type === 'input') terminal.write(frame.data);
+      else terminal.resize(frame);
     };
     socket.off('message', keep);
     socket.on('message', receive);

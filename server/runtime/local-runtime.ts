@@ -27,6 +27,7 @@ import {
 } from './sandbox.ts';
 import { LocalSession } from './session.ts';
 import { Shell } from './shell.ts';
+import { UserTerminals } from './user-terminals.ts';
 import {
   IsolationUnavailableError,
   MissingWorkspaceError,
@@ -468,6 +469,7 @@ export class LocalRuntime implements Runtime {
           wrap,
           ports: kernelPorts,
         }),
+        terminals: new UserTerminals({ wrap, env: () => env, cwd: dirs.workspaceDir }),
         browser: new BrowserTab(
           this.browser,
           conversationRoute({

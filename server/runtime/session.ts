@@ -11,6 +11,7 @@ import type { LimitHit } from './limits.ts';
 import type { AppForward, IsolatedNetwork } from './network.ts';
 import type { PythonKernel } from './python-kernel.ts';
 import type { Shell } from './shell.ts';
+import type { UserTerminals } from './user-terminals.ts';
 import type {
   BrowserAction,
   BrowserState,
@@ -56,6 +57,8 @@ export interface LocalSessionParts {
   limits: LimitWatch | null;
   kernel: PythonKernel;
   browser: BrowserTab;
+  /** The user's own terminals (the Terminal tab), each a bash of its own beside the agent's shell. */
+  terminals: UserTerminals;
   /** The conversation's network namespace, stopped after its processes; null when they share the host's network. */
   network: IsolatedNetwork | null;
   /** Null when the kernel can run, else why not (shared by all sessions of the runtime). */
@@ -82,6 +85,10 @@ export class LocalSession implements RuntimeSession {
     this.sandboxed = parts.sandboxed;
     this.files = new WorkspaceFiles(parts.workspaceDir, parts.owner);
     this.edits = new Editor(this.files);
+  }
+
+  get terminals(): UserTerminals {
+    return this.parts.terminals;
   }
 
   get proxiedApps(): boolean {
@@ -240,7 +247,12 @@ export class LocalSession implements RuntimeSession {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.parts.git.close();
-      await Promise.allSettled([this.parts.shell.kill(), this.parts.kernel.stop(), this.parts.browser.close()]);
+      await Promise.allSettled([
+        this.parts.shell.kill(),
+        this.parts.terminals.closeAll(),
+        this.parts.kernel.stop(),
+        this.parts.browser.close(),
+      ]);
       await this.parts.network?.stop();
       await this.parts.onStopped();
     })();

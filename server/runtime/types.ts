@@ -1,5 +1,6 @@
 import type { HostedApp, HostedAppSpec } from './hosted-app.ts';
 import type { LimitHit } from './limits.ts';
+import type { UserTerminals } from './user-terminals.ts';
 
 /**
  * The runtime boundary (ARCHITECTURE.md §7, §8): everything the agent and the
@@ -150,6 +151,8 @@ export interface RuntimeSession {
   interrupt(): Promise<void>;
   /** Every chunk the shell prints, for the terminal tab; returns an unsubscribe function. */
   onOutput(listener: (chunk: string) => void): () => void;
+  /** The user's own terminals in this sandbox (the Terminal tab): they never wait on the agent's shell. */
+  readonly terminals: UserTerminals;
 
   editor(input: EditorInput): Promise<EditorResult>;
   /** Entries of a directory (names; directories end with '/'), confined to the workspace. */

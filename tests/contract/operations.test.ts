@@ -296,6 +296,12 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   getConversationMicroagents: (s) => call(t.app, 'GET', on('/microagents'), { token: s.token }),
   getRememberPrompt: (s) => call(t.app, 'GET', on('/remember-prompt?event_id=0'), { token: s.token }),
   listFiles: (s) => call(t.app, 'GET', on('/list-files'), { token: s.token }),
+  listTerminals: (s) => call(t.app, 'GET', on('/terminals'), { token: s.token }),
+  openTerminal: (s) => call(t.app, 'POST', on('/terminals'), { token: s.token, body: { cols: 80, rows: 24 } }),
+  closeTerminal: async (s) => {
+    const opened = await call(t.app, 'POST', on('/terminals'), { token: s.token, body: { cols: 80, rows: 24 } });
+    return call(t.app, 'DELETE', on(`/terminals/${opened.body?.id as string}`), { token: s.token });
+  },
   selectFile: (s) => call(t.app, 'GET', on('/select-file?file=a.md'), { token: s.token }),
   submitEventFeedback: (s) =>
     call(t.app, 'POST', '/feedback/conversation', {

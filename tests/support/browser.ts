@@ -48,8 +48,9 @@ export async function launchBrowser(): Promise<Browser> {
     ],
   });
   // Two CPUs run the server, its sandboxes and Chromium: a wait may take longer than Playwright's
-  // 30 s under that load; each test's own time limit still bounds the whole.
-  context.setDefaultTimeout(60_000);
+  // 30 s under that load. Below the tests' 60 s limit, so a wait that hangs fails naming itself
+  // (and the failed test prints the server's refusals) rather than as the test's timeout.
+  context.setDefaultTimeout(45_000);
   return {
     context,
     newPage: () => context.newPage(),

@@ -20,6 +20,9 @@ export const RUNTIME_OPERATIONS: ReadonlySet<string> = new Set([
   'saveFile',
   'uploadFiles',
   'forkConversation',
+  'listTerminals',
+  'openTerminal',
+  'closeTerminal',
 ]);
 
 /** The host (and port) the caller's browser reached Atelier by: kept by the node that forwarded the call. */
@@ -72,5 +75,8 @@ export function conversationHandlers(
     selectFile: async (ctx) => workspace.selectFile(await row(ctx), ctx.query.file),
     saveFile: async (ctx) => workspace.saveFile(await row(ctx), ctx.body.path, ctx.body.content),
     uploadFiles: async (ctx) => workspace.upload(await row(ctx), ctx.parts),
+    listTerminals: async (ctx) => workspace.terminals(await row(ctx)),
+    openTerminal: async (ctx) => new RawResponse(201, await workspace.openTerminal(await row(ctx), ctx.body)),
+    closeTerminal: async (ctx) => workspace.closeTerminal(await row(ctx), ctx.params.terminal_id),
   };
 }

@@ -7,7 +7,10 @@ import type { ConversationManager } from './manager.ts';
 import { readMicroagents } from '../../agent/recall/microagents.ts';
 import { viaRuntime } from './runtime-errors.ts';
 import type { ConversationRow } from './store.ts';
+import { TooManyTerminalsError, type TerminalSize, type UserTerminal } from '../../runtime/user-terminals.ts';
 import { receiveUpload, storeFiles, type MultipartParts } from './upload.ts';
+
+const terminalOf = (terminal: UserTerminal) => ({ id: terminal.id, exited: terminal.exited });
 
 /** The built-in editor opens files up to this size; bigger ones are answered with 413. */
 const EDITOR_LIMIT_CHARS = 5 * 1024 * 1024;
@@ -108,6 +111,23 @@ export function createWorkspaceCalls(deps: {
       if (code.includes('\0') || code.includes('\uFFFD')) throw new HttpError(400, `${file} is a binary file`);
       if (code.length > EDITOR_LIMIT_CHARS) throw new HttpError(413, `${file} is too large for the editor (over 5 MB)`);
       return { code };
+    },
+
+    terminals(row: ConversationRow) {
+      return { terminals: session(row).terminals.list().map(terminalOf) };
+    },
+
+    openTerminal(row: ConversationRow, size: TerminalSize) {
+      try {
+        return terminalOf(session(row).terminals.start(size));
+      } catch (error) {
+        throw error instanceof TooManyTerminalsError ? new HttpError(409, error.message) : error;
+      }
+    },
+
+    async closeTerminal(row: ConversationRow, terminalId: string) {
+      if (!(await session(row).terminals.close(terminalId))) throw notFound('No such terminal');
+      return { success: true };
     },
 
     async saveFile(row: ConversationRow, path: string, content: string) {
