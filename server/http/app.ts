@@ -23,7 +23,7 @@ import { INACTIVE_ACCOUNT, HttpError, ValidationFailure } from '../shared/http-e
 import { JSON_BODY_TYPES, RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
 import { recordCspViolation } from './csp-reports.ts';
-import { forwardTo, isForwarded } from './forward.ts';
+import { FORWARDED_HEADER, forwardTo, isForwarded } from './forward.ts';
 import { MAX_PROBLEMS_TOLD, refuseUnstorable } from './input-guard.ts';
 import { OpenCounts } from '../shared/open-counts.ts';
 import { landingPages } from './landing-page.ts';
@@ -355,6 +355,9 @@ export async function buildApp({
     owns: async (user, id) => (await service.find(user, id)) !== null,
     act: service.act,
     terminal: (conversationId, terminalId) => manager.session(conversationId)?.terminals.get(terminalId) ?? null,
+    ownerElsewhere: async (conversationId, headers) =>
+      headers[FORWARDED_HEADER] === undefined ? manager.ownerElsewhere(conversationId) : null,
+    passOnHeaders: { [FORWARDED_HEADER]: config.nodeUrl },
     events,
     streams: new EventStreams(bus, events, app.log),
     chats: {

@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { WebSocket as WebSocketClient, type WebSocket } from 'ws';
 import type { components } from '../../openapi/schema.d.ts';
 import { contractValidator } from '../shared/contract-schemas.ts';
 import type { AuthUser } from '../shared/operations.ts';
@@ -28,6 +29,10 @@ export interface SocketDeps {
   streams: EventStreams;
   /** A terminal of the conversation running on this node, or null (not here, no such terminal). */
   terminal(conversationId: string, terminalId: string): UserTerminal | null;
+  /** The address of the node that runs the conversation when it is another one and the socket was not passed on already, else null. */
+  ownerElsewhere(conversationId: string, headers: IncomingHttpHeaders): Promise<string | null>;
+  /** Marks a socket this node passes on to another. */
+  passOnHeaders: Record<string, string>;
   /** Sockets one user, and one address, may have open at once. */
   limits: { perUser: number; perAddress: number };
   /** The chat-only onboarding's chats (`chat_only_mode=true`), each with its own events. */
@@ -89,6 +94,33 @@ function eventFrame(event: Event): Buffer {
     eventFrames.set(event, frame);
   }
   return frame;
+}
+
+/**
+ * Joins `socket` to the same socket on the node at `owner`, frames passed both ways as they
+ * are (the ones that arrived early first) and each end's close passed to the other.
+ */
+function passOn(
+  socket: WebSocket,
+  owner: string,
+  request: FastifyRequest,
+  early: string[],
+  headers: Record<string, string>,
+) {
+  const url = new URL(request.url, owner.replace(/^http/, 'ws'));
+  const upstream = new WebSocketClient(url, {
+    headers: { ...headers, ...(request.headers.authorization && { authorization: request.headers.authorization }) },
+  });
+  const closeCode = (code: number) => (code >= 4000 || code === 1000 ? code : 1011);
+  upstream.on('open', () => early.forEach((data) => upstream.send(data)));
+  upstream.on('message', (data, binary) => socket.readyState === socket.OPEN && socket.send(data, { binary }));
+  upstream.on('close', (code, reason) => socket.close(closeCode(code), reason));
+  upstream.on('error', () => socket.close(1011, 'The server running this conversation cannot be reached'));
+  socket.on('message', (data, binary) => {
+    if (upstream.readyState === upstream.OPEN) upstream.send(data, { binary });
+    else if (upstream.readyState === upstream.CONNECTING) early.push(String(data));
+  });
+  socket.on('close', () => upstream.close());
 }
 
 /** Waits until the socket has sent most of what it holds; false (and the socket dropped) when its client stopped reading. */
@@ -242,10 +274,15 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
     const expired = () => fail('Session expired.', 4401);
     if (channel === 'unauthenticated') return expired();
     const opener = channel === 'not found' ? undefined : channel.opener;
-    const terminal = opener ? deps.terminal(query.conversation_id ?? '', query.terminal_id ?? '') : null;
-    if (!terminal || !opener) return fail('No such terminal', 4404);
+    const conversationId = query.conversation_id ?? '';
+    const terminal = opener ? deps.terminal(conversationId, query.terminal_id ?? '') : null;
+    // Another node runs the conversation: this socket is passed on to it (which checks the credentials again).
+    const owner = opener && !terminal ? await deps.ownerElsewhere(conversationId, request.headers) : null;
+    if ((!terminal && !owner) || !opener) return fail('No such terminal', 4404);
     if (!followOpener(socket, opener, expired)) return fail(TOO_MANY, 4429);
     if (socket.readyState !== socket.OPEN) return;
+    socket.off('message', keep);
+    if (!terminal) return passOn(socket, owner as string, request, early, deps.passOnHeaders);
 
     // Output waits in the pseudo-terminal (its writers block) while this client is not reading.
     let paused = false;
@@ -280,7 +317,6 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
       if (frame.type === 'input') terminal.write(frame.data);
       else terminal.resize(frame);
     };
-    socket.off('message', keep);
     socket.on('message', receive);
     for (const data of early) receive(data);
   });

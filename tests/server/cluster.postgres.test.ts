@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { SocketClient, waitFor } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -92,6 +93,23 @@ describe('two server processes on one database', () => {
     expect(zipOnB?.body.length).toBe(zipOnA?.body.length);
     // Bad input is refused by the owner just as it is locally.
     expect((await api(b, 'GET', `/api/conversations/${id}/list-files?path=../..`)).status).toBe(400);
+
+    // A terminal opened and typed into through b runs on a: its socket is passed on too.
+    const terminal = await api<{ id: string }>(b, 'POST', `/api/conversations/${id}/terminals`, { cols: 80, rows: 24 });
+    expect(terminal.status).toBe(201);
+    const keys = new WebSocket(
+      `${b.url.replace(/^http/, 'ws')}/terminal?conversation_id=${id}&terminal_id=${terminal.body.id}`,
+    );
+    let shown = '';
+    keys.on('message', (data) => (shown += (JSON.parse(String(data)) as { data?: string }).data ?? ''));
+    keys.on('open', () => keys.send(JSON.stringify({ type: 'input', data: 'echo via-b-$((40+2))\r' })));
+    await waitFor(
+      () => shown,
+      (text) => text.includes('via-b-42'),
+      10_000,
+      'the terminal output through b',
+    );
+    keys.close();
 
     // b can stop it.
     expect((await api<Conversation>(b, 'POST', `/api/conversations/${id}/stop`)).body.status).toBe('STOPPED');
