@@ -3,7 +3,14 @@ import { browserMissing, seriousAccessibilityViolations } from '../support/brows
 import { waitFor } from '../support/conversations.ts';
 import { FakeLlm } from '../support/fake-llm/index.ts';
 import { browserSuite, createOssConversation, watchPageErrors } from '../support/browser-suite.ts';
-import { chooseMenuItem, menuBar, openMenu, popOutActiveTab, tabButton } from '../support/workspace-page.ts';
+import {
+  chooseMenuItem,
+  menuBar,
+  openMenu,
+  popOutActiveTab,
+  tabButton,
+  typeInTerminal,
+} from '../support/workspace-page.ts';
 
 // The workspace's menus against the real server in self-hosted mode: a tab popped out into a
 // browser window of its own stays live there and returns to the layout when the window closes
@@ -48,12 +55,10 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await chooseMenuItem(page, 'Window', 'Terminal');
     await tabButton(page, 'Terminal').waitFor();
     const popup = await popOutActiveTab(page, 'Terminal', (message) => pageErrors.push(message));
-    const popped = popup.getByRole('region', { name: 'Terminal' });
+    await popup.getByRole('region', { name: 'Terminal' }).waitFor();
     await tabButton(page, 'Terminal').waitFor({ state: 'detached' });
     // Still the live terminal: a command typed in the window runs in the conversation's shell.
-    await popped.click();
-    await popup.keyboard.type('echo popped-$((6*7))');
-    await popup.keyboard.press('Enter');
+    await typeInTerminal(popup, 'echo popped-$((6*7))');
     await popup.getByText('popped-42').first().waitFor({ timeout: 20_000 });
 
     // Opening it again from the Window menu brings its window forward rather than adding a second one.

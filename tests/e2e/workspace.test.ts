@@ -6,7 +6,7 @@ import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/ind
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import type { RunningServer } from '../support/server.ts';
 import type { Event } from '../../openapi/types.ts';
-import { chooseMenuItem, tabButton } from '../support/workspace-page.ts';
+import { chooseMenuItem, tabButton, terminalLines, typeInTerminal } from '../support/workspace-page.ts';
 
 // The workspace against the real server in self-hosted mode and a scripted model: the home
 // prompt opens a conversation in the pm layout, the agent runs a command, writes a file and
@@ -41,12 +41,6 @@ async function events(server: RunningServer, conversationId: string): Promise<Ev
   expect(response.status).toBe(200);
   return ((await response.json()) as { events: Event[] }).events.reverse();
 }
-
-/** The terminal's screen, one string per row (xterm's DOM renderer draws a div a row). */
-const terminalLines = async (page: Page) =>
-  (await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-rows > div').allInnerTexts()).map((row) =>
-    row.replaceAll('\u00a0', ' ').trimEnd(),
-  );
 
 /** The changed lines of one side of hello.txt's open diff: as committed, or in the workspace. */
 const changedLines = (page: Page, side: 'as last committed' | 'in the workspace') =>
@@ -176,6 +170,9 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     // The terminal shows the agent's command and its output; a typed command runs in the
     // conversation's shell (where hello.txt is) and its output follows.
     await chooseMenuItem(page, 'Window', 'Terminal');
+    // It opens on a terminal of the user's own; the Agent view beside it shows the agent's commands.
+    await tabButton(page, 'Terminal 1').waitFor();
+    await tabButton(page, 'Agent').click();
     await waitFor(
       () => terminalLines(page),
       (lines) => lines.includes('hello') && lines.some((line) => line.startsWith('$ echo hello > hello.txt')),
@@ -202,9 +199,8 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
 
     // Terminal and Changes share the tile on the right (a tab opened later joins it): back to the terminal.
     await tabButton(page, 'Terminal').click();
-    await page.getByRole('region', { name: 'Terminal' }).locator('.xterm-helper-textarea').focus();
-    await page.keyboard.type('echo typed-$((6*7)) > typed.txt && cat typed.txt hello.txt');
-    await page.keyboard.press('Enter');
+    await tabButton(page, 'Terminal 1').click();
+    await typeInTerminal(page, 'echo typed-$((6*7)) > typed.txt && cat typed.txt hello.txt');
     await waitFor(
       () => terminalLines(page),
       (lines) => lines.includes('typed-42') && lines.at(lines.indexOf('typed-42') + 1) === 'bonjour',

@@ -42,3 +42,20 @@ export async function popOutActiveTab(page: Page, tab: string, onError: (message
   popup.on('pageerror', (error) => onError(`popout: ${error.message}`));
   return popup;
 }
+
+/** The view of the Terminal tab shown now (the Agent view or one of the user's terminals). */
+export const shownTerminal = (page: Page) =>
+  page.getByRole('region', { name: 'Terminal' }).locator('[role="tabpanel"]:not([hidden])');
+
+/** The shown terminal's screen, one string per row (xterm's DOM renderer draws a div a row). */
+export const terminalLines = async (page: Page) =>
+  (await shownTerminal(page).locator('.xterm-rows > div').allInnerTexts()).map((row) =>
+    row.replaceAll('\u00a0', ' ').trimEnd(),
+  );
+
+/** Types into the shown terminal as a person does (keys, then Enter unless `enter` is false). */
+export async function typeInTerminal(page: Page, text: string, enter = true) {
+  await shownTerminal(page).locator('.xterm-helper-textarea').focus();
+  await page.keyboard.type(text);
+  if (enter) await page.keyboard.press('Enter');
+}

@@ -13,6 +13,8 @@ export const tabKeys = {
   webHosts: (conversationId: string) => queryKeys.conversation(conversationId, 'web-hosts'),
   vscodeUrl: (conversationId: string) => queryKeys.conversation(conversationId, 'vscode-url'),
   listFiles: (conversationId: string, path: string) => queryKeys.conversation(conversationId, 'list-files', path),
+  /** Every directory listed (the prefix of `listFiles`). */
+  files: (conversationId: string) => queryKeys.conversation(conversationId, 'list-files'),
   changes: (conversationId: string) => queryKeys.conversation(conversationId, 'git', 'changes'),
   diff: (conversationId: string, path: string) => queryKeys.conversation(conversationId, 'git', 'diff', path),
 };

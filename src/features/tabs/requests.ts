@@ -64,4 +64,27 @@ export const tabRequests = {
         body: { path, content },
       }),
     ),
+  terminals: async (conversationId: string) =>
+    (
+      await dataOf(
+        apiClient.GET('/api/conversations/{conversation_id}/terminals', {
+          params: { path: conversation(conversationId) },
+        }),
+      )
+    ).terminals.map((terminal) => terminal.id),
+  openTerminal: async (conversationId: string, size: { cols: number; rows: number }) =>
+    (
+      await dataOf(
+        apiClient.POST('/api/conversations/{conversation_id}/terminals', {
+          params: { path: conversation(conversationId) },
+          body: size,
+        }),
+      )
+    ).id,
+  closeTerminal: (conversationId: string, terminalId: string) =>
+    dataOf(
+      apiClient.DELETE('/api/conversations/{conversation_id}/terminals/{terminal_id}', {
+        params: { path: { ...conversation(conversationId), terminal_id: terminalId } },
+      }),
+    ),
 };

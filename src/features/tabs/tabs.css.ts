@@ -136,3 +136,31 @@ export const warning = style({
   color: vars.color.textMuted,
   borderBottom: `1px solid ${vars.color.border}`,
 });
+export const terminalViews = style({ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 });
+export const terminalBar = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  borderBottom: `1px solid ${vars.color.border}`,
+  minWidth: 0,
+});
+export const terminalList = style({ display: 'flex', flex: 1, minWidth: 0, overflowX: 'auto' });
+export const terminalTrigger = style({
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  font: 'inherit',
+  fontSize: vars.fontSize.sm,
+  whiteSpace: 'nowrap',
+  color: vars.color.textMuted,
+  background: 'transparent',
+  border: 'none',
+  borderBottom: '2px solid transparent',
+  cursor: 'pointer',
+  selectors: { '&[data-state="active"]': { color: vars.color.text, borderBottomColor: vars.color.accent } },
+});
+export const terminalContent = style({
+  display: 'flex',
+  flexDirection: 'column',
+  flex: 1,
+  minHeight: 0,
+  selectors: { '&[hidden]': { display: 'none' } },
+});

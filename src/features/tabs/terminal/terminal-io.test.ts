@@ -1,46 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { createLineEditor, terminalText } from './terminal-io.ts';
-import type { Event } from '../../../../openapi/types.ts';
+import { terminalText } from './terminal-io.ts';
 
-describe('terminal line editor', () => {
-  it('echoes typed keys and sends the line on Enter', () => {
-    const editor = createLineEditor();
-    expect(editor.input('l')).toEqual({ echo: 'l', commands: [] });
-    expect(editor.input('s')).toEqual({ echo: 's', commands: [] });
-    expect(editor.input('\r')).toEqual({ echo: '\r\n', commands: ['ls'] });
-  });
-  it('handles Backspace, Ctrl+C, empty lines and pasted lines', () => {
-    const editor = createLineEditor();
-    expect(editor.input('lx\x7f').echo).toBe('lx\b \b');
-    expect(editor.input('s\r').commands).toEqual(['ls']);
-    expect(editor.input('\x7f').echo).toBe('');
-    expect(editor.input('rm -rf\x03').commands).toEqual([]);
-    expect(editor.input('\r').commands).toEqual([]);
-    expect(editor.input('pwd\recho hi\r').commands).toEqual(['pwd', 'echo hi']);
-    expect(editor.input('\x1b[A')).toEqual({ echo: '', commands: [] });
-  });
-});
-
-describe('terminal output', () => {
+describe('the Agent view of the terminal tab', () => {
   const at = '2026-01-01T00:00:00Z';
   it('prints commands after the prompt and output with CRLF', () => {
-    expect(terminalText({ id: 1, source: 'agent', timestamp: at, action: 'run', args: { command: 'ls' } }, false)).toBe(
+    expect(terminalText({ id: 1, source: 'agent', timestamp: at, action: 'run', args: { command: 'ls' } })).toBe(
       '$ ls\r\n',
     );
-    expect(terminalText({ id: 2, source: 'agent', timestamp: at, observation: 'run', content: 'a\nb' }, false)).toBe(
+    expect(terminalText({ id: 2, source: 'agent', timestamp: at, observation: 'run', content: 'a\nb' })).toBe(
       'a\r\nb\r\n',
     );
-    expect(terminalText({ id: 3, source: 'agent', timestamp: at, action: 'message' }, false)).toBe('');
+    expect(terminalText({ id: 3, source: 'agent', timestamp: at, action: 'message' })).toBe('');
   });
-  it("prints the user's own commands only from history (they were echoed when typed)", () => {
-    const typed: Event = {
+  it('prints a command another client ran in the agent’s shell, hidden from the chat', () => {
+    const sent = {
       id: 1,
-      source: 'user',
+      source: 'user' as const,
       timestamp: at,
-      action: 'run',
+      action: 'run' as const,
       args: { command: 'pwd', hidden: true },
     };
-    expect(terminalText(typed, false)).toBe('');
-    expect(terminalText(typed, true)).toBe('$ pwd\r\n');
+    expect(terminalText(sent)).toBe('$ pwd\r\n');
   });
 });
