@@ -38,10 +38,7 @@ export type TerminalKeys = { type: 'INPUT'; data: string } | { type: 'RESIZE'; c
 
 /** What the socket actor reports (OUTPUT: something was drawn; the screen has it). */
 export type TerminalSocketReport =
-  | { type: 'OPENED' }
-  | { type: 'OUTPUT' }
-  | { type: 'EXITED'; exitCode: number }
-  | { type: 'DROPPED'; code: number };
+  { type: 'OPENED' } | { type: 'OUTPUT' } | { type: 'EXITED'; exitCode: number } | { type: 'DROPPED'; code: number };
 
 export type TerminalSessionEvent = TerminalKeys | TerminalSocketReport | { type: 'RECONNECT' };
 

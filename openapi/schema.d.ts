@@ -1533,6 +1533,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/{conversation_id}/web-hosts/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the apps that served the ports before, again
+         * @description Each app of `stopped_apps` (web-hosts) starts in a new terminal of the user's (see
+         *     `listTerminals`), as it ran before, on the app port it had: no model call. 409 when
+         *     there is none to start or no terminal can be opened; 503 while the runtime is not running.
+         */
+        post: operations["startServedApps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/conversations/{conversation_id}/vscode-url": {
         parameters: {
             query?: never;
@@ -2829,6 +2851,14 @@ export interface components {
         WebHosts: {
             /** @description URLs, one per served port. */
             hosts: string[];
+            /**
+             * @description Apps that served a port before (the runtime restarted, or they ended) and serve nothing
+             *     now, each with the command `startServedApps` runs; empty while the runtime is not running.
+             */
+            stopped_apps: {
+                port: number;
+                command: string;
+            }[];
         };
         VscodeUrl: {
             vscode_url: string | null;
@@ -5698,6 +5728,34 @@ export interface operations {
             422: components["responses"]["ValidationError"];
         };
     };
+    startServedApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The terminals the apps run in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TerminalList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getVscodeUrl: {
         parameters: {
             query?: never;
@@ -5859,6 +5917,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             503: components["responses"]["Unavailable"];
         };

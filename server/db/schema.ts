@@ -405,6 +405,11 @@ export const conversations = pgTable(
     /** Where other nodes reach the owner, to forward the per-conversation calls that need its runtime. */
     ownerUrl: text('owner_url'),
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+    /** What served each app port when last seen: started again on the user's word after a restart. */
+    servedApps: jsonb('served_apps')
+      .$type<{ slot: number; port: number; argv: string[]; cwd: string }[]>()
+      .notNull()
+      .default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUpdatedAt: timestamp('last_updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -11,16 +11,16 @@ const table = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->whe
 describe('listening sockets', () => {
   it('reads the listening entries of a kernel TCP table, not the connections', () => {
     expect(parseTcpTable(table, 4)).toEqual([
-      { port: 3000, family: 4, anyAddress: false },
-      { port: 8080, family: 4, anyAddress: true },
+      { port: 3000, family: 4, anyAddress: false, inode: 1 },
+      { port: 8080, family: 4, anyAddress: true, inode: 2 },
     ]);
   });
 
   it('names the family a served app takes', () => {
-    expect(servedAddress([{ port: 3000, family: 4, anyAddress: false }], 3000)).toBe('http://127.0.0.1:3000');
-    expect(servedAddress([{ port: 3000, family: 6, anyAddress: true }], 3000)).toBe('http://127.0.0.1:3000');
-    expect(servedAddress([{ port: 3000, family: 6, anyAddress: false }], 3000)).toBe('http://[::1]:3000');
-    expect(servedAddress([{ port: 3001, family: 4, anyAddress: true }], 3000)).toBeNull();
+    expect(servedAddress([{ port: 3000, family: 4, anyAddress: false, inode: 1 }], 3000)).toBe('http://127.0.0.1:3000');
+    expect(servedAddress([{ port: 3000, family: 6, anyAddress: true, inode: 1 }], 3000)).toBe('http://127.0.0.1:3000');
+    expect(servedAddress([{ port: 3000, family: 6, anyAddress: false, inode: 1 }], 3000)).toBe('http://[::1]:3000');
+    expect(servedAddress([{ port: 3001, family: 4, anyAddress: true, inode: 1 }], 3000)).toBeNull();
   });
 
   it('sees a socket this process listens on, and stops seeing it once closed', async () => {

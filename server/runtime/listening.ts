@@ -8,6 +8,8 @@ export interface Listener {
   family: 4 | 6;
   /** Bound to every address of its family (0.0.0.0 or ::) rather than one. */
   anyAddress: boolean;
+  /** The socket's inode: the process holding it has a descriptor linking to `socket:[inode]`. */
+  inode: number;
 }
 
 const LISTEN = '0A';
@@ -18,10 +20,10 @@ export function parseTcpTable(table: string, family: 4 | 6): Listener[] {
     .split('\n')
     .slice(1)
     .flatMap((line) => {
-      const [, local, , state] = line.trim().split(/\s+/);
+      const [, local, , state, , , , , , inode = '0'] = line.trim().split(/\s+/);
       if (state !== LISTEN || !local) return [];
       const [address = '', port = ''] = local.split(':');
-      return [{ port: Number.parseInt(port, 16), family, anyAddress: /^0+$/.test(address) }];
+      return [{ port: Number.parseInt(port, 16), family, anyAddress: /^0+$/.test(address), inode: Number(inode) }];
     });
 }
 

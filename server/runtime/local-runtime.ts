@@ -421,8 +421,13 @@ export class LocalRuntime implements Runtime {
     };
     const wrap = (argv: readonly string[]) => sandbox.wrap(argv, scope);
     const shell = new Shell({ cwd: dirs.workspaceDir, env, controlDir: dirs.controlDir, wrap });
-    // Without a control group, the shell's processes are the ones known to write.
-    const processesOf = async () => (await cgroup?.processes()) ?? shell.processes();
+    const terminals = new UserTerminals({ wrap, env: () => env, cwd: dirs.workspaceDir });
+    // Without a control group, the shells' processes are the ones known to write.
+    const processesOf = async () =>
+      (await cgroup?.processes()) ?? [
+        ...shell.processes(),
+        ...terminals.list().flatMap((terminal) => terminal.processes()),
+      ];
     watch = sandbox.sandboxed
       ? new LimitWatch({
           limits: this.limits,
@@ -469,7 +474,8 @@ export class LocalRuntime implements Runtime {
           wrap,
           ports: kernelPorts,
         }),
-        terminals: new UserTerminals({ wrap, env: () => env, cwd: dirs.workspaceDir }),
+        terminals,
+        processes: processesOf,
         browser: new BrowserTab(
           this.browser,
           conversationRoute({

@@ -11,6 +11,7 @@ import type { LimitHit } from './limits.ts';
 import type { AppForward, IsolatedNetwork } from './network.ts';
 import type { PythonKernel } from './python-kernel.ts';
 import type { Shell } from './shell.ts';
+import { servedApps, type ServedApp } from './served-apps.ts';
 import type { UserTerminals } from './user-terminals.ts';
 import type {
   BrowserAction,
@@ -63,6 +64,8 @@ export interface LocalSessionParts {
   network: IsolatedNetwork | null;
   /** Null when the kernel can run, else why not (shared by all sessions of the runtime). */
   pythonUnavailable: () => Promise<string | null>;
+  /** Every process of the conversation (its control group's, or its shells' trees). */
+  processes: () => Promise<number[]>;
   /** Called once the session's processes are gone (the runtime forgets it and frees its ports). */
   onStopped: () => Promise<void>;
 }
@@ -103,6 +106,11 @@ export class LocalSession implements RuntimeSession {
   async servedPorts(): Promise<number[]> {
     const found = await listeners(this.parts.network?.procDir ?? '/proc/self');
     return this.ports.filter((port) => servedAddress(found, port) !== null);
+  }
+
+  async servedApps(): Promise<ServedApp[]> {
+    const found = await listeners(this.parts.network?.procDir ?? '/proc/self');
+    return servedApps(found, this.ports, await this.parts.processes(), this.workspaceDir);
   }
 
   async appTarget(port: number): Promise<{ host: string; port: number } | null> {

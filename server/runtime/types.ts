@@ -1,5 +1,6 @@
 import type { HostedApp, HostedAppSpec } from './hosted-app.ts';
 import type { LimitHit } from './limits.ts';
+import type { ServedApp } from './served-apps.ts';
 import type { UserTerminals } from './user-terminals.ts';
 
 /**
@@ -143,6 +144,8 @@ export interface RuntimeSession {
    * `appTarget` (the app proxy's upstream); false when they listen on the host's ports themselves.
    */
   readonly proxiedApps: boolean;
+  /** The command lines that serve the reserved ports now (to start them again after a restart). */
+  servedApps(): Promise<ServedApp[]>;
   /** Where on the host's loopback the app on reserved `port` answers now; null while nothing listens there. */
   appTarget(port: number): Promise<{ host: string; port: number } | null>;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type * as NodePty from 'node-pty';
 import type { IPty } from 'node-pty';
 import { lazyPackage } from '../shared/lazy-package.ts';
-import { killTree } from './processes.ts';
+import { killTree, processTree } from './processes.ts';
 
 const nodePty = lazyPackage<typeof NodePty>('node-pty');
 
@@ -51,6 +51,11 @@ export class UserTerminal {
       for (const watcher of this.watchers) watcher({ type: 'exit', exit_code: exitCode });
       this.watchers.clear();
     });
+  }
+
+  /** The shell's processes and everything they started. */
+  processes(): number[] {
+    return this.exitCode === null ? processTree(this.pty.pid) : [];
   }
 
   get exited(): boolean {

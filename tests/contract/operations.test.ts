@@ -296,6 +296,16 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
   getConversationMicroagents: (s) => call(t.app, 'GET', on('/microagents'), { token: s.token }),
   getRememberPrompt: (s) => call(t.app, 'GET', on('/remember-prompt?event_id=0'), { token: s.token }),
   listFiles: (s) => call(t.app, 'GET', on('/list-files'), { token: s.token }),
+  startServedApps: async (s) => {
+    // An app that served a port and ended: it is offered, and started, again.
+    const running = t.app.modules.conversations.manager.session(conversation?.conversation_id ?? '');
+    await running?.runCommand({
+      command: '(python3 -m http.server $APP_PORT_2 --bind 127.0.0.1 >/dev/null 2>&1 &); sleep 1',
+    });
+    await call(t.app, 'GET', on('/web-hosts'), { token: s.token });
+    await running?.runCommand({ command: 'pkill -f http.server; sleep 0.5' });
+    return call(t.app, 'POST', on('/web-hosts/start'), { token: s.token });
+  },
   listTerminals: (s) => call(t.app, 'GET', on('/terminals'), { token: s.token }),
   openTerminal: (s) => call(t.app, 'POST', on('/terminals'), { token: s.token, body: { cols: 80, rows: 24 } }),
   closeTerminal: async (s) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { browserMissing, seriousAccessibilityViolations } from '../support/browser.ts';
 import { browserSuite, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { runInTerminal, SocketClient, waitFor } from '../support/conversations.ts';
-import { tabButton } from '../support/workspace-page.ts';
+import { openMenu, tabButton } from '../support/workspace-page.ts';
 import { echoAppSource, WEBSOCKET_PAGE_SCRIPT } from '../support/echo-app.ts';
 
 // The owner sees the app a conversation serves, in the App tab, through Atelier's app proxy: at
@@ -60,5 +60,19 @@ describe.skipIf(browserMissing())('a served app in the App tab', () => {
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       await page.close();
     }
+
+    // Runtime → Restart ends the app; the App tab offers it again, and it comes back without the agent.
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/experiment/conversations/${id}`);
+    await tabButton(page, 'App').click();
+    await page.frameLocator('iframe[title="Web app served by the workspace"]').locator('#hello').waitFor();
+    // Restart is offered once the conversation's state is known (it is refreshed now and then).
+    await openMenu(page, 'Runtime');
+    await page.locator('[role="menuitem"]:not([data-disabled])', { hasText: /^Restart/ }).click();
+    await page.getByText('node app.js', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Start the app again' }).click();
+    await page.frameLocator('iframe[title="Web app served by the workspace"]').locator('#hello').waitFor();
+    await page.close();
   }, 120_000);
 });

@@ -138,8 +138,11 @@ export class AppProxy {
     if (!served) return;
     this.byConversation.delete(conversationId);
     for (const [port, holder] of this.served) if (holder === served) this.served.delete(port);
-    await Promise.all(served.listeners.map((listener) => new Promise((resolve) => listener.close(resolve))));
+    // close() calls back once every connection has ended: they are ended now, not awaited (an
+    // open WebSocket to the app would hold the conversation's stop for ever).
+    const closed = served.listeners.map((listener) => new Promise((resolve) => listener.close(resolve)));
     for (const socket of served.sockets) socket.destroy();
+    await Promise.all(closed);
   }
 
   async closeAll(): Promise<void> {

@@ -23,6 +23,7 @@ export const RUNTIME_OPERATIONS: ReadonlySet<string> = new Set([
   'listTerminals',
   'openTerminal',
   'closeTerminal',
+  'startServedApps',
 ]);
 
 /** The host (and port) the caller's browser reached Atelier by: kept by the node that forwarded the call. */
@@ -77,6 +78,7 @@ export function conversationHandlers(
     uploadFiles: async (ctx) => workspace.upload(await row(ctx), ctx.parts),
     listTerminals: async (ctx) => workspace.terminals(await row(ctx)),
     openTerminal: async (ctx) => new RawResponse(201, await workspace.openTerminal(await row(ctx), ctx.body)),
+    startServedApps: async (ctx) => workspace.startServedApps(await row(ctx)),
     closeTerminal: async (ctx) => workspace.closeTerminal(await row(ctx), ctx.params.terminal_id),
   };
 }

@@ -9,6 +9,7 @@ import {
   type WorkspaceFile,
   type WorkspaceSnapshot,
 } from '../../runtime/types.ts';
+import type { ServedApp } from '../../runtime/served-apps.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { ActiveConversation } from './active.ts';
@@ -359,12 +360,28 @@ export class ConversationManager {
     );
   }
 
+  /**
+   * Keeps what serves each app port now, for "Start the app again" after a restart; a port
+   * nothing serves keeps what served it last.
+   */
+  async rememberServedApps(conversationId: string, session: RuntimeSession): Promise<ServedApp[]> {
+    const now = await session.servedApps().catch(() => []);
+    const row = await this.deps.conversations.find(conversationId);
+    if (!row) return [];
+    const kept = row.servedApps.filter((app) => !now.some((serving) => serving.slot === app.slot));
+    const apps = [...now, ...kept].sort((a, b) => a.slot - b.slot);
+    if (JSON.stringify(apps) !== JSON.stringify(row.servedApps))
+      await this.deps.conversations.rememberServedApps(conversationId, apps);
+    return apps;
+  }
+
   /** Ends this node's part: agent and processes stop, the entry goes; the row is the caller's business. */
   private async release(conversationId: string) {
     const active = this.active.get(conversationId);
     if (!active) return;
     active.stopping = true;
     await active.ready;
+    if (active.session) await this.rememberServedApps(conversationId, active.session);
     try {
       await active.agent?.stop();
     } finally {

@@ -115,6 +115,11 @@ export function createConversationStore(db: Db) {
       return row ?? null;
     },
 
+    /** What serves the app ports now; the conversation's last update stays (nothing the user did). */
+    async rememberServedApps(id: string, apps: (typeof conversations.$inferSelect)['servedApps']) {
+      await db.update(conversations).set({ servedApps: apps }).where(eq(conversations.id, id));
+    },
+
     async remove(id: string) {
       await db.delete(conversations).where(eq(conversations.id, id));
     },

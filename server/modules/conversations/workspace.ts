@@ -7,10 +7,19 @@ import type { ConversationManager } from './manager.ts';
 import { readMicroagents } from '../../agent/recall/microagents.ts';
 import { viaRuntime } from './runtime-errors.ts';
 import type { ConversationRow } from './store.ts';
+import { startCommand, type ServedApp } from '../../runtime/served-apps.ts';
 import { TooManyTerminalsError, type TerminalSize, type UserTerminal } from '../../runtime/user-terminals.ts';
 import { receiveUpload, storeFiles, type MultipartParts } from './upload.ts';
 
 const terminalOf = (terminal: UserTerminal) => ({ id: terminal.id, exited: terminal.exited });
+
+/** The remembered apps whose port serves nothing now, with the command that starts each on its port of today. */
+function stoppedApps(remembered: readonly ServedApp[], running: RuntimeSession, served: readonly number[]) {
+  return remembered.flatMap((app) => {
+    const port = running.ports[app.slot];
+    return port === undefined || served.includes(port) ? [] : [{ port, command: startCommand(app, port) }];
+  });
+}
 
 /** The built-in editor opens files up to this size; bigger ones are answered with 413. */
 const EDITOR_LIMIT_CHARS = 5 * 1024 * 1024;
@@ -48,9 +57,27 @@ export function createWorkspaceCalls(deps: {
      */
     async webHosts(row: ConversationRow, pageHost: string) {
       const running = manager.session(row.id);
-      if (!running) return { hosts: [] };
-      if (!running.proxiedApps) return { hosts: await running.servedHosts() };
-      return { hosts: apps.links(row.id, row.userId, await running.servedPorts(), pageHost) };
+      if (!running) return { hosts: [], stopped_apps: [] };
+      const served = await running.servedPorts();
+      const remembered = served.length > 0 ? await manager.rememberServedApps(row.id, running) : row.servedApps;
+      const stopped_apps = stoppedApps(remembered, running, served);
+      if (!running.proxiedApps) return { hosts: await running.servedHosts(), stopped_apps };
+      return { hosts: apps.links(row.id, row.userId, served, pageHost), stopped_apps };
+    },
+
+    /** Starts each stopped app in a terminal of the user's, as it ran before (no model call). */
+    async startServedApps(row: ConversationRow) {
+      const running = session(row);
+      const stopped = stoppedApps(row.servedApps, running, await running.servedPorts());
+      if (stopped.length === 0)
+        throw new HttpError(409, 'No app to start again: every port that served one serves it now.');
+      const started = [];
+      for (const { command } of stopped) {
+        const terminal = this.openTerminal(row, { cols: 120, rows: 30 });
+        running.terminals.get(terminal.id)?.write(`${command}\r`);
+        started.push(terminal);
+      }
+      return { terminals: started };
     },
 
     /** The external VS Code server, opened on this workspace's folder when it runs here. */

@@ -23,15 +23,19 @@ export const tabRequests = {
         signal,
       }),
     ),
-  webHosts: async (conversationId: string, signal?: AbortSignal) =>
-    (
-      await dataOf(
-        apiClient.GET('/api/conversations/{conversation_id}/web-hosts', {
-          params: { path: conversation(conversationId) },
-          signal,
-        }),
-      )
-    ).hosts,
+  webHosts: (conversationId: string, signal?: AbortSignal) =>
+    dataOf(
+      apiClient.GET('/api/conversations/{conversation_id}/web-hosts', {
+        params: { path: conversation(conversationId) },
+        signal,
+      }),
+    ),
+  startServedApps: (conversationId: string) =>
+    dataOf(
+      apiClient.POST('/api/conversations/{conversation_id}/web-hosts/start', {
+        params: { path: conversation(conversationId) },
+      }),
+    ),
   vscodeUrl: async (conversationId: string, signal?: AbortSignal) =>
     (
       await dataOf(

@@ -164,3 +164,11 @@ export const terminalContent = style({
   minHeight: 0,
   selectors: { '&[hidden]': { display: 'none' } },
 });
+export const stoppedApps = style({
+  listStyle: 'none',
+  margin: `${vars.space.sm} 0`,
+  padding: 0,
+  overflowWrap: 'anywhere',
+  fontFamily: mono,
+  fontSize: vars.fontSize.sm,
+});

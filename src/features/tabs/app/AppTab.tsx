@@ -1,11 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import { Button, Spinner } from '../../../ui/index.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
-import { webHostsQuery } from '../queries.ts';
+import { tabKeys, webHostsQuery } from '../queries.ts';
+import { tabRequests } from '../requests.ts';
 import { activeHost, shownAddress } from './web-host.ts';
 import type { Conversation } from '../../../../openapi/types.ts';
 
@@ -21,7 +22,13 @@ export function AppTab({ conversation }: AppTabProps) {
   const ready = isRuntimeReady(conversation);
   // The server lists only the ports something listens on, so the first one is the app that answers (spec §4).
   const hosts = useQuery(webHostsQuery(conversationId, ready));
-  const home = activeHost(hosts.data ?? [], window.location);
+  const home = activeHost(hosts.data?.hosts ?? [], window.location);
+  const stoppedApps = hosts.data?.stopped_apps ?? [];
+  const queryClient = useQueryClient();
+  const startAgain = useMutation({
+    mutationFn: () => tabRequests.startServedApps(conversationId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tabKeys.webHosts(conversationId) }),
+  });
 
   // The address typed in the bar, and the one the frame shows (null: the active host).
   const [typed, setTyped] = useState<string | null>(null);
@@ -39,7 +46,24 @@ export function AppTab({ conversation }: AppTabProps) {
           </div>
         ) : (
           <div className={styles.message}>
-            <p>{t('app.noHost')}</p>
+            {stoppedApps.length > 0 ? (
+              <>
+                <p>{t('app.stopped')}</p>
+                <ul className={styles.stoppedApps}>
+                  {stoppedApps.map((app) => (
+                    <li key={app.port}>
+                      <code>{app.command}</code>
+                    </li>
+                  ))}
+                </ul>
+                <Button tone="primary" disabled={startAgain.isPending} onClick={() => startAgain.mutate()}>
+                  {t('app.startAgain')}
+                </Button>
+                <p>{t('app.startAgainHint')}</p>
+              </>
+            ) : (
+              <p>{t('app.noHost')}</p>
+            )}
             <p>{t('app.portsShown')}</p>
           </div>
         )}

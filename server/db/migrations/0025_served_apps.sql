@@ -1,0 +1,1 @@
+ALTER TABLE "conversations" ADD COLUMN "served_apps" jsonb DEFAULT '[]'::jsonb NOT NULL;
