@@ -174,6 +174,30 @@ describe('chat panel', () => {
     ]);
   });
 
+  it('cuts a long output as the spec says, and shows all of it on demand', () => {
+    const output = `${'a'.repeat(3000)}MIDDLE${'b'.repeat(3000)}`;
+    const { stream } = fakeStream([
+      { id: 1, source: 'agent', timestamp: at, action: 'run', args: { command: 'make' } },
+      {
+        id: 2,
+        source: 'agent',
+        timestamp: at,
+        observation: 'run',
+        cause: 1,
+        content: output,
+        extras: { metadata: { exit_code: 0 } },
+      },
+    ]);
+    const { container } = renderChat(stream);
+    fireEvent.click(screen.getByText('Ran make'));
+    expect(screen.getByText('[1006 characters cut]')).toBeTruthy();
+    expect(container.textContent).not.toContain('MIDDLE');
+    fireEvent.click(screen.getByRole('button', { name: 'Show all 6006 characters' }));
+    expect(container.textContent).toContain(output);
+    fireEvent.click(screen.getByRole('button', { name: 'Show less' }));
+    expect(container.textContent).not.toContain('MIDDLE');
+  });
+
   it('words the rows already shown anew when the language changes', async () => {
     const { stream } = fakeStream([
       { id: 1, source: 'agent', timestamp: at, action: 'run', args: { command: 'npm test' } },

@@ -85,21 +85,42 @@ function ResultIcon({ status }: { status: ResultStatus }) {
   );
 }
 
-/** Output text as the rules cut it: run output keeps both ends with a note between them, other text its first 1,000 characters. */
+/**
+ * Output text as the rules cut it: run output keeps both ends with a note between them, other
+ * text its first 1,000 characters. The whole of it (as the event holds it: the server keeps
+ * 30,000 characters of a command's output) shows on demand.
+ */
 function Output({ text, run }: { text: string; run: boolean }) {
   const t = useRowText();
+  const [whole, setWhole] = useState(false);
   if (text.trim() === '') return <p className={styles.cutNote}>{t('events.noOutput')}</p>;
-  if (run) {
-    const cut = truncateRunOutput(text);
+  const cut = run ? truncateRunOutput(text) : { ...truncateText(text), head: '', tail: '' };
+  const toggle = cut.cut > 0 && (
+    <Button size="sm" tone="link" aria-expanded={whole} onClick={() => setWhole(!whole)}>
+      {whole ? t('events.showLessOutput') : t('events.showFullOutput', { count: text.length })}
+    </Button>
+  );
+  if (whole || cut.cut === 0)
     return (
-      <pre className={styles.output}>
-        {cut.head}
-        {cut.cut > 0 && <span className={styles.cutNote}>{t('events.outputCut', { count: cut.cut })}</span>}
-        {cut.tail}
-      </pre>
+      <>
+        <pre className={styles.output}>{text}</pre>
+        {toggle}
+      </>
     );
-  }
-  return <pre className={styles.output}>{truncateText(text).text}</pre>;
+  return (
+    <>
+      {run ? (
+        <pre className={styles.output}>
+          {cut.head}
+          <span className={styles.cutNote}>{t('events.outputCut', { count: cut.cut })}</span>
+          {cut.tail}
+        </pre>
+      ) : (
+        <pre className={styles.output}>{cut.text}</pre>
+      )}
+      {toggle}
+    </>
+  );
 }
 
 function Screenshot({ event }: { event: Event | null }) {
