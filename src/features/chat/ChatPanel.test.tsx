@@ -198,6 +198,26 @@ describe('chat panel', () => {
     expect(container.textContent).not.toContain('MIDDLE');
   });
 
+  it('shows the images a Python cell displayed', () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const { stream } = fakeStream([
+      { id: 1, source: 'agent', timestamp: at, action: 'run_ipython', args: { code: 'plot()' } },
+      {
+        id: 2,
+        source: 'agent',
+        timestamp: at,
+        observation: 'run_ipython',
+        cause: 1,
+        content: '\n[1 image(s) displayed]',
+        extras: { code: 'plot()', image_urls: [png, 'https://tracker.example/pixel.png'] },
+      },
+    ]);
+    renderChat(stream);
+    fireEvent.click(screen.getByText('Ran Python code'));
+    const images = screen.getAllByRole('img', { name: /the cell displayed/ });
+    expect(images.map((image) => image.getAttribute('src'))).toEqual([png]);
+  });
+
   it('words the rows already shown anew when the language changes', async () => {
     const { stream } = fakeStream([
       { id: 1, source: 'agent', timestamp: at, action: 'run', args: { command: 'npm test' } },

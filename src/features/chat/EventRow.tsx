@@ -61,14 +61,19 @@ function useRowText(): ChatText {
 }
 
 /** A message's attached images: data URLs only (the server takes no others; a link stored before that stays unloaded). */
-function Images({ urls }: { urls: readonly string[] | null | undefined }) {
+function Images({ urls, output = false }: { urls: readonly string[] | null | undefined; output?: boolean }) {
   const t = useRowText();
   const images = urls?.filter((url) => url.startsWith('data:image/')) ?? [];
   if (images.length === 0) return null;
   return (
     <div className={styles.images}>
       {images.map((url, index) => (
-        <img key={url} src={url} alt={t('events.image', { number: index + 1 })} className={styles.thumbnail} />
+        <img
+          key={url}
+          src={url}
+          alt={t(output ? 'events.outputImage' : 'events.image', { number: index + 1 })}
+          className={output ? styles.outputImage : styles.thumbnail}
+        />
       ))}
     </div>
   );
@@ -233,6 +238,7 @@ function ActionRow({
           <>
             <pre className={styles.output}>{truncateText(args.code ?? '').text}</pre>
             {observation && <Output text={content} run />}
+            <Images urls={observation?.extras?.image_urls} output />
           </>
         );
       case 'edit':

@@ -66,6 +66,7 @@ export const bubble = styleVariants({
 export const pending = style({ opacity: 0.7 });
 export const images = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, marginTop: vars.space.xs });
 export const thumbnail = style({ maxWidth: '160px', maxHeight: '120px', borderRadius: vars.radius.sm });
+export const outputImage = style({ maxWidth: '100%', background: '#ffffff', borderRadius: vars.radius.sm });
 
 export const step = style({
   border: `1px solid ${vars.color.border}`,
