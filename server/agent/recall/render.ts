@@ -40,6 +40,16 @@ export function renderRecall(extras: EventExtras): string {
       );
     }
   }
+  // A later recall carries the repository's instructions only when they changed.
+  if (extras.recall_type === 'knowledge' && extras.repo_instructions !== undefined)
+    parts.push(
+      section(
+        'REPOSITORY_INSTRUCTIONS',
+        extras.repo_instructions
+          ? `The repository's instructions changed; from now on they are:\n${extras.repo_instructions}`
+          : "The repository's instructions were removed; the earlier ones no longer apply.",
+      ),
+    );
   for (const entry of extras.microagent_knowledge ?? []) {
     parts.push(
       section(

@@ -122,6 +122,47 @@ describe('the model context', () => {
     expect(context).toContain('Use docker compose.');
   });
 
+  it('reads microagents again for every message: one added later, and changed instructions, count', async () => {
+    scenario = await scenarios.start({
+      script: (llm) =>
+        llm.enqueue(
+          titleReply,
+          reply.text('Hello.', { when: withTools }),
+          reply.text('Deploying.', { when: withTools }),
+          reply.text('Noted.', { when: withTools }),
+        ),
+    });
+    const { store, llm } = scenario;
+    const runtime = store.host.runtime;
+    scenario.say('Hello');
+    const first = await store.waitFor((event) => event.observation === 'recall');
+    expect(first.extras).toMatchObject({ repo_instructions: '', microagent_knowledge: [] });
+    const answered = await store.waitForState('AWAITING_USER_INPUT', { after: first.id });
+
+    // Added after the first message: a knowledge microagent and the repository's instructions.
+    await runtime.writeFile(
+      '.openhands/microagents/deploy.md',
+      '---\nname: deploy\ntriggers:\n  - deploy\n---\nDeploy with make release.',
+    );
+    await runtime.writeFile('.openhands/microagents/repo.md', 'Use pnpm, never npm.');
+    scenario.say('Please deploy it');
+    const later = await store.waitFor((event) => event.observation === 'recall', { after: answered.id });
+    expect(later.extras).toEqual({
+      recall_type: 'knowledge',
+      microagent_knowledge: [{ name: 'deploy', trigger: 'deploy', content: 'Deploy with make release.' }],
+      repo_instructions: 'Use pnpm, never npm.',
+    });
+    const deployed = await store.waitForState('AWAITING_USER_INPUT', { after: later.id });
+    expect(JSON.stringify(llm.completions.filter(withTools)[1]?.messages)).toContain(
+      "The repository's instructions changed; from now on they are:\\nUse pnpm, never npm.",
+    );
+
+    // Unchanged, and already recalled: nothing is recalled again.
+    scenario.say('And deploy once more');
+    await store.waitForState('AWAITING_USER_INPUT', { after: deployed.id });
+    expect(store.events.filter((event) => event.observation === 'recall')).toHaveLength(2);
+  });
+
   it('falls back to the first line of the message for the title when the model cannot give one', async () => {
     scenario = await scenarios.start({
       script: (llm) =>
