@@ -46,11 +46,38 @@ export function keepDismissedBanners(names: readonly string[], storage: Storage 
 /** Messages sent to a conversation that the server has not echoed yet, by conversation. */
 export const UNSENT_MESSAGES_PREFIX = 'atelier.unsent.';
 
-/** Forgets the stored preferences, saved layouts and unsent messages (on logout). */
+/** Forgets the stored preferences, saved layouts, the home draft and unsent messages (on logout). */
 export function forgetPreferencesAndLayouts(storage: Storage = localStorage): void {
   storage.removeItem(PREFERENCES_KEY);
   storage.removeItem(SAVED_LAYOUTS_KEY);
+  storage.removeItem(HOME_DRAFT_KEY);
   for (const key of Object.keys(storage)) if (key.startsWith(UNSENT_MESSAGES_PREFIX)) storage.removeItem(key);
+}
+
+/**
+ * The home page's prompt, and whether Send was pressed before signing in: kept in this browser
+ * (the verification link may open another tab) until it is sent, so it survives reloads,
+ * signing in, signing up, onboarding and verifying.
+ */
+export const HOME_DRAFT_KEY = 'atelier.homeDraft';
+
+export interface HomeDraft {
+  text: string;
+  send: boolean;
+}
+
+export function readHomeDraft(storage: Storage = localStorage): HomeDraft | null {
+  try {
+    const parsed = JSON.parse(storage.getItem(HOME_DRAFT_KEY) ?? 'null') as Partial<HomeDraft> | null;
+    return typeof parsed?.text === 'string' ? { text: parsed.text, send: parsed.send === true } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function keepHomeDraft(draft: HomeDraft | null, storage: Storage = localStorage): void {
+  if (draft === null || draft.text.trim() === '') storage.removeItem(HOME_DRAFT_KEY);
+  else storage.setItem(HOME_DRAFT_KEY, JSON.stringify(draft));
 }
 
 /** The `state` of a sign-in through a git host, kept in this tab until the host sends the user back. */

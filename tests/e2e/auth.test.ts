@@ -50,6 +50,8 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     const email = `ada.onboarding.${Date.now()}@acme-e2e.dev`;
     const page = await openPage(browser);
     await page.goto(`${server.url}/dashboard`);
+    // A prompt typed before signing up is still there once the account is ready.
+    await page.getByRole('textbox', { name: 'Message to the agent' }).fill('Build a bakery site');
     await page.getByRole('banner').getByRole('button', { name: 'Sign up', exact: true }).click();
     const signUp = page.getByRole('dialog', { name: 'Create your account' });
     await signUp.getByLabel('Full Name').fill('Ada Lovelace');
@@ -115,6 +117,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.getByRole('button', { name: 'Start Free' }).click();
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Message to the agent' }).inputValue()).toBe('Build a bakery site');
     // The header's balance: green from $1.
     const indicator = page.getByLabel('Credits: $50.00');
     await indicator.waitFor();

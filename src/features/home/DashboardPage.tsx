@@ -1,10 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Suspense, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
 import { GIT_PROVIDERS } from '../../api/git-providers.ts';
 import { useClientConfig, useSettings } from '../../app/hooks.ts';
+import { keepHomeDraft, readHomeDraft } from '../../app/local-data.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, Spinner, lazyRetrying } from '../../ui/index.ts';
 import { conversationRequests } from '../conversations/index.ts';
@@ -28,7 +29,12 @@ export function DashboardPage() {
   const navigate = useNavigate();
   const session = SessionContext.useActorRef();
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
-  const [text, setText] = useState('');
+  // The draft survives reloads, and signing in, up and onboarding (sent then if Send was pressed before).
+  const [text, setTextState] = useState(() => readHomeDraft()?.text ?? '');
+  const setText = (next: string) => {
+    setTextState(next);
+    keepHomeDraft({ text: next, send: false });
+  };
   const config = useClientConfig();
   const settings = useSettings();
   const ossMode = config?.APP_MODE === 'oss';
@@ -48,15 +54,28 @@ export function DashboardPage() {
             : {},
         )
         .then((created) => ({ created, prompt })),
-    onSuccess: ({ created, prompt }) => void navigate(workspaceLocation(created.conversation_id, prompt)),
+    onSuccess: ({ created, prompt }) => {
+      keepHomeDraft(null);
+      void navigate(workspaceLocation(created.conversation_id, prompt));
+    },
   });
 
   const submit = () => {
     const prompt = promptText(text);
     if (prompt === null || create.isPending) return;
-    if (!signedIn) session.send({ type: 'OPEN_SIGN_IN' });
-    else create.mutate(prompt);
+    if (signedIn) return create.mutate(prompt);
+    keepHomeDraft({ text, send: true });
+    session.send({ type: 'OPEN_SIGN_IN' });
   };
+  // Signed in (here, or back from sign-up, onboarding or verification): a prompt whose Send waited goes now.
+  useEffect(() => {
+    const draft = readHomeDraft();
+    if (!signedIn || !draft?.send) return;
+    keepHomeDraft({ text: draft.text, send: false });
+    const prompt = promptText(draft.text);
+    if (prompt !== null) create.mutate(prompt);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per sign-in; the mutation object changes each render
+  }, [signedIn]);
   // Launch: the picked repository's conversation, with the prompt when one is typed.
   const launch = () => {
     if (choice && !create.isPending) create.mutate(promptText(text));
