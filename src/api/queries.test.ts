@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import type { Requests } from './client.ts';
 import { ApiError } from './errors.ts';
-import { currentUserQuery, queryKeys } from './queries.ts';
+import { currentUserQuery, queryKeys, settingsQuery } from './queries.ts';
 import { createQueryClient } from './query-client.ts';
 
 describe('query keys', () => {
@@ -43,5 +43,21 @@ describe('the current user', () => {
     const requests = { currentUser } as unknown as Requests;
     await expect(client().fetchQuery(currentUserQuery(requests))).rejects.toThrow();
     expect(currentUser).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the settings', () => {
+  it('never saved (404, null), are asked once, not again on every page that needs them', async () => {
+    const settings = vi.fn().mockResolvedValue(null);
+    const requests = { settings } as unknown as Requests;
+    const client = new QueryClient();
+    const now = vi.spyOn(Date, 'now');
+    now.mockReturnValue(1_000);
+    await client.ensureQueryData(settingsQuery(requests));
+    // An hour later, another page asks.
+    now.mockReturnValue(3_600_000);
+    await client.fetchQuery(settingsQuery(requests));
+    expect(settings).toHaveBeenCalledTimes(1);
+    now.mockRestore();
   });
 });

@@ -51,7 +51,8 @@ export function settingsQuery(requests: Requests) {
   return queryOptions({
     queryKey: queryKeys.settings,
     queryFn: ({ signal }) => requests.settings(signal),
-    staleTime: FIVE_MINUTES,
+    // Never saved (404): asked again only when this client saves them (which updates the cache), not on every page.
+    staleTime: (query) => (query.state.data === null ? Infinity : FIVE_MINUTES),
     gcTime: FIFTEEN_MINUTES,
     meta: { disableToast: true },
   });
