@@ -229,6 +229,10 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     // The dialog's code loads when it first opens.
     await rows.first().waitFor();
     expect(await rows.count()).toBe(6);
+    // The spec's hardcoded samples say they are examples, not this project's features.
+    await dialog
+      .getByText("Examples of how features are tracked here (samples, not this project's)", { exact: false })
+      .waitFor();
     for (const status of ['Warning', 'Completed', 'Error', 'Pending'])
       await dialog.getByText(status, { exact: true }).first().waitFor();
     await dialog.getByRole('searchbox', { name: 'Search features' }).fill('DARK');
