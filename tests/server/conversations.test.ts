@@ -198,7 +198,7 @@ describe('conversations', () => {
     const operations = t.app.operations.filter(
       (op) => op.tag === 'conversations' && op.path.startsWith('/api/conversations/{conversation_id}'),
     );
-    expect(operations.length).toBe(20);
+    expect(operations.length).toBe(24);
     for (const op of operations) {
       const query = new URLSearchParams(
         Object.entries((sample(op.request.querystring) ?? {}) as Record<string, string>),

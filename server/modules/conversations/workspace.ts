@@ -13,6 +13,15 @@ import { receiveUpload, storeFiles, type MultipartParts } from './upload.ts';
 
 const terminalOf = (terminal: UserTerminal) => ({ id: terminal.id, exited: terminal.exited });
 
+/** A new user terminal; 409 past the limit. */
+function startTerminal(running: RuntimeSession, size: TerminalSize): UserTerminal {
+  try {
+    return running.terminals.start(size);
+  } catch (error) {
+    throw error instanceof TooManyTerminalsError ? new HttpError(409, error.message) : error;
+  }
+}
+
 /** The remembered apps whose port serves nothing now, with the command that starts each on its port of today. */
 function stoppedApps(remembered: readonly ServedApp[], running: RuntimeSession, served: readonly number[]) {
   return remembered.flatMap((app) => {
@@ -71,12 +80,11 @@ export function createWorkspaceCalls(deps: {
       const stopped = stoppedApps(row.servedApps, running, await running.servedPorts());
       if (stopped.length === 0)
         throw new HttpError(409, 'No app to start again: every port that served one serves it now.');
-      const started = [];
-      for (const { command } of stopped) {
-        const terminal = this.openTerminal(row, { cols: 120, rows: 30 });
-        running.terminals.get(terminal.id)?.write(`${command}\r`);
-        started.push(terminal);
-      }
+      const started = stopped.map(({ command }) => {
+        const terminal = startTerminal(running, { cols: 120, rows: 30 });
+        terminal.write(`${command}\r`);
+        return terminalOf(terminal);
+      });
       return { terminals: started };
     },
 
@@ -145,11 +153,7 @@ export function createWorkspaceCalls(deps: {
     },
 
     openTerminal(row: ConversationRow, size: TerminalSize) {
-      try {
-        return terminalOf(session(row).terminals.start(size));
-      } catch (error) {
-        throw error instanceof TooManyTerminalsError ? new HttpError(409, error.message) : error;
-      }
+      return terminalOf(startTerminal(session(row), size));
     },
 
     async closeTerminal(row: ConversationRow, terminalId: string) {

@@ -45,25 +45,20 @@ function savedHost(provider: GitProvider, host: string | null | undefined): stri
   }
 }
 
-/** A 422 naming the second MCP server with a name (stdio) or address (remote) already used: each must be told apart. */
-function refuseDuplicateMcpServers(mcp: Settings['mcp_config'] | undefined): void {
-  if (!mcp) return;
+/** A 422 naming the second stdio MCP server of a name already used: the check and the agent tell servers apart by it. */
+function refuseDuplicateMcpNames(mcp: Settings['mcp_config'] | undefined): void {
   const seen = new Set<string>();
-  const check = (key: string, loc: (string | number)[], what: string) => {
-    if (seen.has(key))
-      throw new ValidationFailure([{ loc: ['body', 'mcp_config', ...loc], msg: what, type: 'value_error' }]);
-    seen.add(key);
-  };
-  mcp.stdio_servers.forEach((server, index) =>
-    check(
-      `stdio:${server.name.trim()}`,
-      ['stdio_servers', index, 'name'],
-      `Two MCP servers are named ${server.name.trim()}: give each its own name.`,
-    ),
-  );
-  mcp.sse_servers.forEach((server, index) => {
-    const url = (typeof server === 'string' ? server : server.url).trim();
-    check(`remote:${url}`, ['sse_servers', index], `The MCP server ${url} is listed twice.`);
+  mcp?.stdio_servers.forEach((server, index) => {
+    const name = server.name.trim();
+    if (seen.has(name))
+      throw new ValidationFailure([
+        {
+          loc: ['body', 'mcp_config', 'stdio_servers', index, 'name'],
+          msg: `Two MCP servers are named ${name}: give each its own name.`,
+          type: 'value_error',
+        },
+      ]);
+    seen.add(name);
   });
 }
 
@@ -145,7 +140,7 @@ export function createSettingsService(
     },
 
     async save(userId: string, update: Parameters<typeof toColumns>[0]) {
-      refuseDuplicateMcpServers(update.mcp_config);
+      refuseDuplicateMcpNames(update.mcp_config);
       await store.save(
         userId,
         toColumns(update, (plain) => box.encrypt(plain)),
