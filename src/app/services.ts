@@ -11,6 +11,12 @@ import { toast } from '../ui/index.ts';
 
 export const tokenStore = createTokenStore(window.localStorage, window.sessionStorage);
 
+/** The signed-in user's token for a socket's query (none in oss mode, where the local user needs none). */
+export function socketCredentials(): Record<string, string> {
+  const token = tokenStore.read();
+  return token === null ? {} : { auth_token: token };
+}
+
 /** The typed client of openapi/atelier.yaml, for the calls a feature makes on its own. */
 export const apiClient = createApiClient({ baseUrl: window.location.origin, readToken: tokenStore.read });
 

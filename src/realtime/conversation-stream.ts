@@ -48,9 +48,12 @@ export interface LiveConversationStream extends ConversationStream {
   dispose(): void;
 }
 
-/** The socket endpoint on the page's own host. */
-export function pageSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/socket`;
+/** A socket endpoint (the conversation socket unless `path` says another) on the page's own host. */
+export function pageSocketUrl(
+  path = '/socket',
+  location: Pick<Location, 'protocol' | 'host'> = window.location,
+): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
 }
 
 function frameOf(data: unknown): ServerFrame | null {

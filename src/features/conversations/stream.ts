@@ -1,4 +1,4 @@
-import { tokenStore } from '../../app/services.ts';
+import { socketCredentials } from '../../app/services.ts';
 import {
   createConversationStream,
   pageSocketUrl,
@@ -15,10 +15,7 @@ export function openConversationStream(
   return createConversationStream({
     ...options,
     socketUrl: pageSocketUrl(),
-    credentials: (): Record<string, string> => {
-      const token = tokenStore.read();
-      return token === null ? {} : { auth_token: token };
-    },
+    credentials: socketCredentials,
     fetchEvents: (query) => conversationRequests.events(conversationId, query),
   });
 }

@@ -22,7 +22,7 @@ import {
   terminalsMachine,
 } from '../../../../machines/terminals.ts';
 import { ApiError, errorText } from '../../../api/errors.ts';
-import { showErrorToast, tokenStore } from '../../../app/services.ts';
+import { showErrorToast, socketCredentials } from '../../../app/services.ts';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { tabKeys } from '../queries.ts';
@@ -44,11 +44,6 @@ const OPTIONS: ITerminalOptions = {
   theme: { background: '#1e1e1e', foreground: '#e6e6e6', cursor: '#e6e6e6' },
   cursorBlink: true,
   screenReaderMode: true,
-};
-
-const credentials = (): Record<string, string> => {
-  const token = tokenStore.read();
-  return token === null ? {} : { auth_token: token };
 };
 
 /**
@@ -196,7 +191,7 @@ function UserTerminal({
   const queryClient = useQueryClient();
   const [logic] = useState(() =>
     terminalSessionMachine.provide({
-      actors: { socket: terminalSocket(screen, credentials) },
+      actors: { socket: terminalSocket(screen, socketCredentials) },
       actions: {
         filesMayHaveChanged: () => {
           void queryClient.invalidateQueries({ queryKey: tabKeys.changes(conversationId) });

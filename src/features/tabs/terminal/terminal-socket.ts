@@ -1,4 +1,5 @@
 import { fromCallback, type EventObject } from 'xstate';
+import { pageSocketUrl } from '../../../realtime/conversation-stream.ts';
 import type {
   TerminalKeys,
   TerminalSessionInput,
@@ -27,9 +28,7 @@ export function terminalSocket(screen: TerminalScreen, credentials: () => Record
       terminal_id: input.terminalId,
       ...credentials(),
     });
-    const socket = new WebSocket(
-      `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/terminal?${query}`,
-    );
+    const socket = new WebSocket(`${pageSocketUrl('/terminal')}?${query}`);
     const send = (frame: ClientFrame) => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify(frame));
     socket.onopen = () => {
       send({ type: 'resize', ...screen.size() });
