@@ -27,12 +27,12 @@ export async function benchFork(): Promise<BenchResult[]> {
   try {
     const session = await temp.runtime.start('bench-snapshots');
     await session.runCommand({ command: MAKE_FILES, timeoutSeconds: 120 });
-    await session.snapshot(0);
+    await session.snapshot('0');
     for (let step = 1; step <= STEPS; step++) {
       await new Promise((resolve) => setTimeout(resolve, BETWEEN_STEPS_MS));
       await session.writeFile(`src/d1/f${step}.txt`, `changed at step ${step}\n`);
       const started = performance.now();
-      await session.snapshot(step);
+      await session.snapshot(String(step));
       snapshotCosts.push(performance.now() - started);
     }
   } finally {

@@ -3120,7 +3120,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Details of an observation event; which fields appear depends on `observation`. */
+        /** @description Details of an observation event (and `workspace_snapshot` of a user's message); which fields appear depends on `observation`. */
         EventExtras: {
             hidden?: boolean;
             /** @description A data: URL (browse observations). */
@@ -3151,7 +3151,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            /** @description The workspace after this step, when the step changed it (a fork from here gets these files). */
+            /** @description The workspace after this step, when the step changed it (a fork from here gets these files). On a user's message: the workspace as the user left it when they sent it, when their own saves, uploads or terminal commands changed it since the last step. */
             workspace_snapshot?: {
                 /** @description The git tree of the tracked and untracked files. */
                 tree: string;

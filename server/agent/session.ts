@@ -16,6 +16,7 @@ import { cleanTitle, fallbackTitle, TITLE_INSTRUCTIONS } from './title.ts';
 import { connectMcpServers, type McpConnections, type StdioLauncher } from './tools/mcp.ts';
 import { BUILT_IN_TOOLS, ToolRegistry } from './tools/index.ts';
 import type { AgentHost, AgentSession, NewEvent } from './types.ts';
+import { userChanges } from '../runtime/types.ts';
 import type { ClientAction } from '../../openapi/types.ts';
 
 export interface AgentOptions {
@@ -290,7 +291,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
       args: { content: args.content, image_urls: args.image_urls ?? [], file_urls: args.file_urls ?? [] },
     };
     void prepared
-      .then(() => log.emit(event))
+      .then(async () => log.emit({ ...event, ...(await userChanges(host.runtime, log.lastId)) }))
       .then(
         () => actor.send({ type: 'USER_MESSAGE' }),
         () => undefined,

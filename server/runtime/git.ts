@@ -94,7 +94,8 @@ elif [ -n "$2" ]; then git update-ref --no-deref HEAD "$2"; fi
 if [ -n "$2" ]; then git read-tree "$2"; else git read-tree --empty; fi
 rm -f "$(git rev-parse --git-dir)/atelier-snapshot-index" "$(git rev-parse --git-dir)/atelier-snapshot-skip"
 git for-each-ref --format='%(refname)' ${SNAPSHOT_REFS} | while read -r ref; do
-  if [ "\${ref##*/}" -gt "$4" ]; then git update-ref -d "$ref"; fi
+  name="\${ref##*/}"
+  if [ "\${name%-user}" -gt "$4" ]; then git update-ref -d "$ref"; fi
 done`;
 
 /** The workspace's git repository, as the Changes tab needs it. */

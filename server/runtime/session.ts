@@ -220,8 +220,8 @@ export class LocalSession implements RuntimeSession {
     return this.parts.git.changes();
   }
 
-  async snapshot(eventId: number): Promise<WorkspaceSnapshot | null> {
-    const taken = await this.parts.git.snapshot(String(eventId), this.lastSnapshot?.tree ?? null).catch(() => null);
+  async snapshot(name: string): Promise<WorkspaceSnapshot | null> {
+    const taken = await this.parts.git.snapshot(name, this.lastSnapshot?.tree ?? null).catch(() => null);
     const last = this.lastSnapshot;
     if (!taken || (last && taken.tree === last.tree && taken.head === last.head && taken.branch === last.branch))
       return null;

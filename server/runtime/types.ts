@@ -123,8 +123,21 @@ export async function withSnapshot<T extends object>(
   eventId: number,
   extras: T,
 ): Promise<T & { workspace_snapshot?: WorkspaceSnapshot }> {
-  const snapshot = await session.snapshot(eventId);
+  const snapshot = await session.snapshot(String(eventId));
   return snapshot ? { ...extras, workspace_snapshot: snapshot } : extras;
+}
+
+/**
+ * The `extras` of a user's message: the workspace as the user's own saves, uploads and terminal
+ * commands left it since the last step, when they changed it (none otherwise). The snapshot is
+ * named after the last event before the message, so a fork through that event keeps it too.
+ */
+export async function userChanges(
+  session: Pick<RuntimeSession, 'snapshot'> | null,
+  lastEventId: number,
+): Promise<{ extras?: { workspace_snapshot: WorkspaceSnapshot } }> {
+  const snapshot = await session?.snapshot(`${lastEventId}-user`);
+  return snapshot ? { extras: { workspace_snapshot: snapshot } } : {};
 }
 
 export interface RuntimeSession {
@@ -176,10 +189,12 @@ export interface RuntimeSession {
   checkoutRepository(source: RepositorySource): Promise<boolean>;
   gitChanges(): Promise<FileChange[]>;
   /**
-   * Records the workspace's files after the step of event `eventId`; null when nothing changed
-   * since the previous snapshot of this session, or the workspace is no git repository.
+   * Records the workspace's files under `name`: the id of the event of the step that changed
+   * them, or `<id>-user` for the user's changes after event `<id>` (a restore to an event drops
+   * the names whose number is later). Null when nothing changed since the previous snapshot of
+   * this session, or the workspace is no git repository.
    */
-  snapshot(eventId: number): Promise<WorkspaceSnapshot | null>;
+  snapshot(name: string): Promise<WorkspaceSnapshot | null>;
   gitDiff(path: string): Promise<{ original: string; modified: string }>;
 
   /** Null when the host has no Jupyter kernel (python3-ipykernel missing): the reason. */

@@ -51,7 +51,7 @@ beforeAll(async () => {
   await session.writeFile('.openhands/microagents/repo.md', 'inside');
   await session.writeFile('swap.py', SWAPPER);
   await session.runCommand({ command: 'git add -A && git -c user.name=a -c user.email=a@b commit -qm one' });
-  snapshot = (await session.snapshot(1)) as WorkspaceSnapshot;
+  snapshot = (await session.snapshot('1')) as WorkspaceSnapshot;
   const objects = (await session.runCommand({ command: 'ls .git/objects | grep -v -e info -e pack | head -1' })).output;
   await session.runCommand({
     command: `nohup python3 swap.py ${outside} race/d .openhands/microagents .git/objects/${objects.trim()} > /dev/null 2>&1 &`,

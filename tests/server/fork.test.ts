@@ -178,6 +178,45 @@ describe('forking a conversation', () => {
     await stop(forked.conversation_id);
   }, 60_000);
 
+  it("keeps the user's own saves before a message in forks after it and in an edit-and-retry of it", async () => {
+    llm.enqueue(
+      reply.text('Saves', { when: withoutTools }),
+      reply.toolCall('execute_bash', { command: 'echo agent > agent.txt', security_risk: 'LOW' }, { when: withTools }),
+      reply.toolCall('finish', { message: 'First done.', task_completed: 'true' }, { when: withTools }),
+      reply.toolCall('finish', { message: 'Second done.', task_completed: 'true' }, { when: withTools }),
+      reply.text('Retried', { when: withoutTools }),
+      reply.toolCall('finish', { message: 'Retried done.', task_completed: 'true' }, { when: withTools }),
+    );
+    const created = await call(test.app, 'POST', '/api/conversations', { body: { initial_user_msg: 'Write a file' } });
+    const id = created.body?.conversation_id as string;
+    const socket = await SocketClient.open(baseUrl, { conversation_id: id, latest_event_id: -1 });
+    await socket.waitFor((s) => s.events.some((e) => e.action === 'finish'), 'the first task', 30_000);
+    const saved = await call(test.app, 'POST', `/api/conversations/${id}/save-file`, {
+      body: { path: 'saved.txt', content: 'saved in the editor\n' },
+    });
+    expect(saved.status).toBe(200);
+    socket.send({ action: 'message', args: { content: 'Look at my file' } });
+    await socket.waitFor((s) => s.events.filter((e) => e.action === 'finish').length === 2, 'the second task', 30_000);
+    await socket.close();
+    const message = (await eventsOf(id)).filter((e) => e.source === 'user' && e.action === 'message').at(-1)!;
+    expect(message.extras?.workspace_snapshot?.tree).toMatch(/^[0-9a-f]{40}$/);
+    const expected = 'agent.txt:agent\nsaved.txt:saved in the editor';
+    const forked = await fork(id, { event_id: message.id });
+    expect(await filesOf(workspaceOf(forked.conversation_id))).toBe(expected);
+    await waitRunning(test.app, '', forked.conversation_id);
+    await stop(forked.conversation_id);
+    const retried = await fork(id, { event_id: message.id, message: 'Look at my file again' });
+    expect(await filesOf(workspaceOf(retried.conversation_id))).toBe(expected);
+    const retrySocket = await SocketClient.open(baseUrl, {
+      conversation_id: retried.conversation_id,
+      latest_event_id: -1,
+    });
+    await retrySocket.waitFor((s) => s.events.some((e) => e.message === 'Retried done.'), 'the retried task', 30_000);
+    await retrySocket.close();
+    await stop(retried.conversation_id);
+    await stop(id);
+  }, 90_000);
+
   it("keeps the user's terminal commands as fork points, and leaves files over 50 MB out of forks, saying which", async () => {
     const created = await call(test.app, 'POST', '/api/conversations', { body: {} });
     const id = created.body?.conversation_id as string;

@@ -8,6 +8,7 @@ import {
   type RuntimeSession,
   type WorkspaceFile,
   type WorkspaceSnapshot,
+  userChanges,
 } from '../../runtime/types.ts';
 import type { ServedApp } from '../../runtime/served-apps.ts';
 import { HttpError } from '../../shared/http-error.ts';
@@ -353,7 +354,10 @@ export class ConversationManager {
           await this.emit(active.id, await runUserCommand(session, recorded, active.terminalState));
         });
       } else if (active.agent) active.agent.handle(action);
-      else if (action.action === 'message') await this.emit(active.id, messageEvent(action.args));
+      else if (action.action === 'message') {
+        const changes = await userChanges(active.session, await this.deps.events.latestId(active.id));
+        await this.emit(active.id, { ...messageEvent(action.args), ...changes });
+      }
     };
     run().catch((error: unknown) =>
       this.deps.log.error({ err: error, conversationId: active.id }, 'acting on a client action failed'),

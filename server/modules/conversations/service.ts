@@ -130,9 +130,10 @@ export function createConversationService(deps: ServiceDeps) {
       if (body.message !== undefined && !(event.source === 'user' && event.action === 'message'))
         throw fail('Only your own messages can be edited and sent again');
       await mayStart(user);
-      // Edit and retry: the history ends just before the message, which is sent again as edited.
+      // Edit and retry: the history ends just before the message, which is sent again as edited,
+      // on the workspace as the user left it when they sent it (the message's own snapshot).
       const through = body.message === undefined ? body.event_id : body.event_id - 1;
-      const snapshot = through >= 0 ? await events.snapshotAt(source.id, through) : null;
+      const snapshot = await events.snapshotAt(source.id, body.event_id);
       const id = newConversationId();
       const title = `Fork of ${source.title} at message ${body.event_id}`;
       const row = await conversations.insert({
