@@ -90,6 +90,8 @@ export interface AgentContext {
   uploading: boolean;
   optimisticPending: boolean;
   connection: ConnectionStatus;
+  /** The socket has been connected at least once (so a state seen since may be stale now). */
+  connectedOnce: boolean;
   conversationStatus: ConversationStatus | null;
 }
 
@@ -156,7 +158,10 @@ export const agentMachine = setup({
     setBalance: assign((_, balance: number | null) => ({ balance })),
     setUploading: assign((_, uploading: boolean) => ({ uploading })),
     setOptimistic: assign((_, optimisticPending: boolean) => ({ optimisticPending })),
-    setConnection: assign((_, connection: ConnectionStatus) => ({ connection })),
+    setConnection: assign(({ context }, connection: ConnectionStatus) => ({
+      connection,
+      connectedOnce: context.connectedOnce || connection === 'CONNECTED',
+    })),
     setConversationStatus: assign((_, conversationStatus: ConversationStatus | null) => ({ conversationStatus })),
   },
   guards: {
@@ -175,6 +180,7 @@ export const agentMachine = setup({
     uploading: false,
     optimisticPending: false,
     connection: 'DISCONNECTED',
+    connectedOnce: false,
     conversationStatus: null,
   },
   initial: 'LOADING',
@@ -229,15 +235,21 @@ export const isLoadingGroup = (state: AgentState) => state === 'LOADING' || stat
 
 export const hasInsufficientCredits = (balance: number | null) => balance !== null && balance < CRITICAL_BALANCE;
 
-/** Send is disabled while LOADING, RUNNING or AWAITING_USER_CONFIRMATION, with critical credits, or while uploading. */
-export function sendDisabled(state: AgentState, facts: Pick<AgentContext, 'balance' | 'uploading'>): boolean {
-  return (
-    state === 'LOADING' ||
-    state === 'RUNNING' ||
-    state === 'AWAITING_USER_CONFIRMATION' ||
-    hasInsufficientCredits(facts.balance) ||
-    facts.uploading
-  );
+/** The socket was connected and is lost: the agent state last seen may be long over (a server restarted). */
+export const isOffline = (facts: Pick<AgentContext, 'connection' | 'connectedOnce'>) =>
+  facts.connectedOnce && facts.connection !== 'CONNECTED';
+
+/**
+ * Send is disabled while LOADING, RUNNING or AWAITING_USER_CONFIRMATION, with critical credits, or
+ * while uploading. While offline the state is not known: a message waits in the connection's
+ * outbox and goes once connected (the server starts a stopped conversation for it).
+ */
+export function sendDisabled(
+  state: AgentState,
+  facts: Pick<AgentContext, 'balance' | 'uploading' | 'connection' | 'connectedOnce'>,
+): boolean {
+  const busy = state === 'LOADING' || state === 'RUNNING' || state === 'AWAITING_USER_CONFIRMATION';
+  return (busy && !isOffline(facts)) || hasInsufficientCredits(facts.balance) || facts.uploading;
 }
 
 /** Suggestion buttons: only in AWAITING_USER_INPUT or FINISHED, once the agent has acted, with no optimistic message pending. */

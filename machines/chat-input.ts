@@ -16,6 +16,8 @@ import type { Event } from '../openapi/types.ts';
 //   draft (and its images) in the box.
 // - A sent message is shown at once (optimistic) and stays pending until the server's echo, the
 //   user `message` event, arrives: see `isEchoOf` for how an echo is recognised.
+// - The box's text is its draft: it starts as the draft kept from an earlier visit, and every
+//   change (a send empties it) is kept, so a reload or a crash loses nothing typed.
 
 /** A user message shown before its echo arrived. */
 export interface PendingMessage {
@@ -97,6 +99,8 @@ export interface ChatInputContext {
 export interface ChatInputInput {
   /** Unique per page load, so ids do not repeat across visits. */
   idPrefix: string;
+  /** The draft kept from an earlier visit. */
+  draft?: string;
 }
 
 export type ChatInputEvent =
@@ -142,6 +146,8 @@ export const chatInputMachine = setup({
     announceInsufficientCredits: notProvidedAction('announceInsufficientCredits'),
     /** Toast 'Failed to send message. Please try again.' */
     announceSendFailure: notProvidedAction('announceSendFailure'),
+    /** Keeps the box's text (empty: none) where the next visit finds it. */
+    keepDraft: notProvidedAction<string>('keepDraft'),
     setText: assign((_, text: string) => ({ text })),
     addPending: assign(({ context }, message: PendingMessage) => ({
       pending: [...context.pending, message],
@@ -181,7 +187,7 @@ export const chatInputMachine = setup({
 }).createMachine({
   id: 'chatInput',
   context: ({ input }) => ({
-    text: '',
+    text: input.draft ?? '',
     images: [],
     pending: [],
     balance: null,
@@ -192,7 +198,12 @@ export const chatInputMachine = setup({
   }),
   initial: 'editing',
   on: {
-    TEXT_CHANGED: { actions: { type: 'setText', params: ({ event }) => event.text } },
+    TEXT_CHANGED: {
+      actions: [
+        { type: 'setText', params: ({ event }) => event.text },
+        { type: 'keepDraft', params: ({ event }) => event.text },
+      ],
+    },
     IMAGES_ATTACHED: { actions: { type: 'attachImages', params: ({ event }) => event.images } },
     IMAGE_REMOVED: { actions: { type: 'removeImage', params: ({ event }) => event.url } },
     EVENT_RECEIVED: {
@@ -215,14 +226,24 @@ export const chatInputMachine = setup({
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
           {
             guard: and(['wantsToSend', not('isBusy')]),
-            actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }, 'clearBox'],
+            actions: [
+              { type: 'sendMessage', params: outgoing },
+              { type: 'addPending', params: sent },
+              'clearBox',
+              { type: 'keepDraft', params: '' },
+            ],
           },
         ],
         SUBMIT: [
           { guard: and(['wantsToSend', 'lacksCredits']), actions: ['blockForCredits', 'announceInsufficientCredits'] },
           {
             guard: and(['wantsToSend', not('isBusy')]),
-            actions: [{ type: 'sendMessage', params: outgoing }, { type: 'addPending', params: sent }, 'clearBox'],
+            actions: [
+              { type: 'sendMessage', params: outgoing },
+              { type: 'addPending', params: sent },
+              'clearBox',
+              { type: 'keepDraft', params: '' },
+            ],
           },
         ],
         SUBMIT_TEXT: [

@@ -16,6 +16,7 @@ import { cleanTitle, fallbackTitle, TITLE_INSTRUCTIONS } from './title.ts';
 import { connectMcpServers, type McpConnections, type StdioLauncher } from './tools/mcp.ts';
 import { BUILT_IN_TOOLS, ToolRegistry } from './tools/index.ts';
 import type { AgentHost, AgentSession, NewEvent } from './types.ts';
+import { agentStateEvent } from './state-event.ts';
 import { userChanges } from '../runtime/types.ts';
 import type { ClientAction } from '../../openapi/types.ts';
 
@@ -224,14 +225,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
         message: problem.reason,
       });
     }
-    const reason = problem?.reason ?? '';
-    emit({
-      source: 'agent',
-      observation: 'agent_state_changed',
-      content: reason,
-      message: reason,
-      extras: { agent_state: state, reason },
-    });
+    emit(agentStateEvent(state, problem?.reason));
   }
 
   const machine = agentControllerMachine.provide({

@@ -46,12 +46,26 @@ export function keepDismissedBanners(names: readonly string[], storage: Storage 
 /** Messages sent to a conversation that the server has not echoed yet, by conversation. */
 export const UNSENT_MESSAGES_PREFIX = 'atelier.unsent.';
 
-/** Forgets the stored preferences, saved layouts, the home draft and unsent messages (on logout). */
+/** What is typed in a message box and not sent yet, by box (`chat.<conversation id>`, `devops.<conversation id>`). */
+export const DRAFT_PREFIX = 'atelier.draft.';
+
+export function readDraft(box: string, storage: Storage = localStorage): string {
+  return storage.getItem(`${DRAFT_PREFIX}${box}`) ?? '';
+}
+
+/** Keeps a box's draft; an empty one is forgotten. */
+export function keepDraft(box: string, text: string, storage: Storage = localStorage): void {
+  if (text === '') storage.removeItem(`${DRAFT_PREFIX}${box}`);
+  else storage.setItem(`${DRAFT_PREFIX}${box}`, text);
+}
+
+/** Forgets the stored preferences, saved layouts, the home draft, the message boxes' drafts and unsent messages (on logout). */
 export function forgetPreferencesAndLayouts(storage: Storage = localStorage): void {
   storage.removeItem(PREFERENCES_KEY);
   storage.removeItem(SAVED_LAYOUTS_KEY);
   storage.removeItem(HOME_DRAFT_KEY);
-  for (const key of Object.keys(storage)) if (key.startsWith(UNSENT_MESSAGES_PREFIX)) storage.removeItem(key);
+  for (const key of Object.keys(storage))
+    if (key.startsWith(UNSENT_MESSAGES_PREFIX) || key.startsWith(DRAFT_PREFIX)) storage.removeItem(key);
 }
 
 /**

@@ -46,6 +46,53 @@ describe.skipIf(browserMissing())('a server restart under an open workspace', ()
     await page.close();
   }, 120_000);
 
+  it('after a kill -9 mid-run shows a stopped agent without a reload, keeps the draft, and sends what was typed while down', async () => {
+    const { server, browser } = suite;
+    const longStep = reply.toolCall('execute_bash', { command: 'sleep 60', security_risk: 'LOW' }, { when: withTools });
+    llm.enqueue(reply.text('Crash check', { when: withoutTools }), longStep);
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ initial_user_msg: 'Wait a minute' }),
+    });
+    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/experiment/conversations/${conversationId}`);
+    const chat = page.getByRole('region', { name: 'Chat with the agent' });
+    const stop = chat.getByRole('button', { name: 'Stop' });
+    await stop.waitFor({ timeout: 30_000 });
+
+    await server.crash();
+    const box = chat.getByRole('textbox', { name: 'Message to the agent' });
+    await box.fill('Half a thought');
+    await server.restart();
+    // Consistent without a reload: a stopped conversation, and no agent at work beside it.
+    await chat.getByRole('status').getByText('The conversation is stopped').waitFor({ timeout: 30_000 });
+    await chat.getByText('Agent is typing...').waitFor({ state: 'detached' });
+    expect(await stop.count()).toBe(0);
+    // The draft outlives a reload.
+    await page.reload();
+    await chat.getByRole('status').getByText('The conversation is stopped').waitFor({ timeout: 30_000 });
+    expect(await box.inputValue()).toBe('Half a thought');
+
+    // Sent, it starts the conversation; the agent runs again and the server dies again.
+    llm.enqueue(longStep);
+    await box.press('Enter');
+    await stop.waitFor({ timeout: 30_000 });
+    await server.crash();
+    // Typed and sent while the server is down: it waits for the connection, shown as sent.
+    await box.fill('Sent while the server was down');
+    await box.press('Enter');
+    await chat.getByText('Sent while the server was down').waitFor();
+    expect(await box.inputValue()).toBe('');
+    llm.enqueue(reply.toolCall('finish', { message: 'Back again.', task_completed: 'true' }, { when: withTools }));
+    await server.restart();
+    await chat.getByText('Back again.').waitFor({ timeout: 30_000 });
+    expect(await chat.getByText('Sent while the server was down').count()).toBe(1);
+    expect(await page.evaluate((id) => localStorage.getItem(`atelier.draft.chat.${id}`), conversationId)).toBeNull();
+    await page.close();
+  }, 150_000);
+
   it('downloads the layout again when its script and stylesheet failed while the server was away', async () => {
     const { server, browser } = suite;
     const conversationId = await createOssConversation(server);

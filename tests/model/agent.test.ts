@@ -172,13 +172,32 @@ describe('agent rules', () => {
   });
 
   it('disables send while LOADING, RUNNING, AWAITING_USER_CONFIRMATION, with critical credits or while uploading', () => {
-    const idle = { balance: 10, uploading: false };
+    const online = { connection: 'CONNECTED' as const, connectedOnce: true };
+    const idle = { balance: 10, uploading: false, ...online };
     const disabled = AGENT_STATES.filter((state) => sendDisabled(state, idle));
     expect(disabled).toEqual(['LOADING', 'RUNNING', 'AWAITING_USER_CONFIRMATION']);
-    expect(sendDisabled('AWAITING_USER_INPUT', { balance: 0.09, uploading: false })).toBe(true);
-    expect(sendDisabled('AWAITING_USER_INPUT', { balance: 0.1, uploading: false })).toBe(false);
-    expect(sendDisabled('AWAITING_USER_INPUT', { balance: null, uploading: false })).toBe(false);
-    expect(sendDisabled('FINISHED', { balance: 10, uploading: true })).toBe(true);
+    expect(sendDisabled('AWAITING_USER_INPUT', { ...idle, balance: 0.09 })).toBe(true);
+    expect(sendDisabled('AWAITING_USER_INPUT', { ...idle, balance: 0.1 })).toBe(false);
+    expect(sendDisabled('AWAITING_USER_INPUT', { ...idle, balance: null })).toBe(false);
+    expect(sendDisabled('FINISHED', { ...idle, uploading: true })).toBe(true);
+    // Before the first connection the state is still LOADING: nothing goes.
+    expect(sendDisabled('LOADING', { ...idle, connection: 'CONNECTING', connectedOnce: false })).toBe(true);
+  });
+
+  it('lets a message wait for the connection once it is lost, whatever state was seen last', () => {
+    const lost = { balance: 10, uploading: false, connectedOnce: true };
+    for (const connection of ['DISCONNECTED', 'CONNECTING'] as const)
+      expect(AGENT_STATES.filter((state) => sendDisabled(state, { ...lost, connection }))).toEqual([]);
+    expect(sendDisabled('RUNNING', { ...lost, connection: 'DISCONNECTED', balance: 0.05 })).toBe(true);
+    const actor = createActor(agentMachine).start();
+    actor.send({ type: 'EVENT_RECEIVED', event: stateChanged('RUNNING'), live: false });
+    actor.send({ type: 'CONNECTION_CHANGED', connection: 'CONNECTED' });
+    expect(selectSendDisabled(actor.getSnapshot())).toBe(true);
+    actor.send({ type: 'CONNECTION_CHANGED', connection: 'DISCONNECTED' });
+    expect(selectSendDisabled(actor.getSnapshot())).toBe(false);
+    actor.send({ type: 'CONNECTION_CHANGED', connection: 'CONNECTED' });
+    expect(selectSendDisabled(actor.getSnapshot())).toBe(true);
+    actor.stop();
   });
 
   it('shows suggestions only in AWAITING_USER_INPUT or FINISHED, after the agent acted, with no optimistic message pending', () => {

@@ -76,7 +76,7 @@ function boundedPaths(input: { idPrefix: string }): StatePath<AnyMachineSnapshot
 const fakes: FakeSideEffects = {
   promises: [],
   callbacks: {},
-  actions: ['sendMessage', 'announceInsufficientCredits', 'announceSendFailure'],
+  actions: ['sendMessage', 'announceInsufficientCredits', 'announceSendFailure', 'keepDraft'],
 };
 
 function expectSideEffects({ event, before, after, effects, effectParams }: StepRecord) {
@@ -98,14 +98,20 @@ function expectSideEffects({ event, before, after, effects, effectParams }: Step
     } else if (before.context.busy) {
       expect(effects).toEqual([]);
     } else {
-      expect(effects).toEqual(['sendMessage']);
       const sent: PendingMessage = { id: `p-${before.context.sent + 1}`, content: text.trim(), timestamp: AT };
       expect(after.context.pending).toEqual([...before.context.pending, sent]);
-      // The box's images go with its message and leave the box with its text; a suggestion leaves both.
-      expect(effectParams).toEqual([{ message: sent, images: ownText === undefined ? before.context.images : [] }]);
+      // The box's images go with its message and leave the box with its text (the kept draft empty); a suggestion leaves both.
+      const message = { message: sent, images: ownText === undefined ? before.context.images : [] };
+      expect(effects).toEqual(ownText === undefined ? ['sendMessage', 'keepDraft'] : ['sendMessage']);
+      expect(effectParams).toEqual(ownText === undefined ? [message, ''] : [message]);
       expect(after.context.text).toBe(ownText === undefined ? '' : before.context.text);
       expect(after.context.images).toEqual(ownText === undefined ? [] : before.context.images);
     }
+  } else if (event.type === 'TEXT_CHANGED') {
+    const text = (event as unknown as { text: string }).text;
+    expect(effects).toEqual(['keepDraft']);
+    expect(effectParams).toEqual([text]);
+    expect(after.context.text).toBe(text);
   } else if (event.type === 'SEND_FAILED') {
     expect(effects).toEqual(['announceSendFailure']);
     expect(after.context.pending.map((message: PendingMessage) => message.id)).not.toContain('p-1');
@@ -171,6 +177,21 @@ describe('chat input rules', () => {
     ]);
   });
 
+  it('starts with the draft kept from an earlier visit and keeps every change', () => {
+    const kept: string[] = [];
+    const actor = createActor(
+      chatInputMachine.provide({
+        actions: { sendMessage: () => undefined, keepDraft: (_, text) => void kept.push(text) },
+      }),
+      { input: { ...input, draft: 'Add a dark' } },
+    ).start();
+    expect(actor.getSnapshot().context.text).toBe('Add a dark');
+    actor.send({ type: 'TEXT_CHANGED', text: 'Add a dark mode' });
+    actor.send({ type: 'SUBMIT', at: AT });
+    expect(kept).toEqual(['Add a dark mode', '']);
+    actor.stop();
+  });
+
   it('blocks sending with critical credits and says so', () => {
     const told: string[] = [];
     const actor = createActor(
@@ -178,6 +199,7 @@ describe('chat input rules', () => {
         actions: {
           sendMessage: () => void told.push('sent'),
           announceInsufficientCredits: () => void told.push('insufficient'),
+          keepDraft: () => undefined,
         },
       }),
       { input },

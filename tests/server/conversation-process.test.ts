@@ -133,6 +133,8 @@ describe('conversations across server restarts', () => {
         .split('\n');
       expect(lines.length).toBeGreaterThanOrEqual(results.length);
       expect(await conversation(id)).toMatchObject({ status: 'STOPPED' });
+      // The history ends saying so, so a chat that reconnects shows no agent at work: the agent stopped, then the conversation.
+      expect(kept.slice(-2).map((e) => e.extras?.agent_state ?? e.status_id)).toEqual(['STOPPED', 'STATUS$STOPPED']);
       const costBefore = kept.findLast((e) => e.llm_metrics)?.llm_metrics?.accumulated_cost ?? 0;
       expect(costBefore).toBeGreaterThan(0);
 

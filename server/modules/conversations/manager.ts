@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { agentStateEvent } from '../../agent/state-event.ts';
 import type { AgentFactory, AgentSettings } from '../../agent/types.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import {
@@ -125,8 +126,7 @@ export class ConversationManager {
   /** Marks conversations whose processes died with an earlier process of this node (or a dead node) as stopped. */
   async recover(everyone: boolean) {
     const stopped = await this.deps.conversations.stopOrphans(this.deps.nodeId, everyone);
-    for (const { id } of stopped)
-      await this.emit(id, statusUpdate(Status.STOPPED, 'The server restarted; the conversation was stopped.'));
+    for (const { id } of stopped) await this.announceStopped(id, 'The server restarted; the conversation was stopped.');
     if (stopped.length)
       this.deps.log.info({ count: stopped.length }, 'conversations left running by a previous process are now stopped');
   }
@@ -276,14 +276,20 @@ export class ConversationManager {
     if (this.active.has(conversationId)) {
       await this.release(conversationId);
       await this.deps.conversations.update(conversationId, stopped);
-      await this.emit(conversationId, statusUpdate(Status.STOPPED, 'The conversation was stopped.'));
+      await this.announceStopped(conversationId, 'The conversation was stopped.');
       return;
     }
     const row = await this.deps.conversations.find(conversationId);
     if (!row || row.status === 'STOPPED') return;
     await this.deps.conversations.update(conversationId, stopped);
     await this.deps.bus.signal(conversationId, 'stop');
-    await this.emit(conversationId, statusUpdate(Status.STOPPED, 'The conversation was stopped.'));
+    await this.announceStopped(conversationId, 'The conversation was stopped.');
+  }
+
+  /** However it stopped, its agent is stopped too: the chat shows no agent at work beside a stopped conversation. */
+  private async announceStopped(conversationId: string, message: string) {
+    await this.emit(conversationId, agentStateEvent('STOPPED'));
+    await this.emit(conversationId, statusUpdate(Status.STOPPED, message));
   }
 
   /** The new conversation `targetId`'s workspace as `sourceId`'s was at `snapshot` (see Runtime.fork). */
@@ -431,12 +437,9 @@ export class ConversationManager {
         if (gone) await this.deps.runtime.remove(id);
       }
       for (const { id } of await this.deps.conversations.stopExpired(this.deps.nodeId))
-        await this.emit(
+        await this.announceStopped(
           id,
-          statusUpdate(
-            Status.STOPPED,
-            'The server running this conversation stopped answering; the conversation was stopped.',
-          ),
+          'The server running this conversation stopped answering; the conversation was stopped.',
         );
     } catch (error) {
       this.deps.log.warn({ err: error }, 'renewing conversation leases failed');

@@ -13,6 +13,7 @@ import {
 import { imageTypeOf, selectIsUploading, uploadMachine, type FileLike } from '../../../machines/upload.ts';
 import { currentUserQuery } from '../../api/queries.ts';
 import { useClientConfig } from '../../app/hooks.ts';
+import { keepDraft, readDraft } from '../../app/local-data.ts';
 import { requests, tokenStore } from '../../app/services.ts';
 import type { ConnectionStatus, ConversationStream } from '../../realtime/types.ts';
 import { keepUnsent, takeUnsent } from './unsent-messages.ts';
@@ -76,10 +77,13 @@ export function useChatActors(stream: ConversationStream, conversation: Conversa
         announceSendFailure: () => {
           toast.error(i18next.t('chat:input.sendFailed'));
         },
+        keepDraft: (_, text) => keepDraft(`chat.${stream.conversationId}`, text),
       },
     }),
   );
-  const chatInput = useActorRef(chatInputLogic, { input: { idPrefix: `${stream.conversationId}-${PAGE_LOAD_ID}` } });
+  const chatInput = useActorRef(chatInputLogic, {
+    input: { idPrefix: `${stream.conversationId}-${PAGE_LOAD_ID}`, draft: readDraft(`chat.${stream.conversationId}`) },
+  });
   const [uploadLogic] = useState(() =>
     uploadMachine.provide({
       actors: {

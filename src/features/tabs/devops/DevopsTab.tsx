@@ -19,6 +19,7 @@ import {
 import { enterKeyIntent } from '../../../../machines/chat-input.ts';
 import { validateFiles, type UploadError } from '../../../../machines/upload.ts';
 import { queryKeys } from '../../../api/queries.ts';
+import { keepDraft, readDraft } from '../../../app/local-data.ts';
 import { usd } from '../../../rules/usd.ts';
 import { Button, Markdown, MessageTextarea, toast } from '../../../ui/index.ts';
 import * as bubbles from '../../../ui/message-bubble.css.ts';
@@ -91,7 +92,13 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
   const hourlyCost = useSelector(devops, selectInfraHourlyCost);
   const progress = useSelector(devops, selectProgress);
 
-  const [text, setText] = useState('');
+  // The draft outlives a reload: kept as it is typed, forgotten once sent.
+  const draftBox = `devops.${conversationId}`;
+  const [text, setDraft] = useState(() => readDraft(draftBox));
+  const setText = (value: string) => {
+    setDraft(value);
+    keepDraft(draftBox, value);
+  };
   const [files, setFiles] = useState<File[]>([]);
   const [fileError, setFileError] = useState<UploadError | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
