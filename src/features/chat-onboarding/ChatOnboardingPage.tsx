@@ -1,3 +1,5 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
@@ -19,12 +21,14 @@ import {
 import type { ConnectionNotice } from '../../../machines/connection.ts';
 import { enterKeyIntent } from '../../../machines/chat-input.ts';
 import { validateFiles, type UploadError } from '../../../machines/upload.ts';
-import { choicesOf, withoutChoices } from '../../../openapi/chat-onboarding.ts';
+import { choicesOf, LETS_GO, withoutChoices } from '../../../openapi/chat-onboarding.ts';
 import { storedAffiliateCode } from '../../app/local-data.ts';
 import { queryClient, requests } from '../../app/services.ts';
 import { SessionContext, type SessionActor } from '../../app/session.ts';
+import { selectUser } from '../../../machines/session.ts';
+import { EmailVerificationBanner } from '../auth/index.ts';
 import type { LiveConversationStream } from '../../realtime/conversation-stream.ts';
-import { queryKeys } from '../../api/queries.ts';
+import { currentUserQuery, queryKeys } from '../../api/queries.ts';
 import { useStreamSelector } from '../../realtime/use-stream-selector.ts';
 import type { StreamSnapshot } from '../../realtime/types.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
@@ -163,6 +167,7 @@ function Chat({ stream, chat }: { stream: LiveConversationStream; chat: ChatActo
   const loading = useSelector(chat, selectIsLoadingMessages);
   const canAct = useSelector(chat, selectCanAct);
   const submitting = useSelector(chat, selectSubmitting);
+  const chatId = useSelector(chat, (snapshot) => snapshot.context.chat?.id ?? '');
   const messages = events.filter(isMessage);
   const lastAgent = messages.findLast((event) => event.source === 'agent') ?? null;
   // The agent's latest message, unanswered, asks for its form.
@@ -188,6 +193,9 @@ function Chat({ stream, chat }: { stream: LiveConversationStream; chat: ChatActo
         {form && (canAct || submitting === form) ? (
           <FormPanel form={form} chat={chat} busy={submitting === form} />
         ) : null}
+        {lastAgent && messages.at(-1) === lastAgent && choicesOf(textOf(lastAgent)).includes(LETS_GO) ? (
+          <HandOff chatId={chatId} />
+        ) : null}
         {typing ? (
           <p role="status" className={styles.status}>
             {t('typing')}
@@ -198,6 +206,45 @@ function Chat({ stream, chat }: { stream: LiveConversationStream; chat: ChatActo
       <MessageInput disabled={!canAct} send={(text) => chat.send({ type: 'SEND', text })} />
     </>
   );
+}
+
+/**
+ * Before Let's go! can open a workspace the account must be active and its email verified: what
+ * is missing, and the way there. Registration comes back to this chat; the verification link
+ * opens in another tab, so the account is read again when this one is looked at again.
+ */
+function HandOff({ chatId }: { chatId: string }) {
+  const { t } = useTranslation('chatOnboarding');
+  const user = SessionContext.useSelector(selectUser);
+  useQuery({ ...currentUserQuery(requests), enabled: user !== null, refetchOnWindowFocus: 'always' });
+  if (!user) return null;
+  if (!user.is_active)
+    return (
+      <section className={styles.panel} aria-labelledby="hand-off-heading">
+        <h2 id="hand-off-heading" className={styles.panelHeading}>
+          {t('handOff.heading')}
+        </h2>
+        <p>{t('handOff.registration')}</p>
+        <div className={styles.actions}>
+          <Button asChild>
+            <Link to="/registration-onboarding" search={{ chat: chatId }}>
+              {t('handOff.completeRegistration')}
+            </Link>
+          </Button>
+        </div>
+      </section>
+    );
+  if (!user.email_verified)
+    return (
+      <section className={styles.panel} aria-labelledby="hand-off-heading">
+        <h2 id="hand-off-heading" className={styles.panelHeading}>
+          {t('handOff.heading')}
+        </h2>
+        <p>{t('handOff.verify')}</p>
+        <EmailVerificationBanner />
+      </section>
+    );
+  return null;
 }
 
 function MessageView({

@@ -22,15 +22,35 @@ import { ContactDialog } from './ContactDialog.tsx';
 import * as styles from './onboarding.css.ts';
 import { onboardingRequests } from './requests.ts';
 
-/** Where accounts that are not active yet complete onboarding (spec §2, §4); active users belong on the dashboard. */
-export function RegistrationOnboardingPage() {
+/**
+ * Where accounts that are not active yet complete onboarding (spec §2, §4); active users belong on
+ * the dashboard, or back in the onboarding chat (`chatId`) that sent them here to finish.
+ */
+export function RegistrationOnboardingPage({ chatId }: { chatId: string | null }) {
   const held = SessionContext.useSelector(selectIsHeldForOnboarding);
   const user = SessionContext.useSelector(selectUser);
-  if (!held || !user) return <Navigate to="/dashboard" replace />;
-  return <Onboarding name={user.fullname || user.email} email={user.email} personal={user.is_personal} />;
+  if (!held || !user)
+    return chatId ? (
+      <Navigate to="/onboarding" search={{ conversation: chatId }} replace />
+    ) : (
+      <Navigate to="/dashboard" replace />
+    );
+  return (
+    <Onboarding name={user.fullname || user.email} email={user.email} personal={user.is_personal} chatId={chatId} />
+  );
 }
 
-function Onboarding({ name, email, personal }: { name: string; email: string; personal: boolean }) {
+function Onboarding({
+  name,
+  email,
+  personal,
+  chatId,
+}: {
+  name: string;
+  email: string;
+  personal: boolean;
+  chatId: string | null;
+}) {
   const { t } = useTranslation('onboarding');
   const session = SessionContext.useActorRef();
   const queryClient = useQueryClient();
@@ -53,7 +73,11 @@ function Onboarding({ name, email, personal }: { name: string; email: string; pe
         showDashboard: () => {
           void queryClient
             .invalidateQueries({ queryKey: queryKeys.currentUser })
-            .then(() => router.navigate({ to: '/dashboard' }));
+            .then(() =>
+              chatId
+                ? router.navigate({ to: '/onboarding', search: { conversation: chatId } })
+                : router.navigate({ to: '/dashboard' }),
+            );
         },
       },
     }),

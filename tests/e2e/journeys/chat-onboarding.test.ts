@@ -153,6 +153,11 @@ describe.skipIf(browserMissing())('journey: chat-only onboarding → upload → 
           .waitFor();
         await latestChoices(page).getByRole('button', { name: "Let's go!" }).waitFor();
         expect(await agentSays(page, GREETING).count()).toBe(1);
+        // The account is not active yet: the chat says so before Let's go! is pressed, with the way there.
+        await page
+          .getByRole('region', { name: 'Before your workspace opens' })
+          .getByRole('link', { name: 'Complete registration' })
+          .waitFor();
       },
       async workspace({ page }) {
         await page.waitForURL(/\/experiment\/conversations\/[0-9a-f]{32}$/, { timeout: 30_000 });
@@ -239,15 +244,35 @@ describe.skipIf(browserMissing())('journey: chat-only onboarding → upload → 
         await page.reload();
       },
       async LETS_GO({ page, email }) {
-        // The account's registration onboarding and its credit, done elsewhere meanwhile.
         const { server } = suite;
-        const verification = new URLSearchParams((await mailedLink(server, email)).split('?')[1]).get('token');
-        await fetch(`${server.url}/api/auth/verify-email`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ token: verification }),
-        });
-        expect((await server.admin('activate-user', email)).code).toBe(0);
+        // The chat leads through what the account still lacks: registration onboarding first, and back.
+        const handOff = page.getByRole('region', { name: 'Before your workspace opens' });
+        await handOff.getByRole('link', { name: 'Complete registration' }).click();
+        await page.waitForURL(/\/registration-onboarding\?chat=/);
+        await page.getByText('Step 1 of 2').waitFor();
+        await page.getByLabel('Country').selectOption({ label: 'Germany' });
+        await page.getByRole('button', { name: 'Agree & continue' }).click();
+        await page.getByRole('button', { name: 'Add name and address' }).click();
+        const contact = page.getByRole('dialog', { name: 'Contact information' });
+        if ((await contact.getByLabel('Profile type').inputValue()) === 'Organization')
+          await contact.getByLabel('Organization name').fill('Acme GmbH');
+        await contact.getByLabel('Legal name').fill('Ada Lovelace');
+        await contact.getByLabel('Street address').fill('Hauptstraße 1');
+        await contact.getByLabel('City').fill('Berlin');
+        await contact.getByLabel('Province / state').fill('Berlin');
+        await contact.getByLabel('Postal code').fill('10115');
+        await contact.getByRole('button', { name: 'Save' }).click();
+        await contact.waitFor({ state: 'detached' });
+        await page.getByRole('button', { name: 'Start Free' }).click();
+        await page.waitForURL(/\/onboarding\?conversation=/);
+        // Then the email: the link, opened in another tab as from the mail, verifies it.
+        await handOff.getByText("Verify your email address, then press Let's go! again.").waitFor();
+        await handOff.getByRole('button', { name: 'Send a new link' }).waitFor();
+        await accessible(page);
+        const mail = await page.context().newPage();
+        await mail.goto(`${server.url}${await mailedLink(server, email)}`);
+        await mail.getByText('is verified', { exact: false }).waitFor({ timeout: 30_000 });
+        await mail.close();
         expect((await server.admin('grant-credits', email, '5')).code).toBe(0);
         llm.enqueue(
           reply.text('Notes app', { when: withoutTools }),
