@@ -81,7 +81,7 @@ describe.skipIf(browserMissing())('the DevOps agent in the browser', () => {
       // Window → App → Staging opens the deployed app in a browser tab of its own.
       const opened = page.context().waitForEvent('page');
       await menuBar(page).getByRole('button', { name: 'Window', exact: true }).click();
-      await page.getByRole('menuitem', { name: 'App', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'App environments', exact: true }).click();
       const staging = page.getByRole('menuitem', { name: 'Staging' });
       await waitFor(
         () => staging.getAttribute('aria-disabled'),

@@ -143,7 +143,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
     await tabButton(page, 'App').waitFor();
     await tabButton(page, 'App').locator('[data-layout-path$="/button/close"]').click();
     await tabButton(page, 'App').waitFor({ state: 'detached' });
-    await chooseMenuItem(page, 'Window', 'Served');
+    await chooseMenuItem(page, 'Window', 'App');
     await tabButton(page, 'App').waitFor();
 
     // Opening tab after tab joins the tile on the right: the chat keeps room for its message box and Send.
@@ -210,7 +210,7 @@ describe.skipIf(browserMissing())('the workspace menus and popout windows in the
 
     // Window → App, by keyboard: with nothing deployed, staging and production are disabled with the reason; development opens the web app.
     await openMenu(page, 'Window');
-    const app = page.getByRole('menuitem', { name: 'App', exact: true });
+    const app = page.getByRole('menuitem', { name: 'App environments', exact: true });
     await app.focus();
     await page.keyboard.press('ArrowRight');
     const staging = page.getByRole('menuitem', { name: 'Staging' });

@@ -124,7 +124,7 @@ describe('workspace menu bar', () => {
     });
   });
 
-  it('lists the Window items in the spec order; Served and App → Development open the web app, staging and production wait for a deployment', async () => {
+  it('lists the Window items in the spec order; App and App environments → Development open the web app, staging and production wait for a deployment', async () => {
     const { layout } = renderMenuBar(record);
     await openMenu('Window');
     const names = screen.getAllByRole('menuitem').map((element) => element.textContent);
@@ -134,23 +134,23 @@ describe('workspace menu bar', () => {
       'Terminal',
       'Jupyter',
       'Browser',
-      'Served',
+      'App',
       'Changes',
       'DevOps Agent',
-      'App›',
+      'App environments›',
     ]);
-    // Close the web app's tab, then Served opens it again.
+    // Close the web app's tab, then App opens it again.
     act(() => layout.send({ type: 'SELECT', layout: 'default' }));
     const open = () => openComponents(layout.getSnapshot().context.layout);
     expect(open()).not.toContain('app');
-    fireEvent.click(item('Served'));
+    fireEvent.click(item('App'));
     expect(open()).toContain('app');
 
     cleanup();
     const again = renderMenuBar(record).layout;
     act(() => again.send({ type: 'SELECT', layout: 'default' }));
     await openMenu('Window');
-    fireEvent.click(item('App'));
+    fireEvent.click(item('App environments'));
     expect(isDisabled(await screen.findByRole('menuitem', { name: /^Staging/ }))).toBe(true);
     expect(item(/^Production/).textContent).toContain('Ask the DevOps agent to deploy it.');
     expect(isDisabled(item('Development'))).toBe(false);
@@ -187,7 +187,7 @@ describe('workspace menu bar', () => {
         },
       ]);
       await openMenu('Window');
-      fireEvent.click(item('App'));
+      fireEvent.click(item('App environments'));
       expect(isDisabled(await screen.findByRole('menuitem', { name: /^Production/ }))).toBe(true);
       fireEvent.click(item('Staging'));
       expect(opened).toEqual([['http://localhost:41234', '_blank', 'noopener,noreferrer']]);

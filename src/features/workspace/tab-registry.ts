@@ -23,8 +23,8 @@ const WORKSPACE_TAB_IDS: readonly WorkspaceTab[] = [
 ];
 
 /**
- * The Window menu's items in the spec's order, each with the tab it opens: 'Served' is the web
- * app tab (the spec's "app/served"). The App submenu (staging, production, development) follows.
+ * The Window menu's items in the spec's order, each with the tab it opens: 'served' is the web
+ * app tab (the spec's "app/served"), named in the menu as its tab is, App. The App submenu (staging, production, development) follows.
  */
 export const WINDOW_ITEMS: readonly {
   item: Exclude<WorkspaceTab, 'app' | 'devops-agent'> | 'served' | 'devopsAgent';

@@ -55,14 +55,14 @@ describe('workspace actions', () => {
     expect(enabledIds(facts({ canPush: true }))).toContain('push');
   });
 
-  it('list the Window menu in the spec order, the web app as Served', () => {
+  it('list the Window menu in the spec order, the web app (the spec\'s "served") by its tab\'s name', () => {
     expect(actionsOf('window').map((action) => action.label)).toEqual([
       'tabs.chat',
       'tabs.vscode',
       'tabs.terminal',
       'tabs.jupyter',
       'tabs.browser',
-      'menu.served',
+      'tabs.app',
       'tabs.changes',
       'tabs.devopsAgent',
     ]);

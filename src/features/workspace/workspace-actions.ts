@@ -84,7 +84,7 @@ export const WORKSPACE_ACTIONS: readonly WorkspaceAction[] = [
   ...WINDOW_ITEMS.map(({ item, tab }): WorkspaceAction => ({
     id: `open-${item}`,
     menu: 'window',
-    label: item === 'served' ? 'menu.served' : `tabs.${item}`,
+    label: item === 'served' ? 'tabs.app' : `tabs.${item}`,
     enabled: always,
     perform: (commands) => commands.openTab(tab),
   })),
