@@ -237,6 +237,45 @@ export function singleTile(layout: IJsonModel): IJsonModel {
 export const SPLITTER_PX = 8;
 
 /**
+ * The narrowest width the layout's tiles fit in at their minimums: a row (the root's horizontal,
+ * nested rows alternating) adds its children's and the splitters between them, a column takes
+ * its widest child, a tile its widest tab's minimum.
+ */
+export function minimumWidth(layout: IJsonModel): number {
+  const widthOf = (node: JsonNode, horizontal: boolean): number => {
+    if (isTabSet(node))
+      return Math.max(
+        MIN_TILE.width,
+        ...(node.children ?? []).filter(isTab).map((tab) => tab.minWidth ?? MIN_TILE.width),
+      );
+    const children = (node.children ?? []) as JsonNode[];
+    if (children.length === 0) return 0;
+    const widths = children.map((child) => widthOf(child, !horizontal));
+    return horizontal
+      ? widths.reduce((sum, width) => sum + width, 0) + SPLITTER_PX * (children.length - 1)
+      : Math.max(...widths);
+  };
+  return widthOf(layout.layout, layout.global?.rootOrientationVertical !== true);
+}
+
+/**
+ * The layout as two tiles, for an area too narrow for all of its own: the chat's tile as it is,
+ * and every other tab in one tile beside it. Without a chat tab, one tile.
+ */
+export function chatBesideTabs(layout: IJsonModel): IJsonModel {
+  const sets = tabSetsOf(layout);
+  const chatSet = sets.find((set) => (set.children ?? []).some((child) => isTab(child) && child.component === 'chat'));
+  const others = sets.filter((set) => set !== chatSet).flatMap((set) => (set.children ?? []).filter(isTab));
+  if (!chatSet || others.length === 0) return singleTile(layout);
+  const { maximized: _maximized, ...left } = chatSet;
+  const right: IJsonTabSetNode = { type: 'tabset', id: 'others', weight: 65, selected: 0, children: others };
+  return {
+    ...layout,
+    layout: { type: 'row', id: 'root', weight: 100, children: [{ ...left, weight: 35 }, right] },
+  };
+}
+
+/**
  * Whether dropping a tab on a side of a tile (or row) leaves both halves their minimum size; where
  * it would not, the drop stacks the tab into that tile instead of splitting it.
  */

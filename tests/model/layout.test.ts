@@ -19,9 +19,12 @@ import {
   tabOf,
   tabSetsOf,
   singleTile,
+  chatBesideTabs,
+  minimumWidth,
   splitFits,
   toggleMaximised,
   withMinimumSizes,
+  type TabComponent,
 } from '../../machines/layout-json.ts';
 import {
   Coverage,
@@ -251,6 +254,40 @@ describe('layout rules', () => {
     expect(openComponents(single)).toEqual(openComponents(pm));
     expect(tabSetsOf(single)[0]?.selected).toBe(openComponents(pm).indexOf('browser'));
     expectValidModel(single);
+  });
+
+  it('knows the narrowest width its tiles fit in, and falls back to the chat beside one tile of the rest', () => {
+    expect(minimumWidth(presetLayout('pm'))).toBe(320 + 8 + 240);
+    const tile = (id: string, component: TabComponent) => ({
+      type: 'tabset' as const,
+      id,
+      weight: 25,
+      children: [tabOf(component)],
+    });
+    const four = {
+      ...presetLayout('pm'),
+      layout: {
+        type: 'row' as const,
+        id: 'root',
+        weight: 100,
+        children: [
+          tile('a', 'chat'),
+          tile('b', 'app'),
+          // A column: as wide as its widest tile.
+          { type: 'row' as const, id: 'column', weight: 25, children: [tile('c', 'browser'), tile('d', 'terminal')] },
+          tile('e', 'changes'),
+        ],
+      },
+    };
+    expect(minimumWidth(four)).toBe(320 + 3 * 240 + 3 * 8);
+    const two = chatBesideTabs(four);
+    expect(tabSetsOf(two).map((set) => (set.children ?? []).map((tab) => tab.id))).toEqual([
+      ['chat'],
+      ['app', 'browser', 'terminal', 'changes'],
+    ]);
+    expect(minimumWidth(two)).toBe(320 + 8 + 240);
+    expectValidModel(two);
+    expect(openComponents(chatBesideTabs(presetLayout('user')))).toEqual(['app']);
   });
 
   it('places the chat of the first frame where its tile will be, when it is on screen at first', () => {

@@ -8,6 +8,7 @@ import {
   TabNode,
   TabSetNode,
   type Action,
+  type IJsonModel,
   type ModelLayout,
 } from 'flexlayout-react';
 import 'flexlayout-react/style/light.css';
@@ -28,6 +29,8 @@ import {
   MIN_TILE,
   openComponents,
   singleTile,
+  chatBesideTabs,
+  minimumWidth,
   splitFits,
   SPLITTER_PX,
   withMinimumSizes,
@@ -135,8 +138,16 @@ export default function LayoutView({ layout, screen, chatHost, ...tabProps }: La
   const area = useRef<HTMLDivElement>(null);
   const areaWidth = useElementWidth(area);
   const narrowScreen = useNarrowScreen();
-  const narrow = narrowScreen || (areaWidth !== null && areaWidth < SPLIT_MIN_WIDTH);
-  const source = useMemo(() => (narrow ? singleTile(json) : json), [narrow, json]);
+  // An area too narrow for the layout's own tiles shows the chat beside one tile of the others
+  // (or one tile), rather than tiles past the window's edge.
+  const source = useMemo(() => {
+    const fits = (candidate: IJsonModel) => areaWidth === null || areaWidth >= minimumWidth(candidate);
+    if (narrowScreen || (areaWidth !== null && areaWidth < SPLIT_MIN_WIDTH)) return singleTile(json);
+    if (fits(json)) return json;
+    const two = chatBesideTabs(json);
+    return fits(two) ? two : singleTile(json);
+  }, [narrowScreen, areaWidth, json]);
+  const narrow = source !== json;
   const [shown, setShown] = useState(() => ({ source, model: Model.fromJson(withMinimumSizes(source)) }));
   if (source !== shown.source) setShown({ source, model: Model.fromJson(withMinimumSizes(source), shown.model) });
   const model = shown.model;
