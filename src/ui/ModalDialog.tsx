@@ -12,17 +12,19 @@ export interface DialogProps {
   children: ReactNode;
   /** False for a form that must not be lost to a stray click beside it: only its buttons and Escape close it. */
   closeOnOutsideClick?: boolean;
+  /** A dialog holding a table: as wide as the screen allows up to 880 px, so its columns show without scrolling. */
+  wide?: boolean;
 }
 
 /** The open dialog: focus is trapped inside, Escape and the close button close it. */
 export function ModalDialog(props: DialogProps) {
-  const { open, onOpenChange, title, description, closeLabel, children, closeOnOutsideClick = true } = props;
+  const { open, onOpenChange, title, description, closeLabel, children, closeOnOutsideClick = true, wide } = props;
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={styles.overlay} />
         <RadixDialog.Content
-          className={styles.content}
+          className={wide ? `${styles.content} ${styles.wide}` : styles.content}
           onInteractOutside={closeOnOutsideClick ? undefined : (event) => event.preventDefault()}
         >
           <div className={styles.header}>

@@ -30,6 +30,8 @@ export const content = style({
   gap: vars.space.lg,
 });
 
+export const wide = style({ width: 'min(880px, calc(100vw - 32px))' });
+
 export const header = style({
   display: 'flex',
   alignItems: 'flex-start',

@@ -66,6 +66,7 @@ export function UsersDialog({ link, onClose }: { link: AffiliateLink; onClose: (
   return (
     <Dialog
       open
+      wide
       onOpenChange={(open) => !open && onClose()}
       title={t('users.title', { name: link.name })}
       description={t('users.description')}

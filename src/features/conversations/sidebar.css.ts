@@ -2,7 +2,13 @@ import { keyframes, style } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
 
 // The shell's main area pads its pages; the sidebar layout takes its whole area instead.
-export const layout = style({ flex: 1, display: 'flex', minHeight: 0, margin: `calc(-1 * ${vars.space.xl})` });
+export const layout = style({
+  flex: 1,
+  display: 'flex',
+  minHeight: 0,
+  margin: `calc(-1 * ${vars.space.xl})`,
+  position: 'relative',
+});
 
 const sidebarBase = {
   display: 'flex',
@@ -48,7 +54,22 @@ export const backdrop = style({
   background: 'rgb(0 0 0 / 0.35)',
   cursor: 'default',
 });
-export const panelBeside = style({ display: 'flex', flexShrink: 0 });
+// Beside the sidebar the conversation list takes 350 px; where that leaves the page too little
+// room (a workspace needs the chat and a tile), it lies over the page where it would stand
+// (an absolute box keeps its place in the row), instead of squeezing it.
+export const panelBeside = style({
+  display: 'flex',
+  flexShrink: 0,
+  '@media': {
+    '(max-width: 1199px)': {
+      position: 'absolute',
+      insetBlock: 0,
+      zIndex: 20,
+      background: vars.color.background,
+      boxShadow: vars.shadow.raised,
+    },
+  },
+});
 export const panelOverDrawer = style({
   position: 'fixed',
   insetBlock: 0,

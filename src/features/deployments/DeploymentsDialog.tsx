@@ -35,6 +35,7 @@ export function DeploymentsDialog({ conversationId, onClose }: { conversationId:
   return (
     <Dialog
       open
+      wide
       onOpenChange={(open) => !open && onClose()}
       title={t('title')}
       description={t('description')}

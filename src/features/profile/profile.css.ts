@@ -1,5 +1,6 @@
 import { style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
+import * as tables from '../../ui/table.css.ts';
 
 export const page = style({
   width: '100%',
@@ -21,14 +22,9 @@ export const section = style({ display: 'flex', flexDirection: 'column', gap: va
 
 export const heading = style({ margin: 0, fontSize: vars.fontSize.lg });
 
-export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: vars.fontSize.sm });
+export const table = style([tables.table, { fontSize: vars.fontSize.sm }]);
 
-export const cell = style({
-  textAlign: 'left',
-  padding: `${vars.space.xs} ${vars.space.sm}`,
-  borderBottom: `1px solid ${vars.color.border}`,
-  verticalAlign: 'top',
-});
+export const cell = style([tables.cell, { padding: `${vars.space.xs} ${vars.space.sm}` }]);
 
 export const amount = style([cell, { textAlign: 'right', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }]);
 

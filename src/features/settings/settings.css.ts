@@ -21,15 +21,9 @@ export const section = style({ display: 'flex', flexDirection: 'column', gap: va
 export const sectionHeading = style({ fontSize: vars.fontSize.lg, fontWeight: 600, margin: 0 });
 export const muted = style({ color: vars.color.textMuted, margin: 0 });
 export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md, maxWidth: '560px' });
-export const actions = style({ display: 'flex', gap: vars.space.sm, alignItems: 'center' });
+export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, alignItems: 'center' });
 export const dialogButtons = style({ display: 'flex', justifyContent: 'flex-end', gap: vars.space.sm });
-export const table = style({ width: '100%', borderCollapse: 'collapse' });
-export const cell = style({
-  textAlign: 'left',
-  padding: `${vars.space.sm} ${vars.space.sm}`,
-  borderBottom: `1px solid ${vars.color.border}`,
-  verticalAlign: 'top',
-});
+export { table, cell } from '../../ui/table.css.ts';
 export const code = style({ fontFamily: 'ui-monospace, monospace', fontSize: vars.fontSize.sm });
 export const error = style({ color: vars.color.danger, margin: 0 });
 export const editor = style({

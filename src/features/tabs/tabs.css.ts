@@ -11,15 +11,17 @@ export const tab = style({
   background: vars.color.background,
   color: vars.color.text,
 });
+// The address keeps room to be read; the buttons wrap below it in a narrow tile.
 export const bar = style({
   display: 'flex',
+  flexWrap: 'wrap',
   alignItems: 'center',
   gap: vars.space.sm,
   padding: vars.space.sm,
   borderBottom: `1px solid ${vars.color.border}`,
 });
 export const address = style({
-  flex: 1,
+  flex: '1 1 12rem',
   minWidth: 0,
   padding: `${vars.space.xs} ${vars.space.sm}`,
   font: 'inherit',

@@ -11,13 +11,17 @@ export const menuBar = style({
   borderBottom: `1px solid ${vars.color.border}`,
   background: vars.color.surface,
   flexWrap: 'wrap',
-  '@media': {
-    // A narrow screen scrolls the menus sideways rather than stacking them.
-    '(max-width: 767px)': { flexWrap: 'nowrap', overflowX: 'auto' },
-  },
 });
 
-export const title = style({ marginRight: 'auto', minWidth: 0, display: 'flex', alignItems: 'center' });
+// A narrow screen gives the title a row of its own and the menus the row below (wrapping), so
+// neither is cut off.
+export const title = style({
+  marginRight: 'auto',
+  minWidth: 0,
+  display: 'flex',
+  alignItems: 'center',
+  '@media': { '(max-width: 767px)': { flexBasis: '100%' } },
+});
 
 export const titleButton = style({
   border: 'none',
