@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFactory } from '../../server/agent/index.ts';
+import { forkTitle } from '../../server/modules/conversations/service.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { listen, signUp, SocketClient, waitRunning } from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
@@ -99,7 +100,8 @@ describe('forking a conversation', () => {
     for (const step of steps()) {
       const forked = await fork(sourceId, { event_id: step.id });
       expect(forked.forked_from).toEqual({ conversation_id: sourceId, event_id: step.id, title: 'Ten steps' });
-      expect(forked.title).toBe(`Fork of Ten steps at message ${step.id}`);
+      // Named by the user's words it goes on from, not by an event id.
+      expect(forked.title).toBe('Fork of Ten steps: “Take ten steps”');
       const saw = (step.content ?? '').split('===\n')[1]?.trim() ?? '';
       expect(await filesOf(workspaceOf(forked.conversation_id))).toBe(saw);
       const copied = (await eventsOf(forked.conversation_id)).filter((e) => e.id <= step.id);
@@ -167,6 +169,7 @@ describe('forking a conversation', () => {
       reply.toolCall('finish', { message: 'Did the edited task.', task_completed: 'true' }, { when: withTools }),
     );
     const forked = await fork(sourceId, { event_id: message.id, message: 'Take one step instead' });
+    expect(forked.title).toBe('Fork of Ten steps: “Take one step instead”');
     const socket = await SocketClient.open(baseUrl, { conversation_id: forked.conversation_id, latest_event_id: -1 });
     await socket.waitFor((s) => s.events.some((e) => e.action === 'finish'), 'the edited task', 30_000);
     await socket.close();
@@ -241,6 +244,14 @@ describe('forking a conversation', () => {
     await stop(forked.conversation_id);
     await stop(id);
   }, 60_000);
+
+  it("quotes the first line of the user's message in the title, at most 40 characters", () => {
+    expect(forkTitle('Shop', `${'Make the checkout page faster and more reliable'}\nand more`)).toBe(
+      'Fork of Shop: “Make the checkout page faster and more…”',
+    );
+    expect(forkTitle('Shop', '  \n ')).toBe('Fork of Shop');
+    expect(forkTitle('Shop', null)).toBe('Fork of Shop');
+  });
 
   it('refuses what cannot be forked, with the reason', async () => {
     const missing = await call(test.app, 'POST', `/api/conversations/${sourceId}/fork`, {

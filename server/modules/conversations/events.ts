@@ -110,6 +110,24 @@ export function createEventStore(db: Db) {
       return row?.snapshot ?? null;
     },
 
+    /** The text of the user's last message at or before event `atOrBefore`, null when none. */
+    async lastUserMessage(conversationId: string, atOrBefore: number): Promise<string | null> {
+      const [row] = await db
+        .select({ content: sql<string | null>`${events.data} -> 'args' ->> 'content'` })
+        .from(events)
+        .where(
+          and(
+            eq(events.conversationId, conversationId),
+            lte(events.id, atOrBefore),
+            sql`${events.data} ->> 'source' = 'user'`,
+            sql`${events.data} ->> 'action' = 'message'`,
+          ),
+        )
+        .orderBy(desc(events.id))
+        .limit(1);
+      return row?.content ?? null;
+    },
+
     async latestId(conversationId: string): Promise<number> {
       const [row] = await db
         .select({ next: conversations.nextEventId })

@@ -36,6 +36,18 @@ export interface ServiceDeps {
 }
 
 /** The rules of conversations: who may see and change which, and what creating or starting one needs. */
+/** How much of the user's message a fork's title quotes. */
+const FORK_QUOTE_CHARS = 40;
+
+/** "Fork of <title>: “<the message's first words>”", or "Fork of <title>" before any message. */
+export function forkTitle(sourceTitle: string, message: string | null): string {
+  const firstLine = message?.trim().split('\n')[0]?.trim() ?? '';
+  if (firstLine === '') return `Fork of ${sourceTitle}`;
+  const quoted =
+    firstLine.length > FORK_QUOTE_CHARS ? `${firstLine.slice(0, FORK_QUOTE_CHARS - 1).trimEnd()}…` : firstLine;
+  return `Fork of ${sourceTitle}: “${quoted}”`;
+}
+
 export function createConversationService(deps: ServiceDeps) {
   const { db, config, box, conversations, events, manager } = deps;
   const isEvent = contractValidator('Event');
@@ -119,8 +131,9 @@ export function createConversationService(deps: ServiceDeps) {
 
     /**
      * A new conversation with this one's history up to `event_id` and its workspace as it was
-     * then, started at once (see forkConversation in the contract). The fork's title and card
-     * name the original and the event by its id, which the chat shows on every row.
+     * then, started at once (see forkConversation in the contract). The fork's title names the
+     * original and the user's message it goes on from (the edited one, for edit and retry): words
+     * the user wrote, where an event id would mean nothing to them.
      */
     async fork(user: AuthUser, sourceId: string, body: ForkRequest) {
       const source = await owned(user, sourceId);
@@ -135,7 +148,7 @@ export function createConversationService(deps: ServiceDeps) {
       const through = body.message === undefined ? body.event_id : body.event_id - 1;
       const snapshot = await events.snapshotAt(source.id, body.event_id);
       const id = newConversationId();
-      const title = `Fork of ${source.title} at message ${body.event_id}`;
+      const title = forkTitle(source.title, body.message ?? (await events.lastUserMessage(source.id, body.event_id)));
       const row = await conversations.insert({
         id,
         userId: user.id,

@@ -138,7 +138,7 @@ export function ConversationCard({
           params={{ conversationId: conversation.forked_from.conversation_id }}
           className={styles.forkOf}
         >
-          {t('card.forkOf', { title: conversation.forked_from.title, number: conversation.forked_from.event_id })}
+          {t('card.forkOf', { title: conversation.forked_from.title })}
         </Link>
       ) : null}
       <div className={styles.meta}>
