@@ -82,6 +82,8 @@ export type McpEditorSnapshot = SnapshotFrom<typeof mcpEditorMachine>;
 
 /** The configuration the list shows: the staged one while it waits to be saved, else the saved one. */
 export const selectShownConfig = (snapshot: McpEditorSnapshot) => snapshot.context.staged ?? snapshot.context.saved;
+/** The list shows the saved configuration (nothing staged). */
+export const selectShowsSaved = (snapshot: McpEditorSnapshot) => snapshot.context.staged === null;
 export const selectIsEditing = (snapshot: McpEditorSnapshot) => snapshot.matches('editing');
 export const selectCanSave = (snapshot: McpEditorSnapshot) => snapshot.matches('staged');
 export const selectIsSaving = (snapshot: McpEditorSnapshot) => snapshot.matches('saving');

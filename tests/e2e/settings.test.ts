@@ -396,6 +396,11 @@ describe.skipIf(browserMissing())('the settings screens of a self-hosted install
     expect(((await (await api(server, '/api/settings')).json()) as { mcp_config: unknown }).mcp_config).toEqual(
       example,
     );
+    // Saved, the servers are checked at once, without a reload.
+    await page
+      .getByRole('row', { name: /uvx mcp-server-fetch/ })
+      .getByText(/^Not reachable: /)
+      .waitFor({ timeout: 30_000 });
 
     await page.reload();
     await page.getByRole('row', { name: /mcp\.acme\.example/ }).waitFor();

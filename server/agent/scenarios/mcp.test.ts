@@ -6,6 +6,7 @@ import { reply, withTools } from '../../../tests/support/fake-llm/index.ts';
 import { startEchoHttpServer, startEchoSseServer } from '../../../tests/support/mcp-echo-http.ts';
 import { echoStdioServer } from '../../../tests/support/mcp-echo-stdio.ts';
 import { LISTING_MCP_SERVER } from '../../../tests/support/mcp-inline-server.ts';
+import { toolPrefix } from '../tools/mcp.ts';
 import type { Event } from '../../../openapi/types.ts';
 
 const scenarios = new ScenarioFactory();
@@ -72,6 +73,33 @@ describe('MCP tools', () => {
     expect(failed?.extras?.error).toBe(true);
     expect(echoed?.extras?.error).toBeUndefined();
     expect(llm.completions.filter(withTools)[0]?.tools?.map((tool) => tool.function.name)).toContain('echo');
+  }, 30_000);
+
+  it("names a second server's tools that collide after the server, and calls them there", async () => {
+    const second = { ...echoServer, name: 'second copy', env: { ECHO_MODE: 'second' } };
+    scenario = await scenarios.start({
+      settings: { mcpConfig: { stdio_servers: [echoServer, second], sse_servers: [] } },
+      script: (llm) =>
+        llm.enqueue(
+          titleReply,
+          reply.toolCall('second_copy__echo', { text: 'twice' }, { when: withTools }),
+          finishReply,
+        ),
+    });
+    const { store } = scenario;
+    await store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
+    const system = store.events.find((event) => event.action === 'system');
+    expect(system?.args?.tools?.map((tool) => tool.name).slice(-4)).toEqual([
+      'echo',
+      'fail',
+      'second_copy__echo',
+      'second_copy__fail',
+    ]);
+    scenario.say('Echo on the second server');
+    await store.waitForState('FINISHED');
+    expect(store.events.find((event) => event.action === 'call_tool_mcp')?.args?.name).toBe('second_copy__echo');
+    expect(store.events.find((event) => event.observation === 'mcp')?.content).toBe('echo: twice');
+    expect(toolPrefix('https://mcp.example.com:8443/mcp')).toBe('mcp_example_com_8443');
   }, 30_000);
 
   it('calls the tools of a Streamable HTTP server with its API key', async () => {

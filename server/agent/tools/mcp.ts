@@ -130,12 +130,14 @@ function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
   return texts.join('\n');
 }
 
+/** A tool of a server, as the model sees it (`name`) and as the server knows it (`tool.name`). */
 function mcpTool(
   client: Client,
   tool: Awaited<ReturnType<Client['listTools']>>['tools'][number],
+  name: string,
 ): AgentTool<Record<string, unknown>> {
   return {
-    name: tool.name,
+    name,
     description: tool.description ?? `The ${tool.name} tool of an MCP server.`,
     parameters: tool.inputSchema,
     actionKind: 'call_tool_mcp',
@@ -146,26 +148,36 @@ function mcpTool(
     },
     describe: (input) => ({
       action: 'call_tool_mcp',
-      message: `Calling MCP tool: ${tool.name}`,
-      args: { name: tool.name, arguments: input },
+      message: `Calling MCP tool: ${name}`,
+      args: { name, arguments: input },
     }),
     async run(input, { signal }): Promise<ToolOutcome> {
       const result = await client.callTool({ name: tool.name, arguments: input }, undefined, { signal });
       return {
         observation: 'mcp',
         content: truncateMiddle(resultText(result), OUTPUT_LIMIT),
-        message: `MCP tool ${tool.name} answered.`,
-        extras: { name: tool.name, arguments: input, ...(result.isError === true && { error: true }) },
+        message: `MCP tool ${name} answered.`,
+        extras: { name, arguments: input, ...(result.isError === true && { error: true }) },
         error: result.isError === true,
       };
     },
   };
 }
 
+/** What a server's colliding tool names start with: its name (a remote one's host), as a tool name may be spelled (`[A-Za-z0-9_-]`). */
+export function toolPrefix(label: string): string {
+  const host = /^[a-z]+:\/\/([^/]+)/i.exec(label)?.[1] ?? label;
+  return host.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 30);
+}
+
+/** Tool names providers accept: OpenAI and Anthropic take up to 64 of `[A-Za-z0-9_-]`. */
+const TOOL_NAME_LIMIT = 64;
+
 /**
  * Connects every configured server (in parallel; one failing does not stop the others) and
- * lists their tools. Stdio servers start in the workspace directory (see StdioLauncher). A tool named like a
- * built-in or an earlier server's tool is left out, so every name means one thing.
+ * lists their tools. Stdio servers start in the workspace directory (see StdioLauncher). A tool
+ * keeps its own name (as models trained on OpenHands expect) unless a built-in or an earlier
+ * server's tool has it: then it is `<server>__<tool>`, so two servers never hide each other's tools.
  */
 export async function connectMcpServers(
   config: McpConfig,
@@ -184,7 +196,7 @@ export async function connectMcpServers(
         await spec.connect(client, CONNECT_TIMEOUT_MS);
         clients.push(client);
         const { tools } = await client.listTools();
-        return { tools: tools.map((tool) => mcpTool(client, tool)) };
+        return { tools: tools.map((tool) => ({ client, tool, prefix: toolPrefix(spec.label) })) };
       } catch (error) {
         await client.close().catch(() => undefined);
         return {
@@ -199,13 +211,15 @@ export async function connectMcpServers(
       ? []
       : config.stdio_servers.map((server) => ({ server: server.name, reason: STDIO_REFUSED }));
   const failures = [...refused, ...connected.flatMap((result) => (result.failure ? [result.failure] : []))];
-  const listed = connected.map((result) => result.tools);
   const names = new Set(options.reservedNames);
-  const tools = listed.flat().filter((tool) => {
-    if (names.has(tool.name)) return false;
-    names.add(tool.name);
-    return true;
-  });
+  const tools = connected.flatMap((result) =>
+    result.tools.flatMap(({ client, tool, prefix }) => {
+      const name = [tool.name, `${prefix}__${tool.name}`.slice(0, TOOL_NAME_LIMIT)].find((n) => !names.has(n));
+      if (name === undefined) return [];
+      names.add(name);
+      return [mcpTool(client, tool, name)];
+    }),
+  );
   return {
     tools,
     failures,

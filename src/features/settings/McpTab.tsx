@@ -10,6 +10,7 @@ import {
   selectIsEditing,
   selectIsSaving,
   selectShownConfig,
+  selectShowsSaved,
 } from '../../../machines/mcp-editor.ts';
 import { errorText } from '../../api/errors.ts';
 import { queryKeys } from '../../api/queries.ts';
@@ -61,8 +62,9 @@ function McpEditor({ saved }: { saved: McpConfig }) {
     refetchOnWindowFocus: false,
     meta: { disableToast: true },
   });
-  // The check is of the saved servers: shown beside them while the list shows what is saved.
-  const showsSaved = JSON.stringify(shown) === savedJson;
+  // The check is of the saved servers: shown beside them while the list shows what is saved (the
+  // machine knows; the server's copy may spell the same configuration differently).
+  const showsSaved = useSelector(editor, selectShowsSaved);
   const statusOf = (index: number) => {
     if (!showsSaved) return t('mcp.afterSave');
     if (check.isFetching) return t('mcp.checking');
