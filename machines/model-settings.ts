@@ -27,7 +27,30 @@ export interface ModelForm {
 }
 
 export type ModelFormField = keyof ModelForm;
-export type ModelFormError = 'providerRequired' | 'modelRequired';
+export type ModelFormError = 'providerRequired' | 'modelRequired' | 'baseUrlRequired';
+
+/**
+ * The basic mode's choice of any OpenAI-compatible server (Ollama, vLLM, LiteLLM...): a model
+ * name and the server's base URL, saved as LiteLLM spells it, `openai/<model>` with the URL.
+ */
+export const COMPATIBLE_PROVIDER = 'openai-compatible';
+
+/** The spec's provider display names (§10), by the provider part of a model id. */
+export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  anthropic: 'Anthropic',
+  openai: 'OpenAI',
+  azure: 'Azure',
+  bedrock: 'AWS Bedrock',
+  mistral: 'Mistral AI',
+  groq: 'Groq',
+  openrouter: 'OpenRouter',
+  gemini: 'Google Gemini',
+  deepseek: 'DeepSeek',
+};
+
+/** The model id a basic-mode provider and model save as. */
+export const modelIdOf = (provider: string, model: string) =>
+  `${provider === COMPATIBLE_PROVIDER ? 'openai' : provider.trim()}/${model.trim()}`;
 
 /** The spec's defaults (§3): model the provider's Claude Sonnet 4, agent CodeActAgent, confirmation off, factor 1, condenser on. */
 export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-20250514';
@@ -104,19 +127,22 @@ export function modelFormErrors(form: ModelForm, advanced: boolean): Partial<Rec
   return {
     ...(!form.provider.trim() && { provider: 'providerRequired' as const }),
     ...(!form.model.trim() && { model: 'modelRequired' as const }),
+    ...(form.provider === COMPATIBLE_PROVIDER && !form.baseUrl.trim() && { baseUrl: 'baseUrlRequired' as const }),
   };
 }
 
 /**
  * What Save sends (spec §5): basic mode builds provider/model and resets the advanced values to
- * their defaults; advanced options apply only in advanced mode; the key is trimmed and sent as
- * null when empty (null keeps the saved key, an empty string clears it); the search key is sent
- * as an empty string when empty; the security analyzer only with confirmation mode.
+ * their defaults (an OpenAI-compatible server keeps its base URL); advanced options apply only in
+ * advanced mode; the key is trimmed and sent as null when empty (null keeps the saved key, an
+ * empty string clears it); the search key is sent as an empty string when empty; the security
+ * analyzer only with confirmation mode.
  */
 export function modelSettingsPayload(form: ModelForm, advanced: boolean): SettingsUpdate {
-  const values = advanced ? form : { ...form, ...ADVANCED_DEFAULTS };
+  const compatible = !advanced && form.provider === COMPATIBLE_PROVIDER;
+  const values = advanced ? form : { ...form, ...ADVANCED_DEFAULTS, ...(compatible && { baseUrl: form.baseUrl }) };
   return {
-    llm_model: advanced ? form.customModel.trim() : `${form.provider.trim()}/${form.model.trim()}`,
+    llm_model: advanced ? form.customModel.trim() : modelIdOf(form.provider, form.model),
     llm_base_url: values.baseUrl.trim() || null,
     llm_api_key: form.clearApiKey ? '' : form.apiKey.trim() || null,
     ...(form.searchApiKeyChanged && { search_api_key: form.searchApiKey.trim() }),

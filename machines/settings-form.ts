@@ -2,6 +2,7 @@ import { and, assign, not, setup, type ErrorActorEvent, type SnapshotFrom } from
 import {
   modelForm,
   modelFormErrors,
+  modelIdOf,
   modelSettingsPayload,
   opensAdvancedOnLoad,
   providersOf,
@@ -81,7 +82,8 @@ export const settingsFormMachine = setup({
       if (change.field === 'provider')
         form.model = providersOf(context.knownModels).get(String(change.value))?.[0] ?? '';
       if (change.field === 'searchApiKey') form.searchApiKeyChanged = true;
-      if (change.field === 'provider' || change.field === 'model') form.customModel = `${form.provider}/${form.model}`;
+      if (change.field === 'provider' || change.field === 'model')
+        form.customModel = modelIdOf(form.provider, form.model);
       if (change.field === 'customModel') Object.assign(form, splitModelId(String(change.value)));
       return { form, errors: {}, saveError: null };
     }),

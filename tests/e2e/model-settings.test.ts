@@ -28,8 +28,17 @@ describe.skipIf(browserMissing())('choosing the model in the settings of a self-
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Configure the AI model' }).click();
-    await modal.getByRole('checkbox', { name: 'Advanced settings' }).click();
-    await modal.getByLabel('Custom model').fill('openai/fake-model');
+    // Providers by their names, and any OpenAI-compatible server without the advanced settings.
+    const provider = modal.getByLabel('Provider');
+    expect(await provider.locator('option').allTextContents()).toEqual([
+      'Anthropic',
+      'OpenAI',
+      'OpenAI-compatible server (Ollama, vLLM, LiteLLM…)',
+    ]);
+    await provider.selectOption({ label: 'OpenAI-compatible server (Ollama, vLLM, LiteLLM…)' });
+    await modal.getByLabel('Model name on the server').fill('fake-model');
+    await modal.getByRole('button', { name: 'Save', exact: true }).click();
+    await modal.getByText('Base URL is required').waitFor();
     await modal.getByLabel('Base URL').fill(llmUrl);
     await modal.getByLabel('API key', { exact: true }).fill('sk-from-modal');
     await modal.getByRole('button', { name: 'Save', exact: true }).click();

@@ -3,6 +3,9 @@ import { createActor, fromPromise, type AnyEventObject } from 'xstate';
 import {
   modelForm,
   modelFormErrors,
+  modelIdOf,
+  COMPATIBLE_PROVIDER,
+  PROVIDER_NAMES,
   modelSettingsPayload,
   opensAdvancedOnLoad,
   providersOf,
@@ -174,6 +177,19 @@ describe('model settings rules (spec §3, §4, §5)', () => {
       enable_default_condenser: true,
       remote_runtime_resource_factor: 1,
     });
+  });
+
+  it('offers an OpenAI-compatible server in basic mode: a model name and a base URL, saved as openai/<model>', () => {
+    const form = { ...modelForm(saved), provider: COMPATIBLE_PROVIDER, model: ' llama3.1 ', baseUrl: '' };
+    expect(modelFormErrors(form, false)).toEqual({ baseUrl: 'baseUrlRequired' });
+    const payload = modelSettingsPayload({ ...form, baseUrl: ' http://localhost:11434/v1 ' }, false);
+    expect(payload).toMatchObject({ llm_model: 'openai/llama3.1', llm_base_url: 'http://localhost:11434/v1' });
+    expect(modelIdOf('anthropic', 'claude-opus-4-20250514')).toBe('anthropic/claude-opus-4-20250514');
+    // Another basic provider drops a base URL typed for the compatible one.
+    expect(
+      modelSettingsPayload({ ...form, provider: 'openai', model: 'gpt-4o', baseUrl: 'http://x' }, false),
+    ).toMatchObject({ llm_model: 'openai/gpt-4o', llm_base_url: null });
+    expect(PROVIDER_NAMES['mistral']).toBe('Mistral AI');
   });
 
   it('applies the advanced values in advanced mode, the analyzer only with confirmation mode', () => {

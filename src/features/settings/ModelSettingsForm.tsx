@@ -6,6 +6,8 @@ import { fromPromise } from 'xstate';
 import {
   modelSettingsPayload,
   providersOf,
+  COMPATIBLE_PROVIDER,
+  PROVIDER_NAMES,
   type ModelForm,
   type SettingsUpdate,
 } from '../../../machines/model-settings.ts';
@@ -119,6 +121,7 @@ export function ModelSettingsForm(props: {
             placeholder="openai/gpt-4o"
             spellCheck={false}
           />
+          <p className={styles.muted}>{t('llm.customModelHint')}</p>
           <TextField
             label={t('llm.baseUrl')}
             value={values.baseUrl}
@@ -133,14 +136,41 @@ export function ModelSettingsForm(props: {
             label={t('llm.provider')}
             value={values.provider}
             onChange={(event) => change('provider', event.target.value)}
-            options={choices([...providers.keys()], values.provider)}
+            options={[
+              ...choices([...providers.keys()], values.provider)
+                .filter(({ value }) => value !== COMPATIBLE_PROVIDER)
+                .map(({ value }) => ({ value, label: PROVIDER_NAMES[value] ?? value })),
+              { value: COMPATIBLE_PROVIDER, label: t('llm.compatible') },
+            ]}
           />
-          <SelectField
-            label={t('llm.model')}
-            value={values.model}
-            onChange={(event) => change('model', event.target.value)}
-            options={choices(providers.get(values.provider) ?? [], values.model)}
-          />
+          {values.provider === COMPATIBLE_PROVIDER ? (
+            <>
+              <p className={styles.muted}>{t('llm.compatibleHint')}</p>
+              <TextField
+                label={t('llm.compatibleModel')}
+                value={values.model}
+                onChange={(event) => change('model', event.target.value)}
+                error={error('model')}
+                placeholder="llama3.1"
+                spellCheck={false}
+              />
+              <TextField
+                label={t('llm.baseUrl')}
+                value={values.baseUrl}
+                onChange={(event) => change('baseUrl', event.target.value)}
+                error={error('baseUrl')}
+                placeholder="http://localhost:11434/v1"
+                spellCheck={false}
+              />
+            </>
+          ) : (
+            <SelectField
+              label={t('llm.model')}
+              value={values.model}
+              onChange={(event) => change('model', event.target.value)}
+              options={choices(providers.get(values.provider) ?? [], values.model)}
+            />
+          )}
         </>
       )}
       <TextField
