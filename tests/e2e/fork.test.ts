@@ -97,7 +97,16 @@ describe.skipIf(browserMissing())('forking in the browser', () => {
     expect(await page.getByRole('menuitem').allInnerTexts()).toEqual(['Fork from here']);
     await page.keyboard.press('Escape');
     await chatRow(page, 'Take three steps').hover();
-    await chatRow(page, 'Take three steps').getByRole('button', { name: 'Actions for this message' }).click();
+    // Beside the user's own message, not over it.
+    const own = chatRow(page, 'Take three steps');
+    const ownTools = own.getByRole('button', { name: 'Actions for this message' });
+    await ownTools.waitFor();
+    const [tools, bubble] = await Promise.all([
+      ownTools.boundingBox(),
+      own.getByText('Take three steps').boundingBox(),
+    ]);
+    expect(tools && bubble && tools.x + tools.width <= bubble.x).toBe(true);
+    await ownTools.click();
     expect(await page.getByRole('menuitem').allInnerTexts()).toEqual(['Fork from here', 'Edit and retry']);
     await page.keyboard.press('Escape');
     // What a person sees: the chat's rows once each frame has been painted, from the click on.

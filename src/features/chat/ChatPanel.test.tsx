@@ -174,6 +174,27 @@ describe('chat panel', () => {
     ]);
   });
 
+  it('points out a medium risk only where the user decides, a high one always', () => {
+    const edit = (id: number, risk: 1 | 2, confirmation?: 'awaiting_confirmation'): Event => ({
+      id,
+      source: 'agent',
+      timestamp: at,
+      action: 'edit',
+      args: {
+        path: `/workspace/f${id}.ts`,
+        security_risk: risk,
+        ...(confirmation && { confirmation_state: confirmation }),
+      },
+    });
+    const { stream } = fakeStream([edit(1, 1), edit(2, 2), edit(3, 1, 'awaiting_confirmation')]);
+    const { container } = renderChat(stream);
+    const rowOf = (path: string) => screen.getByText(new RegExp(path)).closest('summary')?.textContent ?? '';
+    expect(rowOf('f1.ts')).not.toContain('Security risk');
+    expect(rowOf('f2.ts')).toContain('Security risk: high');
+    expect(rowOf('f3.ts')).toContain('Security risk: medium');
+    expect(container.textContent?.match(/Security risk/g)).toHaveLength(2);
+  });
+
   it('cuts a long output as the spec says, and shows all of it on demand', () => {
     const output = `${'a'.repeat(3000)}MIDDLE${'b'.repeat(3000)}`;
     const { stream } = fakeStream([

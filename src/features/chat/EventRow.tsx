@@ -199,6 +199,15 @@ function stepTitle(t: ChatText, event: Event, proposed: boolean): string {
 /** Only medium and high risks are pointed out on a step; unknown and low are the usual case. */
 const RISK_LEVELS = { [-1]: null, 0: null, 1: 'medium', 2: 'high' } as const;
 
+/**
+ * The risk a step shows: high always; medium only where the user decides (confirmation), since
+ * models rate most workspace edits medium and a badge on every edit says nothing.
+ */
+function shownRisk(level: number | undefined, confirming: boolean): 'medium' | 'high' | null {
+  const risk = level === undefined ? null : (RISK_LEVELS[level as keyof typeof RISK_LEVELS] ?? null);
+  return risk === 'high' || (risk === 'medium' && confirming) ? risk : null;
+}
+
 function ActionRow({
   action,
   observation,
@@ -263,7 +272,7 @@ function ActionRow({
         return observation && <Output text={content} run={false} />;
     }
   })();
-  const risk = args.security_risk === undefined ? null : RISK_LEVELS[args.security_risk];
+  const risk = shownRisk(args.security_risk, confirmation !== undefined);
   const exitCode = shownExitCode(observation);
   const facts = [
     ...(exitCode !== null ? [t('events.exitCode', { code: exitCode })] : []),

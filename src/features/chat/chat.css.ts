@@ -141,6 +141,8 @@ export const rowTools = style({
   opacity: 0,
   selectors: { [`${row}:hover &, ${row}:focus-within &`]: { opacity: 1 } },
 });
+/** Over the top left corner, beside the user's message (which leaves a fifth of the row free there). */
+export const rowToolsStart = style({ right: 'auto', left: 0 });
 export const editForm = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs });
 
 export const typing = style({
