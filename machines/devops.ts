@@ -131,8 +131,10 @@ export const devopsMachine = setup({
         : {}),
     })),
     keepReply: assign(({ context }, reply: DevopsReply) => ({
+      // The turn's steps stay above its reply, as a reload shows them.
       entries: [
         ...context.entries,
+        ...context.progress.map((message) => ({ kind: 'message' as const, message })),
         {
           kind: 'message' as const,
           message: {

@@ -5,6 +5,7 @@ import {
   devopsMachine,
   progressOf,
   type DevopsEntry,
+  type DevopsMessage,
   type DevopsHistory,
   type DevopsReply,
 } from '../../machines/devops.ts';
@@ -98,6 +99,8 @@ function expectStep({ event, before, after, effects, started }: StepRecord) {
     case 'xstate.done.actor.execute':
       expect(after.context.progress).toEqual([]);
       expect(added).toEqual([
+        // The steps shown while it was answered stay, above the reply.
+        ...before.context.progress.map((message: DevopsMessage) => ({ kind: 'message', message })),
         {
           kind: 'message',
           message: expect.objectContaining({ sender: 'agent', is_complete: after.matches('complete') }),

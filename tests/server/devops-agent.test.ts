@@ -140,15 +140,22 @@ describe('the DevOps agent', () => {
         ['user', 'start'],
         ['agent', 'Hello! I deploy the app in your workspace. What shall I deploy?'],
         ['user', 'Deploy my app to staging'],
+        // Every step of the agent's, as it started (a command by its first line).
+        ['agent', "Running command: mkdir -p app && cat > app/server.js <<'JS'"],
+        ['agent', 'Listing sizes'],
+        ['agent', 'Planning todo-staging'],
+        ['agent', 'Deploying todo-staging'],
         ['agent', 'I will run app/ as todo-staging on size local at $0.00/hour. Shall I deploy it?'],
         ['user', 'Yes, deploy it'],
+        ['agent', 'Deploying todo-staging'],
         ['agent', 'Deploying todo-staging on local ($0.00/hour)…'],
         ['agent', 'todo-staging is up; checking that it answers…'],
         ['agent', 'todo-staging is up.'],
         ['user', 'Thanks, tear it down'],
+        ['agent', 'Deleting todo-staging'],
         ['agent', 'Deleted todo-staging. Nothing is running now.'],
       ]);
-      expect(shown.map((m) => m.is_complete)).toEqual([...Array(9).fill(false), true]);
+      expect(shown.map((m) => m.is_complete)).toEqual([...Array(15).fill(false), true]);
 
       // Every model call of the DevOps agent was charged once, as DevOps usage of the conversation.
       const charges = await t.db

@@ -75,6 +75,14 @@ export async function runDevopsTurn(host: DevopsHost, turn: DevopsTurn): Promise
   return { text, isComplete: false, messages };
 }
 
+/** How much of a step's description the tab shows: its first line, at most this long. */
+const STEP_LINE_CHARS = 160;
+
+function stepLine(description: string): string {
+  const first = description.split('\n')[0]?.trim() ?? '';
+  return first.length > STEP_LINE_CHARS ? `${first.slice(0, STEP_LINE_CHARS - 1)}…` : first;
+}
+
 /** A tool call's result for the model; wrong arguments and failures go back to it as text. */
 async function runTool(
   registry: ToolRegistry,
@@ -88,6 +96,8 @@ async function runTool(
     const input = tool.parse(call.input) as never;
     // The tool without `run` ends the workflow; its message is the final answer.
     if (!tool.run) return { value: tool.describe(input).message, ends: true };
+    // Each step shows in the DevOps tab as it starts, as the chat shows the agent's.
+    await host.progress(stepLine(tool.describe(input).message));
     return { value: (await tool.run(input, { runtime: host.runtime, signal })).content, ends: false };
   } catch (error) {
     if (signal.aborted) throw error;
