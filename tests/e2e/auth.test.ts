@@ -372,6 +372,39 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await page.close();
   });
 
+  it('sends a prompt whose Send was pressed signed out, once the person has signed in', async () => {
+    const { server, browser } = suite;
+    const email = `grace.send.${Date.now()}@atelier-e2e.dev`;
+    await registerThroughApi(server, email);
+    const token = new URLSearchParams((await mailedLink(server, email)).split('?')[1]).get('token');
+    await fetch(`${server.url}/api/auth/verify-email`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect((await server.admin('activate-user', email)).code).toBe(0);
+    expect((await server.admin('grant-credits', email, '5')).code).toBe(0);
+    llm.enqueue(
+      reply.text('Bakery', { when: withoutTools }),
+      reply.toolCall('finish', { message: 'A bakery site, coming up.', task_completed: 'true' }, { when: withTools }),
+    );
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('textbox', { name: 'Message to the agent' }).fill('Build a bakery site with a menu');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const signIn = page.getByRole('dialog', { name: 'Sign In' });
+    await signIn.getByLabel('Email').fill(email);
+    await signIn.getByLabel('Password').fill(PASSWORD);
+    await signIn.getByRole('button', { name: 'Sign In' }).click();
+    // Signed in, the prompt goes as if Send were pressed now: the conversation opens with it.
+    await page.waitForURL(/\/experiment\/conversations\/[0-9a-f]{32}/, { timeout: 30_000 });
+    const messages = page.getByRole('log', { name: 'Messages' });
+    await messages.getByText('Build a bakery site with a menu').first().waitFor({ timeout: 30_000 });
+    await messages.getByText('A bakery site, coming up.').waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(() => localStorage.getItem('atelier.homeDraft'))).toBeNull();
+    await page.close();
+  });
+
   it('shows the server’s message for a wrong password', async () => {
     const { server, browser } = suite;
     const email = `grace.wrong.${Date.now()}@atelier-e2e.dev`;
