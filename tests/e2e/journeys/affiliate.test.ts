@@ -207,6 +207,16 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
         const customer = users.getByRole('row', { name: /Referred Customer/ });
         await customer.waitFor();
         expect(await customer.getByRole('cell').nth(3).innerText()).toBe('Active');
+        // Every column shows: nothing in the dialog scrolls sideways.
+        const scrolling = await users.evaluate(
+          (dialog) =>
+            [dialog, ...dialog.querySelectorAll('*')].filter(
+              (node) =>
+                node.scrollWidth > node.clientWidth + 1 &&
+                ['auto', 'scroll'].includes(getComputedStyle(node).overflowX),
+            ).length,
+        );
+        expect(scrolling).toBe(0);
         await users.getByRole('tab', { name: 'Affiliators' }).click();
         await users.getByText('No affiliators have registered through this link yet.').waitFor();
         await accessible(world.page);
