@@ -19,7 +19,7 @@ import { createChatRunner } from '../../server/modules/chat-onboarding/runner.ts
 import type { OnboardingFlowContext } from '../../server/modules/chat-onboarding/flow.ts';
 import { LOGIN_PROMPT, SIGNUP_PROMPT } from '../../openapi/chat-onboarding.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { listen, signUp, SocketClient, waitRunning } from '../support/conversations.ts';
+import { listen, signUp, SocketClient, waitFor, waitRunning } from '../support/conversations.ts';
 
 // The chat-only onboarding's sessions: opened by anonymous visitors (a few per address), each with
 // a token that only its tab holds, and claimed by the account the visitor signs up or logs in to.
@@ -276,12 +276,17 @@ describe('the onboarding chat’s files', () => {
     const workspace = path.join(t.database.dataDir, 'workspaces', conversationId);
     expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('export const v = 2;\n');
     expect(await readFile(path.join(workspace, 'docs/README.md'), 'utf8')).toBe('# Notes\n');
-    const events = await call(t.app, 'GET', `/api/conversations/${conversationId}/events?limit=100`, {
-      token: ada.token,
-    });
-    const first = (events.body?.events as { source: string; action?: string; args?: { content?: string } }[]).find(
-      (e) => e.source === 'user' && e.action === 'message',
+    // The message is recorded once the runtime has taken the workspace's snapshot.
+    type Shown = { source: string; action?: string; args?: { content?: string } };
+    const firstMessage = (answer: Awaited<ReturnType<typeof call>>) =>
+      (answer.body?.events as Shown[]).find((e) => e.source === 'user' && e.action === 'message');
+    const events = await waitFor(
+      () => call(t.app, 'GET', `/api/conversations/${conversationId}/events?limit=100`, { token: ada.token }),
+      (answer) => firstMessage(answer) !== undefined,
+      10_000,
+      'the first message',
     );
+    const first = firstMessage(events);
     expect(first?.args?.content).toBe('A notes app\n\nMy project files: app.ts, docs/README.md');
     // Handed over: the chat keeps no copy.
     expect(await t.db.select().from(onboardingChatFiles).where(eq(onboardingChatFiles.chatId, id!))).toEqual([]);

@@ -213,13 +213,21 @@ describe('a node that dies', () => {
       20_000,
       'STOPPED after the lease',
     );
-    const afterExpiry = (await api<{ events: Event[] }>(d, 'GET', `/api/conversations/${id}/events?limit=100`)).body
-      .events;
+    const afterExpiry = (
+      await waitFor(
+        () => api<{ events: Event[] }>(d, 'GET', `/api/conversations/${id}/events?limit=100`),
+        (r) => r.body.events[0]?.status_id === 'STATUS$STOPPED',
+        10_000,
+        'the stop in the history',
+      )
+    ).body.events;
     expect(afterExpiry[0]).toMatchObject({
       status_id: 'STATUS$STOPPED',
       message: 'The server running this conversation stopped answering; the conversation was stopped.',
     });
-    expect(afterExpiry.slice(1)).toEqual(before);
+    // Its agent is stopped too, so no chat shows it at work.
+    expect(afterExpiry[1]).toMatchObject({ observation: 'agent_state_changed', extras: { agent_state: 'STOPPED' } });
+    expect(afterExpiry.slice(2)).toEqual(before);
 
     // Started again on d, with its history and workspace.
     expect((await api<Conversation>(d, 'POST', `/api/conversations/${id}/start`, {})).body.status).toBe('STARTING');

@@ -67,10 +67,12 @@ describe('conversations', () => {
       10_000,
       'the second READY status',
     );
-    const statuses = (history.body?.events as Event[]).map((e) => e.status_id).reverse();
+    const statuses = (history.body?.events as Event[]).map((e) => e.status_id ?? e.extras?.agent_state).reverse();
     expect(statuses).toEqual([
       'STATUS$STARTING_RUNTIME',
       'STATUS$READY',
+      // Stopped: the agent, then the conversation.
+      'STOPPED',
       'STATUS$STOPPED',
       'STATUS$STARTING_RUNTIME',
       'STATUS$READY',
