@@ -87,9 +87,13 @@ export class Editor {
     const text = await this.files.read(target);
     let shown = text;
     let first = 1;
+    let note = '';
     if (range) {
       const total = lineCount(text);
-      const [start, end] = range;
+      const [start, asked] = range;
+      // Models trained on OpenHands ask for more lines than a file has: shown up to its end, with a note.
+      const end = asked > total ? total : asked;
+      if (end !== asked) note = `\nNOTE: The file has only ${total} lines, so lines ${start} to ${total} are shown.`;
       if (!Number.isInteger(start) || start < 1 || start > Math.max(total, 1))
         throw new Error(
           `Invalid \`view_range\`: ${JSON.stringify(range)}. Its first element \`${start}\` should be within the range of lines of the file: [1, ${total}]`,
@@ -108,7 +112,7 @@ export class Editor {
     if (output.length > VIEW_LIMIT) {
       output = `${output.slice(0, VIEW_LIMIT)}\n<response clipped: the file is long. Search it with \`grep -n\` and view the lines you need with view_range.>`;
     }
-    return `Here's the result of running \`cat -n\` on ${target}:\n${output}`;
+    return `Here's the result of running \`cat -n\` on ${target}:\n${output}${note}`;
   }
 
   private remember(target: string, content: string | null): void {

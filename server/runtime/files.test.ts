@@ -43,6 +43,10 @@ describe('editor', () => {
     await expect(session.editor({ command: 'view', path: 'notes/todo.txt', view_range: [5, 6] })).rejects.toThrow(
       /view_range/,
     );
+    // Past the end: shown to the end, with a note, not refused.
+    const over = await session.editor({ command: 'view', path: 'notes/todo.txt', view_range: [2, 10] });
+    expect(over.output).toContain('     2\ttwo\n     3\tthree');
+    expect(over.output).toMatch(/NOTE: The file has only \d+ lines, so lines 2 to \d+ are shown\.$/);
   });
 
   it('views a directory two levels deep without hidden entries', async () => {

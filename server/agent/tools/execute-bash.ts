@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { CommandResult } from '../../runtime/types.ts';
-import { flagArgument, OUTPUT_LIMIT, securityRiskArgument, truncateMiddle, zodTool, type ToolOutcome } from './tool.ts';
+import {
+  numberArgument,
+  flagArgument,
+  OUTPUT_LIMIT,
+  securityRiskArgument,
+  truncateMiddle,
+  zodTool,
+  type ToolOutcome,
+} from './tool.ts';
 
 const schema = z.object({
   command: z
@@ -12,9 +20,7 @@ const schema = z.object({
   is_input: flagArgument()
     .optional()
     .describe('True when `command` is input for the command still running rather than a new command. Default false.'),
-  timeout: z
-    .number()
-    .positive()
+  timeout: numberArgument(z.number().positive())
     .optional()
     .describe(
       'Seconds to wait for the command before returning what it printed so far (it keeps running; default 120).',

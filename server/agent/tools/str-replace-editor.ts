@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { EditorInput } from '../../runtime/types.ts';
-import { OUTPUT_LIMIT, securityRiskArgument, truncateMiddle, zodTool, type ToolOutcome } from './tool.ts';
+import {
+  numberArgument,
+  OUTPUT_LIMIT,
+  securityRiskArgument,
+  truncateMiddle,
+  zodTool,
+  type ToolOutcome,
+} from './tool.ts';
 
 const schema = z.object({
   command: z
@@ -16,14 +23,17 @@ const schema = z.object({
     .optional()
     .describe('str_replace: the exact text to replace; it must occur exactly once, whitespace included.'),
   new_str: z.string().optional().describe('str_replace: the replacement text. insert: the text to insert.'),
-  insert_line: z
-    .number()
-    .int()
-    .min(0)
+  insert_line: numberArgument(z.number().int().min(0))
     .optional()
     .describe('insert: the line after which new_str is inserted (0 inserts at the top).'),
+  // A plain array of integers, checked here: some OpenAI-compatible gateways refuse a tuple's prefixItems.
   view_range: z
-    .tuple([z.number().int().min(1), z.number().int().min(-1)])
+    .array(numberArgument(z.number().int()))
+    .refine(
+      (range) => range.length === 2 && range[0]! >= 1 && (range[1] === -1 || range[1]! >= range[0]!),
+      'view_range must be [start, end]: two line numbers, start at least 1 and end at least start, or -1 for the end of the file',
+    )
+    .transform((range) => range as [number, number])
     .optional()
     .describe('view of a file: the first and last line to show, [start, end]; end -1 means to the end of the file.'),
   security_risk: securityRiskArgument,

@@ -69,6 +69,22 @@ export const securityRiskArgument = z
 export const flagArgument = () =>
   z.union([z.boolean(), z.enum(['true', 'false'])]).transform((value) => value === true || value === 'true');
 
+/**
+ * A number argument that also takes the number as a string ("1", " 42 "): models send those where
+ * they send "true" for flags. The model is told the number's own schema.
+ */
+export const numberArgument = <T extends z.ZodNumber>(number: T) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value),
+    number,
+  );
+
+/** The arguments without those sent as null: many model families send every optional argument, unused ones as null. */
+function withoutNulls(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
+}
+
 /** A built-in tool whose arguments are a zod schema; the model sees the schema as JSON Schema. */
 export function zodTool<TSchema extends z.ZodType>(
   definition: Omit<AgentTool<z.output<TSchema>>, 'parse' | 'parameters'> & { schema: TSchema },
@@ -79,7 +95,7 @@ export function zodTool<TSchema extends z.ZodType>(
     ...rest,
     parameters,
     parse(input) {
-      const parsed = schema.safeParse(input);
+      const parsed = schema.safeParse(withoutNulls(input));
       if (parsed.success) return parsed.data;
       throw new ToolInputError(`Invalid arguments for ${definition.name}: ${z.prettifyError(parsed.error)}`);
     },
