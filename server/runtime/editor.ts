@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { unifiedDiff } from './diff.ts';
 import type { WorkspaceFiles } from './files.ts';
+import { decodeText, EDITOR_FILE_LIMIT_BYTES, encodeText, UTF8_LF, type TextFile } from './text-file.ts';
 import type { EditorInput, EditorResult } from './types.ts';
 
 const SNIPPET_CONTEXT = 4;
@@ -37,7 +38,7 @@ function required<T>(value: T | undefined, name: string, command: string): T {
  */
 export class Editor {
   /** Earlier contents of each edited file, newest last; null means the file did not exist. */
-  private readonly history = new Map<string, (string | null)[]>();
+  private readonly history = new Map<string, (TextFile | null)[]>();
 
   constructor(private readonly files: WorkspaceFiles) {}
 
@@ -73,10 +74,25 @@ export class Editor {
     return found;
   }
 
-  private async readText(target: string): Promise<string> {
+  /** The file as text in its own encoding; a binary file or one over 10 MB is refused with the reason. */
+  private async readText(target: string): Promise<TextFile> {
     if ((await this.existing(target)) === 'directory')
       throw new Error(`The path ${target} is a directory; this command needs a file.`);
-    return this.files.read(target);
+    try {
+      return decodeText(await this.files.readBytes(target, EDITOR_FILE_LIMIT_BYTES), target);
+    } catch (error) {
+      const { code, size } = error as NodeJS.ErrnoException & { size?: number };
+      if (code !== 'EFBIG') throw error;
+      throw new Error(
+        `The file ${target} is ${((size ?? 0) / 1024 / 1024).toFixed(1)} MB, over the editor's 10 MB: view parts of it with execute_bash (\`sed -n '1,100p'\`, \`grep -n\`).`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** Writes `text` in the file's format (and so never rewrites what the edit did not touch). */
+  private async writeText(target: string, text: string, format: TextFile['format']): Promise<void> {
+    await this.files.write(target, encodeText(text, format));
   }
 
   private async view(target: string, range: [number, number] | undefined): Promise<string> {
@@ -84,7 +100,7 @@ export class Editor {
       if (range) throw new Error('The `view_range` parameter is not allowed when `path` points to a directory.');
       return `Here's the files and directories up to 2 levels deep in ${target}, excluding hidden items:\n${(await this.files.tree(target, 2)).join('\n')}`;
     }
-    const text = await this.files.read(target);
+    const { text } = await this.readText(target);
     let shown = text;
     let first = 1;
     let note = '';
@@ -115,7 +131,7 @@ export class Editor {
     return `Here's the result of running \`cat -n\` on ${target}:\n${output}${note}`;
   }
 
-  private remember(target: string, content: string | null): void {
+  private remember(target: string, content: TextFile | null): void {
     const stack = this.history.get(target) ?? [];
     stack.push(content);
     this.history.set(target, stack);
@@ -141,7 +157,7 @@ export class Editor {
   private async create(target: string, text: string): Promise<EditorResult> {
     if ((await this.files.kind(target)) !== null)
       throw new Error(`File already exists at: ${target}. Cannot overwrite files using command \`create\`.`);
-    await this.files.write(target, text);
+    await this.writeText(target, text, UTF8_LF);
     this.remember(target, null);
     return this.result(target, `File created successfully at: ${target}`, null, text);
   }
@@ -149,7 +165,16 @@ export class Editor {
   private async replace(target: string, oldStr: string, newStr: string): Promise<EditorResult> {
     if (oldStr === '') throw new Error('Parameter `old_str` must not be empty.');
     if (oldStr === newStr) throw new Error('No replacement was performed. `new_str` and `old_str` must be different.');
-    const content = await this.readText(target);
+    const file = await this.readText(target);
+    // As OpenHands does: an old_str with stray whitespace around it that appears only without it is retried stripped.
+    const stripped = oldStr.trim();
+    if (!file.text.includes(oldStr) && stripped !== oldStr && stripped !== '' && file.text.includes(stripped))
+      return this.replaceIn(target, file, stripped, newStr.trim());
+    return this.replaceIn(target, file, oldStr, newStr);
+  }
+
+  private async replaceIn(target: string, file: TextFile, oldStr: string, newStr: string): Promise<EditorResult> {
+    const content = file.text;
     const found: number[] = [];
     for (let at = content.indexOf(oldStr); at !== -1; at = content.indexOf(oldStr, at + oldStr.length)) found.push(at);
     const [first] = found;
@@ -162,14 +187,15 @@ export class Editor {
       );
     }
     const updated = content.slice(0, first) + newStr + content.slice(first + oldStr.length);
-    await this.files.write(target, updated);
-    this.remember(target, content);
+    await this.writeText(target, updated, file.format);
+    this.remember(target, file);
     const output = this.snippet(target, updated, lineOf(content, first), newStr.split('\n').length);
     return this.result(target, output, content, updated);
   }
 
   private async insert(target: string, after: number, text: string): Promise<EditorResult> {
-    const content = await this.readText(target);
+    const file = await this.readText(target);
+    const content = file.text;
     const total = lineCount(content);
     if (!Number.isInteger(after) || after < 0 || after > total) {
       throw new Error(
@@ -179,8 +205,8 @@ export class Editor {
     const lines = content.split('\n');
     lines.splice(after, 0, ...text.split('\n'));
     const updated = lines.join('\n');
-    await this.files.write(target, updated);
-    this.remember(target, content);
+    await this.writeText(target, updated, file.format);
+    this.remember(target, file);
     const output = this.snippet(target, updated, after + 1, text.split('\n').length);
     return this.result(target, output, content, updated);
   }
@@ -188,7 +214,7 @@ export class Editor {
   private async undo(target: string): Promise<EditorResult> {
     const previous = this.history.get(target)?.pop();
     if (previous === undefined) throw new Error(`No edit history found for ${target}.`);
-    const current = await this.files.read(target).catch(() => null);
+    const current = (await this.readText(target).catch(() => null))?.text ?? null;
     if (previous === null) {
       await this.files.remove(target);
       return this.result(
@@ -198,12 +224,12 @@ export class Editor {
         null,
       );
     }
-    await this.files.write(target, previous);
+    await this.writeText(target, previous.text, previous.format);
     return this.result(
       target,
       `Last edit to ${target} undone successfully. ${await this.view(target, undefined)}`,
       current,
-      previous,
+      previous.text,
     );
   }
 }

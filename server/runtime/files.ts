@@ -74,6 +74,11 @@ export class WorkspaceFiles {
     return (await this.beneath.read(requested)).toString('utf8');
   }
 
+  /** A file's bytes; over `limit` bytes it is refused (EFBIG, with its `size`) without being read. */
+  readBytes(requested: string, limit: number): Promise<Buffer> {
+    return this.beneath.read(requested, limit);
+  }
+
   /** Writes a file, creating its missing directories. */
   async write(requested: string, data: string | Uint8Array): Promise<void> {
     if (path.resolve(this.root, requested) === this.root) throw new Error(`Not a file: ${requested}`);
