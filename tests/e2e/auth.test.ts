@@ -6,6 +6,7 @@ import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/ind
 import { mailedLink } from '../support/mail.ts';
 import type { RunningServer } from '../support/server.ts';
 import { TOKEN_KEY } from '../../src/api/token-store.ts';
+import { saveBerlinAddress } from '../support/onboarding-page.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -80,13 +81,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     const contact = page.getByRole('dialog', { name: 'Contact information' });
     expect(await contact.getByLabel('Profile type').inputValue()).toBe('Organization');
     await contact.getByLabel('Organization name').fill('Acme GmbH');
-    await contact.getByLabel('Legal name').fill('Ada Lovelace');
-    await contact.getByLabel('Street address').fill('Hauptstraße 1');
-    await contact.getByLabel('City').fill('Berlin');
-    await contact.getByLabel('Province / state').fill('Berlin');
-    await contact.getByLabel('Postal code').fill('10115');
-    await contact.getByRole('button', { name: 'Save' }).click();
-    await contact.waitFor({ state: 'detached' });
+    await saveBerlinAddress(contact);
     await page.getByText('Acme GmbH, Ada Lovelace, Hauptstraße 1').waitFor();
 
     // The server checks the card: a wrong checksum comes back in the Error dialog.
@@ -402,6 +397,10 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await messages.getByText('Build a bakery site with a menu').first().waitFor({ timeout: 30_000 });
     await messages.getByText('A bakery site, coming up.').waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => localStorage.getItem('atelier.homeDraft'))).toBeNull();
+    // The browser is the next test's: signed out again.
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.close();
   });
 

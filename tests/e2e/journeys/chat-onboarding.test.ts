@@ -9,6 +9,7 @@ import { FakeLlm, reply, withTools, withoutTools } from '../../support/fake-llm/
 import { journeyTests } from '../../support/journey.ts';
 import { mailedLink } from '../../support/mail.ts';
 import { TOKEN_KEY } from '../../../src/api/token-store.ts';
+import { saveBerlinAddress } from '../../support/onboarding-page.ts';
 
 // Journey 5: chat-only onboarding → upload → upgrade, in Chromium against the real server (hosted
 // mode). A visitor comes from the landing page or the home page, describes the project, may ask a
@@ -256,13 +257,7 @@ describe.skipIf(browserMissing())('journey: chat-only onboarding → upload → 
         const contact = page.getByRole('dialog', { name: 'Contact information' });
         if ((await contact.getByLabel('Profile type').inputValue()) === 'Organization')
           await contact.getByLabel('Organization name').fill('Acme GmbH');
-        await contact.getByLabel('Legal name').fill('Ada Lovelace');
-        await contact.getByLabel('Street address').fill('Hauptstraße 1');
-        await contact.getByLabel('City').fill('Berlin');
-        await contact.getByLabel('Province / state').fill('Berlin');
-        await contact.getByLabel('Postal code').fill('10115');
-        await contact.getByRole('button', { name: 'Save' }).click();
-        await contact.waitFor({ state: 'detached' });
+        await saveBerlinAddress(contact);
         await page.getByRole('button', { name: 'Start Free' }).click();
         await page.waitForURL(/\/onboarding\?conversation=/);
         // Then the email: the link, opened in another tab as from the mail, verifies it.

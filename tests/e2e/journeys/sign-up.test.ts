@@ -7,6 +7,7 @@ import { FakeLlm, reply, withTools, withoutTools } from '../../support/fake-llm/
 import { journeyTests } from '../../support/journey.ts';
 import { mailedLink } from '../../support/mail.ts';
 import { TOKEN_KEY } from '../../../src/api/token-store.ts';
+import { saveBerlinAddress } from '../../support/onboarding-page.ts';
 
 // Journey 1: visitor → landing → sign up → onboarding → first conversation, in the hosted mode.
 // The visitor signs up with a personal or a company address (after submitting the empty form, or
@@ -270,13 +271,7 @@ describe.skipIf(browserMissing())('journey: visitor → landing → sign up → 
         if ((await contact.getByLabel('Profile type').inputValue()) === 'Organization')
           await organization.fill('Acme GmbH');
         else expect(await organization.count()).toBe(0);
-        await contact.getByLabel('Legal name').fill('Ada Lovelace');
-        await contact.getByLabel('Street address').fill('Hauptstraße 1');
-        await contact.getByLabel('City').fill('Berlin');
-        await contact.getByLabel('Province / state').fill('Berlin');
-        await contact.getByLabel('Postal code').fill('10115');
-        await contact.getByRole('button', { name: 'Save' }).click();
-        await contact.waitFor({ state: 'detached' });
+        await saveBerlinAddress(contact);
       },
       async ADD_WRONG_CARD({ page }) {
         // The server checks the card: a wrong checksum comes back in the Error dialog.
