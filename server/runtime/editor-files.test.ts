@@ -105,3 +105,38 @@ describe('the editor on files that are not plain UTF-8', () => {
     expect((await onDisk('app.js')).toString()).toBe('const a = 1;\nconst b = 3;\n');
   });
 });
+
+describe('the editor on directories and long files', () => {
+  it('says how many hidden entries a listing leaves out, and how to see them', async () => {
+    await session.writeFile('listed/.env', 'X=1');
+    await session.writeFile('listed/.cache/a', 'a');
+    await session.writeFile('listed/main.ts', '');
+    const view = await session.editor({ command: 'view', path: 'listed' });
+    const dir = path.join(session.workspaceDir, 'listed');
+    expect(view.output).toContain(`${dir}/main.ts`);
+    expect(view.output).not.toContain('.env');
+    expect(view.output).toMatch(
+      new RegExp(
+        `2 hidden files/directories in this directory are excluded\\. You can use 'ls -la ${dir}' to see them\\.$`,
+      ),
+    );
+  });
+
+  it('lists a linked directory under the path asked for, not its target', async () => {
+    await session.writeFile('real/inside.txt', 'x');
+    await session.runCommand({ command: 'ln -s real linked' });
+    const view = await session.editor({ command: 'view', path: 'linked' });
+    expect(view.output).toContain(`${path.join(session.workspaceDir, 'linked')}/inside.txt`);
+    expect(view.output).not.toContain('/real/');
+  });
+
+  it('clips a long file at a whole line, with the note models know', async () => {
+    await put('long.txt', Buffer.from(Array.from({ length: 5_000 }, (_, i) => `line number ${i + 1}`).join('\n')));
+    const view = await session.editor({ command: 'view', path: 'long.txt' });
+    const [shown, note] = view.output.split('\n<response clipped>');
+    expect(note).toMatch(/^<NOTE>To save on context only part of this output has been shown to you\./);
+    expect(shown?.split('\n').at(-1)).toMatch(/^\s+\d+\tline number \d+$/);
+    const last = shown?.split('\n').at(-1)?.trim().split('\t') ?? [];
+    expect(last[1]).toBe(`line number ${last[0]}`);
+  });
+});

@@ -22,6 +22,16 @@ function lineCount(text: string): number {
   return text.endsWith('\n') ? lines - 1 : lines;
 }
 
+/** A long view cut at the last whole line within the limit, with the note models trained on OpenHands know. */
+function clipped(output: string): string {
+  if (output.length <= VIEW_LIMIT) return output;
+  const end = output.lastIndexOf('\n', VIEW_LIMIT);
+  return (
+    `${output.slice(0, end > 0 ? end : VIEW_LIMIT)}\n<response clipped><NOTE>To save on context only part of this ` +
+    'output has been shown to you. Search the file with `grep -n` to find the line numbers you need, then view them with view_range.</NOTE>'
+  );
+}
+
 function lineOf(text: string, index: number): number {
   return text.slice(0, index).split('\n').length;
 }
@@ -45,8 +55,10 @@ export class Editor {
   async run(input: EditorInput): Promise<EditorResult> {
     const target = await this.files.resolve(input.path);
     switch (input.command) {
-      case 'view':
-        return { output: await this.view(target, input.view_range), diff: '', oldContent: null, newContent: null };
+      case 'view': {
+        const output = await this.view(target, input.view_range, path.resolve(this.files.root, input.path));
+        return { output, diff: '', oldContent: null, newContent: null };
+      }
       case 'create':
         return this.create(target, required(input.file_text, 'file_text', 'create'));
       case 'str_replace':
@@ -95,10 +107,16 @@ export class Editor {
     await this.files.write(target, encodeText(text, format));
   }
 
-  private async view(target: string, range: [number, number] | undefined): Promise<string> {
+  /** `asked`: the path as the model wrote it, made absolute (a directory is listed under it, links and all). */
+  private async view(target: string, range: [number, number] | undefined, asked = target): Promise<string> {
     if ((await this.existing(target)) === 'directory') {
       if (range) throw new Error('The `view_range` parameter is not allowed when `path` points to a directory.');
-      return `Here's the files and directories up to 2 levels deep in ${target}, excluding hidden items:\n${(await this.files.tree(target, 2)).join('\n')}`;
+      const { paths, hidden } = await this.files.tree(target, 2, asked);
+      const note =
+        hidden > 0
+          ? `\n\n${hidden} hidden files/directories in this directory are excluded. You can use 'ls -la ${asked}' to see them.`
+          : '';
+      return `${clipped(`Here's the files and directories up to 2 levels deep in ${asked}, excluding hidden items:\n${paths.join('\n')}`)}${note}`;
     }
     const { text } = await this.readText(target);
     let shown = text;
@@ -124,10 +142,7 @@ export class Editor {
         .join('\n');
       first = start;
     }
-    let output = numbered(shown.replace(/\n$/, ''), first);
-    if (output.length > VIEW_LIMIT) {
-      output = `${output.slice(0, VIEW_LIMIT)}\n<response clipped: the file is long. Search it with \`grep -n\` and view the lines you need with view_range.>`;
-    }
+    const output = clipped(numbered(shown.replace(/\n$/, ''), first));
     return `Here's the result of running \`cat -n\` on ${target}:\n${output}${note}`;
   }
 

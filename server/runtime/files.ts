@@ -56,18 +56,24 @@ export class WorkspaceFiles {
     return names.sort((a, b) => Number(b.endsWith('/')) - Number(a.endsWith('/')) || a.localeCompare(b));
   }
 
-  /** Paths under the directory `requested` down to `depth` levels, hidden entries (and what they hold) left out, directories marked with '/'. */
-  async tree(requested: string, depth: number): Promise<string[]> {
+  /**
+   * Paths under the directory `requested` down to `depth` levels, hidden entries (and what they
+   * hold) left out and counted (at the top), directories marked with '/'. Paths are shown under
+   * `shownAs` (the path as asked: a linked directory is listed under its own name, not its target's).
+   */
+  async tree(requested: string, depth: number, shownAs = requested): Promise<{ paths: string[]; hidden: number }> {
     const dir = await this.resolve(requested);
-    const entries = (await this.beneath.list(dir)).filter((entry) => !entry.name.startsWith('.'));
+    const all = await this.beneath.list(dir);
+    const entries = all.filter((entry) => !entry.name.startsWith('.'));
     entries.sort((a, b) => a.name.localeCompare(b.name));
-    const lines: string[] = [];
+    const paths: string[] = [];
     for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      lines.push(entry.isDirectory() ? `${full}/` : full);
-      if (entry.isDirectory() && depth > 1) lines.push(...(await this.tree(full, depth - 1)));
+      const shown = path.join(shownAs, entry.name);
+      paths.push(entry.isDirectory() ? `${shown}/` : shown);
+      if (entry.isDirectory() && depth > 1)
+        paths.push(...(await this.tree(path.join(dir, entry.name), depth - 1, shown)).paths);
     }
-    return lines;
+    return { paths, hidden: all.length - entries.length };
   }
 
   async read(requested: string): Promise<string> {
