@@ -57,6 +57,10 @@ describe('the MCP check of a self-hosted installation', () => {
       expect(failed?.error).toBeTruthy();
     }
     expect(servers[5]?.error).toMatch(/ENOENT|not found|spawn/i);
+    // Both transports were tried: both reasons, in Atelier's words.
+    expect(servers[3]?.error).toBe(
+      'Over Streamable HTTP the server could not be reached, or did not answer as an MCP server. Over SSE it could not be reached, or did not answer as an MCP server.',
+    );
   });
 
   it('answers an empty list when no server is configured', async () => {

@@ -102,6 +102,39 @@ describe('MCP tools', () => {
     expect(toolPrefix('https://mcp.example.com:8443/mcp')).toBe('mcp_example_com_8443');
   }, 30_000);
 
+  it("passes a result's embedded resources to the model whole, and names what it cannot show", async () => {
+    const rich = { ...echoServer, name: 'rich', env: { ECHO_RICH: '1' } };
+    scenario = await scenarios.start({
+      settings: { mcpConfig: { stdio_servers: [rich], sse_servers: [] } },
+      script: (llm) => llm.enqueue(titleReply, reply.toolCall('report', {}, { when: withTools }), finishReply),
+    });
+    scenario.say('Get the report');
+    await scenario.store.waitForState('FINISHED', { timeoutMs: 20_000 });
+    const expected = [
+      'Here is the report.',
+      '[resource file:///notes.md (text/markdown)]\n# Notes\nAll good.',
+      '[resource file:///data.bin (application/octet-stream): 4 bytes of binary data, not shown]',
+      '[image image/png, 8 bytes: not shown to the model as text]',
+    ].join('\n');
+    expect(scenario.store.events.find((event) => event.observation === 'mcp')?.content).toBe(expected);
+    // The model's next request has the resource's text.
+    expect(JSON.stringify(scenario.llm.completions.filter(withTools).at(-1)?.messages)).toContain(
+      '# Notes\\nAll good.',
+    );
+  }, 30_000);
+
+  it('tells what a stdio server that cannot start wrote to its stderr', async () => {
+    const crashing = {
+      name: 'crashing',
+      command: process.execPath,
+      args: ['-e', "console.error('Error: Cannot find module mcp-thing'); process.exit(1)"],
+    };
+    scenario = await scenarios.start({ settings: { mcpConfig: { stdio_servers: [crashing], sse_servers: [] } } });
+    await scenario.store.waitForState('AWAITING_USER_INPUT', { timeoutMs: 20_000 });
+    const failure = scenario.store.events.find((event) => event.status_id === 'STATUS$ERROR_MCP_SERVER');
+    expect(failure?.message).toContain('The server wrote: Error: Cannot find module mcp-thing');
+  }, 30_000);
+
   it('calls the tools of a Streamable HTTP server with its API key', async () => {
     const events = await echoOverRemote(await startEchoHttpServer('s3cret'), 'over http');
     expect(events.find((event) => event.observation === 'mcp')?.content).toBe('echo: over http');

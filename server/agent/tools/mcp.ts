@@ -28,6 +28,10 @@ async function loadMcpSdk() {
 let sdk: ReturnType<typeof loadMcpSdk> | null = null;
 const mcpSdk = () => (sdk ??= loadMcpSdk());
 const CONNECT_TIMEOUT_MS = 30_000;
+/** A tool call may take this long in all while its server reports progress (each report restarts the SDK's 60 s wait). */
+const CALL_LIMIT_MS = 10 * 60_000;
+/** How much of a failed stdio server's stderr is told. */
+const STDERR_LIMIT = 2_000;
 /**
  * Where stdio servers run: as processes of the server host (oss mode's one local user), inside
  * the conversation's sandbox (saas with bubblewrap), or nowhere — without a sandbox a saas
@@ -70,9 +74,19 @@ function stdioServer(server: McpConfig['stdio_servers'][number], cwd: string, la
         args,
         env: { ...(sandboxed?.env ?? getDefaultEnvironment()), ...server.env },
         cwd,
-        stderr: 'ignore',
+        stderr: 'pipe',
       });
-      return client.connect(transport, { timeout: timeoutMs });
+      // What it wrote before failing says why (a missing module, a bad flag): kept, bounded.
+      let stderr = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        if (stderr.length < STDERR_LIMIT) stderr = (stderr + chunk.toString()).slice(0, STDERR_LIMIT);
+      });
+      try {
+        await client.connect(transport, { timeout: timeoutMs });
+      } catch (error) {
+        const said = stderr.trim();
+        throw new Error(said ? `${reasonOf(error)}. The server wrote: ${said}` : reasonOf(error), { cause: error });
+      }
     },
   };
 }
@@ -96,7 +110,14 @@ function remoteServer(server: McpConfig['sse_servers'][number], fetchImpl: typeo
       } catch (first) {
         await attempt(new SSEClientTransport(new URL(url), { requestInit, fetch: fetchImpl })).catch((error) => {
           // The SSE transport's errors lose their cause: the first attempt's tells a refusal.
-          throw new Error(remoteFailure(refusalOf(first) ?? error));
+          const refused = refusalOf(first);
+          if (refused) throw new Error(refused.message, { cause: first });
+          throw new Error(
+            `Over Streamable HTTP the server ${remoteFailure(first)} Over SSE it ${remoteFailure(error)}`,
+            {
+              cause: error,
+            },
+          );
         });
       }
     },
@@ -104,27 +125,56 @@ function remoteServer(server: McpConfig['sse_servers'][number], fetchImpl: typeo
 }
 
 /**
- * Why a remote server could not be used, in Atelier's words: the guard's refusal, the HTTP
- * status, or that it did not answer as an MCP server. What the server said is not relayed
- * (nor which kind of service answered instead: that would make the check a port scanner).
+ * Why a transport could not use a remote server, in Atelier's words ("the server …"): the HTTP
+ * status, or that it did not answer as an MCP server. What the server said is not relayed (nor
+ * which kind of service answered instead: that would make the check a port scanner).
  */
 function remoteFailure(error: unknown): string {
-  const refused = refusalOf(error);
-  if (refused) return refused.message;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'number' && code >= 400 && code <= 599) return `The server answered HTTP ${code}.`;
-  return 'The server could not be reached, or did not answer as an MCP server (Streamable HTTP or SSE).';
+  if (typeof code === 'number' && code >= 400 && code <= 599) return `answered HTTP ${code}.`;
+  return 'could not be reached, or did not answer as an MCP server.';
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+interface ContentPart {
+  type: string;
+  text?: string;
+  uri?: string;
+  name?: string;
+  data?: string;
+  mimeType?: string;
+  resource?: { uri?: string; mimeType?: string; text?: string; blob?: string };
+}
+
+/** Bytes of base64 data. */
+const decodedBytes = (base64: string) =>
+  Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+
+/** One part of a tool's result as the model reads it: text whole, a resource's text with its URI, binary data named. */
+function partText(part: ContentPart): string {
+  switch (part.type) {
+    case 'text':
+      return part.text ?? '';
+    case 'resource': {
+      const { uri = '', mimeType, text, blob } = part.resource ?? {};
+      const kind = mimeType ? ` (${mimeType})` : '';
+      if (text !== undefined) return `[resource ${uri}${kind}]\n${text}`;
+      return `[resource ${uri}${kind}: ${decodedBytes(blob ?? '')} bytes of binary data, not shown]`;
+    }
+    case 'resource_link':
+      return `[resource link: ${part.name ?? ''} ${part.uri ?? ''}]`.replace('  ', ' ');
+    case 'image':
+    case 'audio':
+      return `[${part.type} ${part.mimeType ?? ''}, ${decodedBytes(part.data ?? '')} bytes: not shown to the model as text]`;
+    default:
+      return `[${part.type}${part.uri ? `: ${part.uri}` : ''}]`;
+  }
+}
+
 function resultText(result: Awaited<ReturnType<Client['callTool']>>): string {
-  const parts = Array.isArray(result.content)
-    ? (result.content as { type: string; text?: string; uri?: string }[])
-    : [];
-  const texts = parts.map((part) =>
-    part.type === 'text' ? (part.text ?? '') : `[${part.type}${part.uri ? `: ${part.uri}` : ''}]`,
-  );
+  const parts = Array.isArray(result.content) ? (result.content as ContentPart[]) : [];
+  const texts = parts.map(partText);
   if (texts.length === 0 && result.structuredContent !== undefined)
     texts.push(JSON.stringify(result.structuredContent));
   return texts.join('\n');
@@ -152,7 +202,13 @@ function mcpTool(
       args: { name, arguments: input },
     }),
     async run(input, { signal }): Promise<ToolOutcome> {
-      const result = await client.callTool({ name: tool.name, arguments: input }, undefined, { signal });
+      const result = await client.callTool({ name: tool.name, arguments: input }, undefined, {
+        signal,
+        // Asking for progress lets a long call live while its server reports it.
+        onprogress: () => undefined,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: CALL_LIMIT_MS,
+      });
       return {
         observation: 'mcp',
         content: truncateMiddle(resultText(result), OUTPUT_LIMIT),
