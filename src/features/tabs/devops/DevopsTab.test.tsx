@@ -96,7 +96,7 @@ describe('the DevOps tab', () => {
     expect(screen.getByRole('button', { name: 'Remove app.zip' })).toBeTruthy();
   });
 
-  it('shows the agent’s progress while it answers, and the reply in its place', async () => {
+  it('shows the agent’s progress while it answers, and keeps it above the reply', async () => {
     const row = (id: string, text: string, sender: 'user' | 'agent') => ({
       id,
       text,
@@ -122,7 +122,13 @@ describe('the DevOps tab', () => {
     expect(screen.getByRole('status').textContent).toBe('The DevOps agent is working…');
     answer(json(200, { display_message: 'web-1 is up.', is_complete: false, infra_hourly_cost: 0.00893 })());
     await screen.findByText('web-1 is up.');
-    expect(screen.queryByText('Deploying web-1 on s-1vcpu-1gb…')).toBeNull();
+    // The step stays, once, above the reply (as a reload shows it); the working status is gone.
+    const step = screen.getAllByText('Deploying web-1 on s-1vcpu-1gb…');
+    expect(step).toHaveLength(1);
+    expect(
+      step[0]!.compareDocumentPosition(screen.getByText('web-1 is up.')) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(screen.queryByText('The DevOps agent is working…')).toBeNull();
     expect(screen.getByText('Infrastructure: $0.0089/hour')).toBeTruthy();
   });
 
