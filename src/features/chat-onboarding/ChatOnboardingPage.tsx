@@ -217,34 +217,31 @@ function HandOff({ chatId }: { chatId: string }) {
   const { t } = useTranslation('chatOnboarding');
   const user = SessionContext.useSelector(selectUser);
   useQuery({ ...currentUserQuery(requests), enabled: user !== null, refetchOnWindowFocus: 'always' });
-  if (!user) return null;
-  if (!user.is_active)
-    return (
-      <section className={styles.panel} aria-labelledby="hand-off-heading">
-        <h2 id="hand-off-heading" className={styles.panelHeading}>
-          {t('handOff.heading')}
-        </h2>
-        <p>{t('handOff.registration')}</p>
-        <div className={styles.actions}>
-          <Button asChild>
-            <Link to="/registration-onboarding" search={{ chat: chatId }}>
-              {t('handOff.completeRegistration')}
-            </Link>
-          </Button>
-        </div>
-      </section>
-    );
-  if (!user.email_verified)
-    return (
-      <section className={styles.panel} aria-labelledby="hand-off-heading">
-        <h2 id="hand-off-heading" className={styles.panelHeading}>
-          {t('handOff.heading')}
-        </h2>
-        <p>{t('handOff.verify')}</p>
-        <EmailVerificationBanner />
-      </section>
-    );
-  return null;
+  if (!user || (user.is_active && user.email_verified)) return null;
+  return (
+    <section className={styles.panel} aria-labelledby="hand-off-heading">
+      <h2 id="hand-off-heading" className={styles.panelHeading}>
+        {t('handOff.heading')}
+      </h2>
+      {user.is_active ? (
+        <>
+          <p>{t('handOff.verify')}</p>
+          <EmailVerificationBanner />
+        </>
+      ) : (
+        <>
+          <p>{t('handOff.registration')}</p>
+          <div className={styles.actions}>
+            <Button asChild>
+              <Link to="/registration-onboarding" search={{ chat: chatId }}>
+                {t('handOff.completeRegistration')}
+              </Link>
+            </Button>
+          </div>
+        </>
+      )}
+    </section>
+  );
 }
 
 function MessageView({
