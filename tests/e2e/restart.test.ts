@@ -71,12 +71,15 @@ describe.skipIf(browserMissing())('a server restart under an open workspace', ()
     await chat.getByText('Agent is typing...').waitFor({ state: 'detached' });
     expect(await stop.count()).toBe(0);
     // The draft outlives a reload.
+    // (Opening the page may start the stopped conversation again: the wait is for the box, not a status.)
     await page.reload();
-    await chat.getByRole('status').getByText('The conversation is stopped').waitFor({ timeout: 30_000 });
-    expect(await box.inputValue()).toBe('Half a thought');
+    await box.waitFor({ timeout: 30_000 });
+    await expect.poll(() => box.inputValue()).toBe('Half a thought');
 
-    // Sent, it starts the conversation; the agent runs again and the server dies again.
+    // Sent, it reaches the agent; the agent runs again and the server dies again.
     llm.enqueue(longStep);
+    const send = chat.getByRole('button', { name: 'Send', exact: true });
+    await expect.poll(() => send.isEnabled(), { timeout: 30_000 }).toBe(true);
     await box.press('Enter');
     await stop.waitFor({ timeout: 30_000 });
     await server.crash();
