@@ -2,8 +2,9 @@ import type { components } from '../openapi/schema.d.ts';
 
 // The MCP configuration as the editor's text (spec §5): it must parse as JSON; sse_servers and
 // stdio_servers must be arrays; each SSE entry a string or an object with a string url; each stdio
-// entry needs a name and a command. The contract's other shapes are checked too, so what Confirm
-// accepts is what Save can store.
+// entry needs a name and a command. OpenHands' newer shttp_servers (Streamable HTTP) is taken
+// too: a URL string or an object with a url, an optional api_key and timeout (seconds, 1-3600).
+// The contract's other shapes are checked too, so what Confirm accepts is what Save can store.
 
 export type McpConfig = components['schemas']['McpConfig'];
 
@@ -14,8 +15,12 @@ export type McpConfigError =
   | 'unknownField'
   | 'sseNotArray'
   | 'stdioNotArray'
+  | 'shttpNotArray'
   | 'sseUrl'
   | 'sseApiKey'
+  | 'shttpUrl'
+  | 'shttpApiKey'
+  | 'shttpTimeout'
   | 'stdioProps'
   | 'stdioArgs'
   | 'stdioEnv';
@@ -26,12 +31,24 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
+const isOptionalString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
+
 function sseErrors(entry: unknown): McpConfigError[] {
   if (isNonEmptyString(entry)) return [];
   if (!isObject(entry) || !isNonEmptyString(entry.url)) return ['sseUrl'];
-  return entry.api_key === undefined || entry.api_key === null || typeof entry.api_key === 'string'
-    ? []
-    : ['sseApiKey'];
+  return isOptionalString(entry.api_key) ? [] : ['sseApiKey'];
+}
+
+function shttpErrors(entry: unknown): McpConfigError[] {
+  if (isNonEmptyString(entry)) return [];
+  if (!isObject(entry) || !isNonEmptyString(entry.url)) return ['shttpUrl'];
+  const { timeout } = entry;
+  const errors: McpConfigError[] = isOptionalString(entry.api_key) ? [] : ['shttpApiKey'];
+  const validTimeout =
+    timeout === undefined ||
+    timeout === null ||
+    (Number.isInteger(timeout) && Number(timeout) >= 1 && Number(timeout) <= 3600);
+  return validTimeout ? errors : [...errors, 'shttpTimeout'];
 }
 
 function stdioErrors(entry: unknown): McpConfigError[] {
@@ -53,16 +70,22 @@ export function validateMcpConfig(text: string): { config: McpConfig } | { error
     return { errors: ['invalidJson'] };
   }
   if (!isObject(parsed)) return { errors: ['notAnObject'] };
-  const { sse_servers: sse = [], stdio_servers: stdio = [], ...rest } = parsed;
+  const { sse_servers: sse = [], stdio_servers: stdio = [], shttp_servers: shttp, ...rest } = parsed;
   const errors: McpConfigError[] = [];
   if (Object.keys(rest).length > 0) errors.push('unknownField');
   if (!Array.isArray(sse)) errors.push('sseNotArray');
   else errors.push(...sse.flatMap(sseErrors));
   if (!Array.isArray(stdio)) errors.push('stdioNotArray');
   else errors.push(...stdio.flatMap(stdioErrors));
+  if (shttp !== undefined && !Array.isArray(shttp)) errors.push('shttpNotArray');
+  else errors.push(...(shttp ?? []).flatMap(shttpErrors));
   if (errors.length > 0) return { errors: [...new Set(errors)] };
   return {
-    config: { sse_servers: sse as McpConfig['sse_servers'], stdio_servers: stdio as McpConfig['stdio_servers'] },
+    config: {
+      sse_servers: sse as McpConfig['sse_servers'],
+      stdio_servers: stdio as McpConfig['stdio_servers'],
+      ...(shttp !== undefined && { shttp_servers: shttp as McpConfig['shttp_servers'] }),
+    },
   };
 }
 

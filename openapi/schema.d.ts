@@ -1054,7 +1054,8 @@ export interface paths {
         /**
          * Check that the saved MCP servers answer, and list their tools
          * @description Connects to each server of the saved `mcp_config` as a conversation's agent would
-         *     (Streamable HTTP, then SSE; stdio by starting the command), lists its tools and
+         *     (`sse_servers` over Streamable HTTP, then SSE; `shttp_servers` over Streamable HTTP;
+         *     stdio by starting the command), lists its tools with the names the agent will use, and
          *     disconnects; each server waits at most 10 s. Self-hosted installations start stdio
          *     servers on the host; on the hosted service they run only inside a conversation's
          *     sandbox, so they come back unchecked (`reachable: null`) with the reason.
@@ -2506,6 +2507,13 @@ export interface components {
             url: string;
             api_key?: string | null;
         };
+        /** @description A server reached over Streamable HTTP only (OpenHands' `shttp_servers`). */
+        McpShttpServer: {
+            url: string;
+            api_key?: string | null;
+            /** @description Seconds one tool call may take in all. Null or absent: 600; a call also fails after 60 s without any progress report from the server. */
+            timeout?: number | null;
+        };
         McpStdioServer: {
             name: string;
             command: string;
@@ -2517,6 +2525,8 @@ export interface components {
         McpConfig: {
             sse_servers: (string | components["schemas"]["McpSseServer"])[];
             stdio_servers: components["schemas"]["McpStdioServer"][];
+            /** @description Absent is empty. */
+            shttp_servers?: (string | components["schemas"]["McpShttpServer"])[];
         };
         McpCheck: {
             servers: components["schemas"]["McpServerStatus"][];
@@ -2529,7 +2539,10 @@ export interface components {
             /** @description Null when the server was not checked here (see error). */
             reachable: boolean | null;
             tools: {
+                /** @description The tool's name on its server. */
                 name: string;
+                /** @description The name the agent calls it by: its own, or `<server>__<name>` when a built-in tool or an earlier server's tool already has that name; null when both are taken (the agent does not get it). */
+                agent_name: string | null;
                 description: string | null;
             }[];
             error: string | null;
@@ -4866,7 +4879,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One entry per configured server, remote servers first, in the configuration's order. */
+            /** @description One entry per configured server: `sse_servers`, then `shttp_servers`, then `stdio_servers`, each in the configuration's order (the order in which colliding tool names are given their server's prefix). */
             200: {
                 headers: {
                     [name: string]: unknown;

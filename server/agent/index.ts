@@ -5,13 +5,21 @@
  * user's message event too, so that the recall and the actions that follow it are linked to
  * its id — through `host.emit`.
  */
-import type { AgentFactory } from './types.ts';
+import type { AgentFactory, McpConfig } from './types.ts';
+import { BUILT_IN_TOOL_NAMES } from './tools/index.ts';
+import { checkMcpServers as checkServers } from './tools/mcp.ts';
 import { createAgentSession } from './session.ts';
 
 export { createAgentSession, type AgentOptions } from './session.ts';
 export { NO_MODEL_CONFIGURED } from './llm/provider.ts';
 export { testModelConnection } from './llm/connection-test.ts';
-export { checkMcpServers, type McpServerCheck } from './tools/mcp.ts';
+export { type McpServerCheck } from './tools/mcp.ts';
+
+/** The settings' check of the user's MCP servers, naming tools as this agent will (its built-in tools come first). */
+export const checkMcpServers = (
+  config: McpConfig,
+  options: Omit<Parameters<typeof checkServers>[1], 'reservedNames'>,
+): ReturnType<typeof checkServers> => checkServers(config, { ...options, reservedNames: BUILT_IN_TOOL_NAMES });
 export type {
   AgentFactory,
   AgentHost,

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { type LimitCheck } from './controller-types.ts';
 import { asProviderModel, type ProviderModel, type ProviderTool } from './llm/provider-prompt.ts';
+import { takesImages, withoutImages } from './llm/images.ts';
 import { createLanguageModel } from './llm/provider.ts';
 import { streamModelCall, type ModelResponse } from './llm/stream-call.ts';
 import type { CallUsage, MetricsTracker } from './metrics.ts';
@@ -95,7 +96,11 @@ export class ModelGateway {
 
   /** One metered model call. */
   private async call(request: ModelCallRequest): Promise<ModelResponse> {
-    const response = await streamModelCall({ model: this.currentModel(), ...request });
+    const model = this.currentModel();
+    const messages = takesImages(this.host.settings.llm?.model ?? '')
+      ? request.messages
+      : withoutImages(request.messages);
+    const response = await streamModelCall({ model, ...request, messages });
     await this.meter(response.usage);
     return response;
   }

@@ -14,7 +14,7 @@ import { systemPrompt } from './prompts/system-prompt.ts';
 import { Recall } from './recall/workspace-context.ts';
 import { cleanTitle, fallbackTitle, TITLE_INSTRUCTIONS } from './title.ts';
 import { connectMcpServers, type McpConnections, type StdioLauncher } from './tools/mcp.ts';
-import { BUILT_IN_TOOLS, ToolRegistry } from './tools/index.ts';
+import { BUILT_IN_TOOL_NAMES, BUILT_IN_TOOLS, ToolRegistry } from './tools/index.ts';
 import type { AgentHost, AgentSession, NewEvent } from './types.ts';
 import { agentStateEvent } from './state-event.ts';
 import { userChanges } from '../runtime/types.ts';
@@ -110,7 +110,7 @@ export function createAgentSession(host: AgentHost, options: AgentOptions = {}):
     gateway = new ModelGateway(host, metrics, log.lastId + 1);
     mcp = await connectMcpServers(host.settings.mcpConfig, {
       cwd: host.runtime.workspaceDir,
-      reservedNames: new Set(BUILT_IN_TOOLS.map((tool) => tool.name)),
+      reservedNames: BUILT_IN_TOOL_NAMES,
       stdio: stdioLauncher(host),
       fetch: host.outboundFetch,
     });

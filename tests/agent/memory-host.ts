@@ -4,12 +4,14 @@ import type { Event } from '../../openapi/types.ts';
 
 export const NO_MCP: AgentSettings['mcpConfig'] = { sse_servers: [], stdio_servers: [] };
 
-export function testSettings(overrides: Partial<AgentSettings> & { baseUrl?: string } = {}): AgentSettings {
-  const { baseUrl, ...rest } = overrides;
+export function testSettings(
+  overrides: Partial<AgentSettings> & { baseUrl?: string; model?: string | undefined } = {},
+): AgentSettings {
+  const { baseUrl, model, ...rest } = overrides;
   return {
     llm: {
       provider: 'openai-compatible',
-      model: 'fake-model',
+      model: model ?? 'fake-model',
       apiKey: 'test-key',
       baseUrl: baseUrl ?? 'http://127.0.0.1:9/v1',
     },

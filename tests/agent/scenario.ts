@@ -49,6 +49,10 @@ export class ScenarioFactory {
       agent?: AgentOptions;
       /** Prepares the fake model before the session starts. */
       script?: (llm: FakeLlm) => void;
+      /** Puts files in the workspace (its directory on the host) before the session starts. */
+      workspace?: (dir: string) => Promise<void>;
+      /** The model id the settings name (the fake answers any). */
+      model?: string;
     } = {},
   ): Promise<Scenario> {
     this.runtime ??= tempRuntime();
@@ -58,9 +62,10 @@ export class ScenarioFactory {
     const id = `scenario-${++this.count}`;
     const runtime = await (await this.runtime).runtime.start(id);
     await this.apps.open(id, 'scenario-user', runtime);
+    await options.workspace?.(runtime.workspaceDir);
     const store = new MemoryHost({
       runtime,
-      settings: testSettings({ baseUrl, ...options.settings }),
+      settings: testSettings({ baseUrl, model: options.model, ...options.settings }),
       balanceMicros: options.balanceMicros,
       history: options.history,
     });

@@ -4,6 +4,7 @@ import { browserMissing, seriousAccessibilityViolations, type Browser } from '..
 import { browserSuite, keepToken, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { mailedLink } from '../support/mail.ts';
 import { startGitHubApiServer, startGitLabApiServer } from '../support/git-host-apis.ts';
+import { toolPrefix } from '../../server/agent/tools/mcp.ts';
 import { startEchoHttpServer } from '../support/mcp-echo-http.ts';
 import type { RunningServer } from '../support/server.ts';
 import { startStripeServer } from '../support/stripe-server.ts';
@@ -418,15 +419,21 @@ describe.skipIf(browserMissing())('the settings screens of a self-hosted install
     const echo = await startEchoHttpServer('s3cret');
     try {
       await page.getByRole('button', { name: 'Edit' }).click();
-      await editor.fill(JSON.stringify({ sse_servers: [{ url: echo.url, api_key: 's3cret' }], stdio_servers: [] }));
+      // Twice: as an SSE server and as OpenHands' newer shttp_servers entry, whose tools then collide.
+      const access = { url: echo.url, api_key: 's3cret' };
+      await editor.fill(JSON.stringify({ sse_servers: [access], shttp_servers: [access], stdio_servers: [] }));
       await page.getByRole('button', { name: 'Confirm' }).click();
-      await page
-        .getByRole('row', { name: new RegExp(echo.url) })
-        .getByText('Checked once saved.')
-        .waitFor();
+      const rowOf = (kind: string) =>
+        page.getByRole('row').filter({ has: page.getByRole('cell', { name: kind, exact: true }) });
+      await rowOf('SSE').getByText('Checked once saved.').waitFor();
       await save.click();
-      const row = page.getByRole('row', { name: new RegExp(echo.url) });
-      await row.getByText('Reachable. Tools: echo, fail').waitFor();
+      await rowOf('SSE').getByText('Reachable. Tools: echo, fail').waitFor();
+      const prefix = toolPrefix(echo.url);
+      await rowOf('HTTP')
+        .getByText(
+          `Reachable. Tools: ${prefix}__echo (its own name echo is taken by another tool), ${prefix}__fail (its own name fail is taken by another tool)`,
+        )
+        .waitFor();
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
     } finally {
       await echo.close();

@@ -102,6 +102,21 @@ describe('MCP configuration rules (spec §5)', () => {
     });
   });
 
+  it("takes OpenHands' shttp_servers: URL strings, or objects with an api_key and a timeout in seconds", () => {
+    const shttp = ['https://a.example/mcp', { url: 'https://b.example/mcp', api_key: 'k', timeout: 3600 }];
+    expect(validateMcpConfig(JSON.stringify({ shttp_servers: shttp }))).toEqual({
+      config: { sse_servers: [], stdio_servers: [], shttp_servers: shttp },
+    });
+    expect(errors('{"shttp_servers": "https://a.example"}')).toEqual(['shttpNotArray']);
+    expect(errors('{"shttp_servers": [42, {"api_key": "k"}]}')).toEqual(['shttpUrl']);
+    expect(errors('{"shttp_servers": [{"url": "https://a.example", "api_key": 3}]}')).toEqual(['shttpApiKey']);
+    for (const timeout of [0, 3601, 1.5, '60'])
+      expect(errors(JSON.stringify({ shttp_servers: [{ url: 'https://a.example', timeout }] }))).toEqual([
+        'shttpTimeout',
+      ]);
+    expect(errors('{"shttp_servers": [{"url": "https://a.example", "timeout": null}]}')).toEqual([]);
+  });
+
   it('names each broken rule once', () => {
     expect(errors('{"sse_servers": [')).toEqual(['invalidJson']);
     expect(errors('[]')).toEqual(['notAnObject']);

@@ -4,10 +4,14 @@ import { signUp } from '../support/conversations.ts';
 import { startEchoHttpServer, startEchoSseServer } from '../support/mcp-echo-http.ts';
 import { echoStdioServer } from '../support/mcp-echo-stdio.ts';
 
-const ECHO_TOOLS = [
-  { name: 'echo', description: 'Repeats the text it is given.' },
-  { name: 'fail', description: 'Always fails.' },
+import { toolPrefix } from '../../server/agent/tools/mcp.ts';
+
+/** The echo server's tools; a server after the first that has them gets them as `<prefix>__<name>`. */
+const echoTools = (prefix?: string) => [
+  { name: 'echo', agent_name: prefix ? `${prefix}__echo` : 'echo', description: 'Repeats the text it is given.' },
+  { name: 'fail', agent_name: prefix ? `${prefix}__fail` : 'fail', description: 'Always fails.' },
 ];
+const ECHO_TOOLS = echoTools();
 
 let http: Awaited<ReturnType<typeof startEchoHttpServer>>;
 let sse: Awaited<ReturnType<typeof startEchoSseServer>>;
@@ -29,7 +33,7 @@ async function check(app: ReturnType<typeof withTestApp>['app'], token: string, 
 describe('the MCP check of a self-hosted installation', () => {
   const t = withTestApp({ APP_MODE: 'oss' });
 
-  it('reaches Streamable HTTP, SSE and stdio servers and lists their tools; a wrong key or a dead address says why', async () => {
+  it('reaches Streamable HTTP, SSE and stdio servers and lists their tools as the agent names them; a wrong key or a dead address says why', async () => {
     const checked = await check(t.app, '', {
       sse_servers: [
         { url: http.url, api_key: 's3cret' },
@@ -37,6 +41,7 @@ describe('the MCP check of a self-hosted installation', () => {
         { url: http.url, api_key: 'wrong' },
         'http://127.0.0.1:9/mcp',
       ],
+      shttp_servers: ['http://127.0.0.1:9/mcp', { url: http.url, api_key: 's3cret', timeout: 30 }],
       stdio_servers: [echoStdioServer, { name: 'missing', command: '/nonexistent/mcp-server' }],
     });
     expect(checked.status).toBe(200);
@@ -46,20 +51,32 @@ describe('the MCP check of a self-hosted installation', () => {
       [sse.url, true],
       [http.url, false],
       ['http://127.0.0.1:9/mcp', false],
+      ['http://127.0.0.1:9/mcp', false],
+      [http.url, true],
       ['echo', true],
       ['missing', false],
     ]);
     expect(servers[0]).toMatchObject({ transport: 'remote', tools: ECHO_TOOLS, error: null });
-    expect(servers[1]?.tools).toEqual(ECHO_TOOLS);
-    expect(servers[4]).toMatchObject({ transport: 'stdio', tools: ECHO_TOOLS, error: null });
-    for (const failed of [servers[2], servers[3], servers[5]]) {
+    // The same tool names again: the agent calls them after their server, and the check says so.
+    expect(servers[1]?.tools).toEqual(echoTools(toolPrefix(sse.url)));
+    expect(servers[5]).toMatchObject({ transport: 'remote', tools: echoTools(toolPrefix(http.url)) });
+    // The stdio server named echo offers them a third time: after its name.
+    expect(servers[6]).toMatchObject({
+      transport: 'stdio',
+      tools: ECHO_TOOLS.map((tool) => ({ ...tool, agent_name: `echo__${tool.name}` })),
+      error: null,
+    });
+    for (const failed of [servers[2], servers[3], servers[4], servers[7]]) {
       expect(failed?.tools).toEqual([]);
       expect(failed?.error).toBeTruthy();
     }
-    expect(servers[5]?.error).toMatch(/ENOENT|not found|spawn/i);
-    // Both transports were tried: both reasons, in Atelier's words.
+    expect(servers[7]?.error).toMatch(/ENOENT|not found|spawn/i);
+    // Both transports were tried: both reasons, in Atelier's words; an shttp server only the one.
     expect(servers[3]?.error).toBe(
       'Over Streamable HTTP the server could not be reached, or did not answer as an MCP server. Over SSE it could not be reached, or did not answer as an MCP server.',
+    );
+    expect(servers[4]?.error).toBe(
+      'Over Streamable HTTP the server could not be reached, or did not answer as an MCP server.',
     );
   });
 

@@ -72,6 +72,22 @@ describe('settings', () => {
     expect((await call(t.app, 'GET', '/api/settings', { token: other.token })).body?.mcp_config).toEqual(saved);
   });
 
+  it("takes OpenHands' shttp_servers, and refuses a timeout outside 1-3600 s", async () => {
+    const mcp = {
+      sse_servers: [],
+      stdio_servers: [],
+      shttp_servers: ['https://a.example/mcp', { url: 'https://b.example/mcp', api_key: 'k', timeout: 120 }],
+    };
+    expect((await call(t.app, 'POST', '/api/settings', { token: other.token, body: { mcp_config: mcp } })).status).toBe(
+      200,
+    );
+    expect((await call(t.app, 'GET', '/api/settings', { token: other.token })).body?.mcp_config).toEqual(mcp);
+    const tooLong = { ...mcp, shttp_servers: [{ url: 'https://b.example/mcp', timeout: 3601 }] };
+    const refused = await call(t.app, 'POST', '/api/settings', { token: other.token, body: { mcp_config: tooLong } });
+    expect(refused.status).toBe(422);
+    expect((await call(t.app, 'GET', '/api/settings', { token: other.token })).body?.mcp_config).toEqual(mcp);
+  });
+
   it('keeps keys write-only and encrypted, and changes only the fields sent', async () => {
     const mcp = {
       sse_servers: ['https://mcp.acme.example/sse'],

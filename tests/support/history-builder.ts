@@ -54,13 +54,13 @@ export class HistoryBuilder {
     );
   }
 
-  result(action: Event, content: string): Event {
+  result(action: Event, content: string, extras: Event['extras'] = {}): Event {
     return this.add({
       source: 'agent',
       observation: action.action === 'run' ? 'run' : 'think',
       cause: action.id,
       content,
-      extras: {},
+      extras,
     });
   }
 }

@@ -2,8 +2,19 @@ import type { ModelMessage } from 'ai';
 import { unitMessages, type ContextUnit } from './units.ts';
 
 /** A rough token count (four characters a token): condensation needs a safe margin, not an exact figure. */
+/** What providers count for one image: they scale images to about 1.15 megapixels, ~1,600 tokens (Anthropic's figure). */
+const IMAGE_TOKENS = 1_600;
+
 export function estimateTokens(value: unknown): number {
-  return Math.ceil((typeof value === 'string' ? value : JSON.stringify(value)).length / 4);
+  if (typeof value === 'string') return Math.ceil(value.length / 4);
+  // An image's data URL is counted as an image, not as its base64 text.
+  let images = 0;
+  const text = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== 'string' || !item.startsWith('data:image/')) return item;
+    images++;
+    return '';
+  });
+  return Math.ceil(text.length / 4) + images * IMAGE_TOKENS;
 }
 
 // A unit's estimate, kept while the unit is: the units before the open turn stay the same objects from step to step.

@@ -38,6 +38,36 @@ describe('eventsToUnits', () => {
     ]);
   });
 
+  it("follows a turn's results with the images they returned, as the user's part (tool results are text everywhere)", () => {
+    const history = new HistoryBuilder();
+    history.userMessage('Show the logo');
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const [logo, other] = history.toolCalls([
+      { name: 'get_logo', input: {} },
+      { name: 'execute_bash', input: { command: 'ls' } },
+    ]);
+    history.result(logo!, '[image image/png, 8 bytes, image 1 of this result]', {
+      image_urls: [png, 'https://tracker.example/pixel.png'],
+    });
+    history.result(other!, 'a.txt');
+    expect(messagesOf(history).slice(-2)).toEqual([
+      {
+        role: 'tool',
+        content: [
+          expect.objectContaining({ toolName: 'get_logo' }),
+          expect.objectContaining({ toolName: 'execute_bash' }),
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'The image that get_logo returned:' },
+          { type: 'image', image: png },
+        ],
+      },
+    ]);
+  });
+
   it('pins the first user message and the workspace recall only', () => {
     const history = new HistoryBuilder();
     history.recall(history.userMessage('first').id);

@@ -44,14 +44,19 @@ interface OpenTurn {
   text: string;
   calls: ToolCallPart[];
   results: Map<string, string>;
+  /** Images the calls returned (data URLs), with the tool that returned them. */
+  images: { toolName: string; urls: string[] }[];
 }
 
 function userContent(event: Event): UserContent {
   const text = event.args?.content ?? '';
-  const images = (event.args?.image_urls ?? []).filter((url) => url.startsWith('data:'));
+  const images = imagesOf(event.args?.image_urls);
   if (images.length === 0) return text;
   return [{ type: 'text', text }, ...images.map((image) => ({ type: 'image' as const, image }))];
 }
+
+const imagesOf = (urls: readonly string[] | null | undefined) =>
+  (urls ?? []).filter((url) => url.startsWith('data:image/'));
 
 function observationText(event: Event): string {
   if (event.observation === 'user_rejected') return event.content || 'The user rejected this action.';
@@ -75,6 +80,15 @@ function turnUnit(turn: OpenTurn): ContextUnit {
     }));
     messages.push({ role: 'tool', content: results });
   }
+  // Tool results are text for every provider: the images they returned follow as the user's part.
+  for (const { toolName, urls } of turn.images)
+    messages.push({
+      role: 'user',
+      content: [
+        { type: 'text', text: `The image${urls.length > 1 ? 's' : ''} that ${toolName} returned:` },
+        ...urls.map((image) => ({ type: 'image' as const, image })),
+      ],
+    });
   return { kind: 'turn', firstEventId: turn.firstEventId, pinned: false, messages };
 }
 
@@ -156,6 +170,7 @@ class UnitBuilder {
         text: event.args?.content ?? '',
         calls: [],
         results: new Map(),
+        images: [],
       };
       this.closeTurn();
     } else if (event.action && event.source === 'agent') {
@@ -171,6 +186,7 @@ class UnitBuilder {
           text: '',
           calls: [],
           results: new Map(),
+          images: [],
         };
         this.turn = turn;
       }
@@ -192,6 +208,8 @@ class UnitBuilder {
           !open.results.has(metadata.tool_call_id)
         ) {
           open.results.set(metadata.tool_call_id, observationText(event));
+          const urls = imagesOf(event.extras?.image_urls);
+          if (urls.length > 0) open.images.push({ toolName: metadata.function_name, urls });
         }
       } else if (
         action?.source === 'user' &&

@@ -114,7 +114,7 @@ describe('MCP tools', () => {
       'Here is the report.',
       '[resource file:///notes.md (text/markdown)]\n# Notes\nAll good.',
       '[resource file:///data.bin (application/octet-stream): 4 bytes of binary data, not shown]',
-      '[image image/png, 8 bytes: not shown to the model as text]',
+      '[image image/png, 8 bytes, image 1 of this result]',
     ].join('\n');
     expect(scenario.store.events.find((event) => event.observation === 'mcp')?.content).toBe(expected);
     // The model's next request has the resource's text.
@@ -211,8 +211,9 @@ describe('MCP tools', () => {
       (event) => event.status_update && event.status_id === 'STATUS$ERROR_MCP_SERVER',
     );
     expect(failures.map((event) => event.message)).toEqual([
-      expect.stringContaining('The MCP server broken could not be used'),
+      // In the configuration's order of kinds: remote servers, then stdio.
       expect.stringContaining('The MCP server http://127.0.0.1:9/mcp could not be used'),
+      expect.stringContaining('The MCP server broken could not be used'),
     ]);
   }, 30_000);
 });

@@ -5,6 +5,7 @@ import { executeBash } from './execute-bash.ts';
 import { executeIpythonCell } from './execute-ipython-cell.ts';
 import { finish } from './finish.ts';
 import { strReplaceEditor } from './str-replace-editor.ts';
+import { portableSchema } from './portable-schema.ts';
 import { think } from './think.ts';
 import type { AgentTool, ToolSpec } from './tool.ts';
 
@@ -24,6 +25,9 @@ export const BUILT_IN_TOOLS: readonly AnyTool[] = [
   finish,
 ];
 
+/** Names an MCP server's tool cannot take as they are. */
+export const BUILT_IN_TOOL_NAMES: ReadonlySet<string> = new Set(BUILT_IN_TOOLS.map((tool) => tool.name));
+
 /** The tools of one agent session: the built-in ones and those of the user's MCP servers. */
 export class ToolRegistry {
   private readonly byName: ReadonlyMap<string, AnyTool>;
@@ -40,13 +44,13 @@ export class ToolRegistry {
     return [...this.byName.keys()];
   }
 
-  /** The tool definitions sent to the model (the agent runs the calls itself). */
+  /** The tool definitions sent to the model (the agent runs the calls itself), in the schema subset every provider takes. */
   forModel(): ProviderTool[] {
     return this.tools.map((tool) => ({
       type: 'function',
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.parameters as JSONSchema7,
+      inputSchema: portableSchema(tool.parameters) as JSONSchema7,
     }));
   }
 

@@ -52,7 +52,7 @@ function McpEditor({ saved }: { saved: McpConfig }) {
   const textId = useId();
   const errorsId = useId();
   const savedJson = JSON.stringify(saved);
-  const hasServers = saved.sse_servers.length + saved.stdio_servers.length > 0;
+  const hasServers = saved.sse_servers.length + (saved.shttp_servers?.length ?? 0) + saved.stdio_servers.length > 0;
   const check = useQuery({
     queryKey: settingsQueryKeys.mcpCheck(savedJson),
     queryFn: ({ signal }) => checkMcpServers(signal),
@@ -76,14 +76,18 @@ function McpEditor({ saved }: { saved: McpConfig }) {
     if (result.reachable === null) return t('mcp.notChecked', { reason: result.error ?? '' });
     if (!result.reachable) return t('mcp.unreachable', { error: result.error ?? '' });
     if (result.tools.length === 0) return t('mcp.reachableNoTools');
-    return t('mcp.reachable', { tools: result.tools.map((tool) => tool.name).join(', ') });
+    return t('mcp.reachable', { tools: result.tools.map(toolShown).join(', ') });
   };
+  // The agent's name for a tool, and why it is not the server's own (agentToolNames in the server).
+  const toolShown = ({ name, agent_name: agentName }: McpServerStatus['tools'][number]) => {
+    if (agentName === null) return t('mcp.toolUnnamed', { name });
+    return agentName === name ? name : t('mcp.toolRenamed', { name, agentName });
+  };
+  const urlOf = (server: string | { url: string }) => (typeof server === 'string' ? server : server.url);
+  // In the check's order: SSE, Streamable HTTP, stdio.
   const servers = [
-    ...shown.sse_servers.map((server) => ({
-      kind: 'SSE',
-      name: typeof server === 'string' ? server : server.url,
-      detail: '',
-    })),
+    ...shown.sse_servers.map((server) => ({ kind: 'SSE', name: urlOf(server), detail: '' })),
+    ...(shown.shttp_servers ?? []).map((server) => ({ kind: 'HTTP', name: urlOf(server), detail: '' })),
     ...shown.stdio_servers.map((server) => ({
       kind: 'stdio',
       name: server.name,
