@@ -5,6 +5,9 @@ import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 // (default 25.00); Buy is enabled when it is at least $5 and nothing is being bought. A purchase
 // answers the new balance, or the payment provider's page to continue on; a failure shows the
 // server's detail (or 'Failed to purchase credits') and the user may change the amount and retry.
+// Each purchase carries an Idempotency-Key made here: sent again when its request got no answer
+// (the network failed, the server was busy with it: 409, or the provider did not answer: 5xx),
+// so a retry never charges twice; a new one for another amount or after a refusal (a decline).
 
 export const DEFAULT_AMOUNT = '25.00';
 /** Dollars. */
@@ -37,17 +40,40 @@ export interface BuyCreditsContext {
   amount: string;
   /** Why the last purchase failed (shown with the server's detail). */
   failure: unknown;
+  /** Made once per dialog (its input); with `purchase`, the purchase's Idempotency-Key. */
+  dialogKey: string;
+  /** Counts the purchases tried in the dialog. */
+  purchase: number;
 }
+
+export interface BuyCreditsInput {
+  /** A random id for this dialog (crypto.randomUUID()). */
+  dialogKey: string;
+}
+
+export interface PurchaseRequest {
+  /** Dollars. */
+  amount: number;
+  idempotencyKey: string;
+}
+
+const idempotencyKeyOf = (context: BuyCreditsContext) => `${context.dialogKey}-${context.purchase}`;
+
+/** The server answered and refused this purchase (a 4xx other than 409): a retry is a new purchase. */
+const refused = (error: unknown) => {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 && status !== 409;
+};
 
 export type BuyCreditsEvent = { type: 'AMOUNT_CHANGED'; text: string } | { type: 'BUY' };
 
 const canBuy = (amount: string) => dollarsOf(amount) !== null && amountProblem(amount) === null;
 
 export const buyCreditsMachine = setup({
-  types: { context: {} as BuyCreditsContext, events: {} as BuyCreditsEvent },
+  types: { context: {} as BuyCreditsContext, events: {} as BuyCreditsEvent, input: {} as BuyCreditsInput },
   actors: {
-    /** POST /api/auth/purchase-credits with the amount in dollars. */
-    purchase: notProvidedPromise<PurchaseResult, number>('purchase'),
+    /** POST /api/auth/purchase-credits with the amount in dollars and the Idempotency-Key. */
+    purchase: notProvidedPromise<PurchaseResult, PurchaseRequest>('purchase'),
   },
   actions: {
     /** The balance changed: refresh what shows it, and close. */
@@ -61,13 +87,17 @@ export const buyCreditsMachine = setup({
   },
 }).createMachine({
   id: 'buyCredits',
-  context: { amount: DEFAULT_AMOUNT, failure: null },
+  context: ({ input }) => ({ amount: DEFAULT_AMOUNT, failure: null, dialogKey: input.dialogKey, purchase: 1 }),
   initial: 'editing',
   states: {
     editing: {
       on: {
         AMOUNT_CHANGED: {
-          actions: assign(({ event }) => ({ amount: keepAmountCharacters(event.text), failure: null })),
+          actions: assign(({ context, event }) => ({
+            amount: keepAmountCharacters(event.text),
+            failure: null,
+            purchase: context.purchase + 1,
+          })),
         },
         BUY: { guard: 'validAmount', target: 'purchasing', actions: assign({ failure: null }) },
       },
@@ -76,7 +106,7 @@ export const buyCreditsMachine = setup({
       invoke: {
         id: 'purchase',
         src: 'purchase',
-        input: ({ context }) => Number(context.amount),
+        input: ({ context }) => ({ amount: Number(context.amount), idempotencyKey: idempotencyKeyOf(context) }),
         onDone: [
           {
             guard: { type: 'redirects', params: ({ event }) => event.output },
@@ -88,7 +118,13 @@ export const buyCreditsMachine = setup({
             actions: { type: 'purchased', params: ({ event }) => event.output.new_balance },
           },
         ],
-        onError: { target: 'editing', actions: assign(({ event }) => ({ failure: event.error ?? 'failed' })) },
+        onError: {
+          target: 'editing',
+          actions: assign(({ context, event }) => ({
+            failure: event.error ?? 'failed',
+            purchase: refused(event.error) ? context.purchase + 1 : context.purchase,
+          })),
+        },
       },
     },
     /** The browser is on its way to the provider's page. */
@@ -104,3 +140,4 @@ export const selectAmountProblem = (snapshot: Snapshot) => amountProblem(snapsho
 export const selectProcessing = (snapshot: Snapshot) => !snapshot.matches('editing');
 export const selectCanBuy = (snapshot: Snapshot) => snapshot.matches('editing') && canBuy(snapshot.context.amount);
 export const selectFailure = (snapshot: Snapshot) => snapshot.context.failure;
+export const selectIdempotencyKey = (snapshot: Snapshot) => idempotencyKeyOf(snapshot.context);

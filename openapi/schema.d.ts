@@ -3488,6 +3488,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Stripe's convention: a key the client makes once per purchase and sends again on every retry of it. The same key answers as the first request did and charges once; used with another amount it is refused (409). Without it every request is a new purchase. */
+        IdempotencyKey: string;
         ConversationId: string;
         /** @description 1-based page number. */
         Page: number;
@@ -3999,7 +4001,10 @@ export interface operations {
     purchaseCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Stripe's convention: a key the client makes once per purchase and sends again on every retry of it. The same key answers as the first request did and charges once; used with another amount it is refused (409). Without it every request is a new purchase. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4021,6 +4026,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CardDeclined"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -4650,7 +4656,10 @@ export interface operations {
     createCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Stripe's convention: a key the client makes once per purchase and sends again on every retry of it. The same key answers as the first request did and charges once; used with another amount it is refused (409). Without it every request is a new purchase. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4672,6 +4681,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];

@@ -440,11 +440,16 @@ function limitConnections(server: Server, limits: { max: number; perAddress: num
 }
 
 function requestSchema(op: Operation) {
-  const { querystring, params } = op.request;
+  const { querystring, params, headers } = op.request;
   // An optional body may be left out entirely, which Fastify validates as null.
   const body =
     op.request.body && !op.request.bodyRequired ? { anyOf: [{ type: 'null' }, op.request.body] } : op.request.body;
-  return withIntegerBounds({ ...(body && { body }), ...(querystring && { querystring }), ...(params && { params }) });
+  return withIntegerBounds({
+    ...(body && { body }),
+    ...(querystring && { querystring }),
+    ...(params && { params }),
+    ...(headers && { headers }),
+  });
 }
 
 function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {

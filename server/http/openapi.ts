@@ -37,6 +37,8 @@ export interface Operation {
     body?: JsonSchema;
     querystring?: JsonSchema;
     params?: JsonSchema;
+    /** Header parameters, names in lower case. */
+    headers?: JsonSchema;
     bodyRequired: boolean;
     bodyType?: string;
   };
@@ -95,10 +97,12 @@ export function listOperations(doc: Document = loadDocument()): Operation[] {
       const group = (where: string) => {
         const list = params.filter((x) => x.in === where);
         if (!list.length) return undefined;
+        // Node gives header names in lower case.
+        const nameOf = (name: string) => (where === 'header' ? name.toLowerCase() : name);
         return {
           type: 'object',
-          properties: Object.fromEntries(list.map((x) => [x.name, x.schema ?? {}])),
-          required: list.filter((x) => x.required || where === 'path').map((x) => x.name),
+          properties: Object.fromEntries(list.map((x) => [nameOf(x.name), x.schema ?? {}])),
+          required: list.filter((x) => x.required || where === 'path').map((x) => nameOf(x.name)),
         };
       };
       const [bodyType, bodyContent] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
@@ -116,6 +120,7 @@ export function listOperations(doc: Document = loadDocument()): Operation[] {
           body: JSON_BODY_TYPES.some((type) => type === bodyType) ? bodyContent?.schema : undefined,
           querystring: group('query'),
           params: group('path'),
+          headers: group('header'),
           bodyRequired: Boolean(op.requestBody?.required),
           bodyType,
         },

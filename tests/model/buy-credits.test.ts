@@ -6,7 +6,9 @@ import {
   DEFAULT_AMOUNT,
   keepAmountCharacters,
   selectCanBuy,
+  selectIdempotencyKey,
   selectProcessing,
+  type BuyCreditsContext,
   type BuyCreditsEvent,
 } from '../../machines/buy-credits.ts';
 import {
@@ -20,6 +22,9 @@ import {
 } from './model-paths.ts';
 
 const declined = Object.assign(new Error('Your card was declined.'), { status: 402 });
+// No answer: the network failed, or the server was still answering the first request.
+const unanswered = new TypeError('Failed to fetch');
+const busy = Object.assign(new Error('Its first request is still being answered.'), { status: 409 });
 const events: (BuyCreditsEvent | AnyEventObject)[] = [
   { type: 'AMOUNT_CHANGED', text: '' },
   { type: 'AMOUNT_CHANGED', text: '4.99' },
@@ -28,11 +33,15 @@ const events: (BuyCreditsEvent | AnyEventObject)[] = [
   { type: 'xstate.done.actor.purchase', output: { new_balance: 85 } },
   { type: 'xstate.done.actor.purchase', output: { new_balance: 10, redirect_url: 'https://checkout.example/cs_1' } },
   { type: 'xstate.error.actor.purchase', error: declined },
+  { type: 'xstate.error.actor.purchase', error: unanswered },
+  { type: 'xstate.error.actor.purchase', error: busy },
 ];
+const input = { dialogKey: 'dialog-7' };
 const fakes: FakeSideEffects = { promises: ['purchase'], callbacks: {}, actions: ['purchased', 'openPaymentPage'] };
 
 function expectStep({ event, before, after, effects, effectParams, started }: StepRecord) {
-  for (const { input } of started) expect(input).toBe(Number(before.context.amount));
+  for (const { input } of started)
+    expect(input).toEqual({ amount: Number(before.context.amount), idempotencyKey: selectIdempotencyKey(before) });
   // Buy starts a purchase only with $5 or more.
   if (event.type === 'BUY') expect(after.matches('purchasing')).toBe(Number(before.context.amount) >= 5);
   if (event.type === 'xstate.done.actor.purchase') {
@@ -41,11 +50,18 @@ function expectStep({ event, before, after, effects, effectParams, started }: St
     expect(effectParams).toEqual([output.redirect_url ?? output.new_balance]);
   } else expect(effects).toEqual([]);
   if (event.type === 'xstate.error.actor.purchase') {
-    expect(after.context.failure).toBe(declined);
-    // The amount stays, so buying again is one press.
+    const { error } = event as unknown as { error: unknown };
+    expect(after.context.failure).toBe(error);
+    // The amount stays, so buying again is one press: the same purchase's key unless it was refused.
     expect(after.context.amount).toBe(before.context.amount);
+    expect(selectIdempotencyKey(after) === selectIdempotencyKey(before)).toBe(error !== declined);
   }
-  if (event.type === 'AMOUNT_CHANGED') expect(after.context.failure).toBeNull();
+  if (event.type === 'AMOUNT_CHANGED') {
+    expect(after.context.failure).toBeNull();
+    // Another amount is another purchase.
+    expect(selectIdempotencyKey(after)).not.toBe(selectIdempotencyKey(before));
+  }
+  expect(selectIdempotencyKey(after)).toMatch(/^dialog-7-\d+$/);
   expect(selectProcessing(after)).toBe(!after.matches('editing'));
 }
 
@@ -53,10 +69,15 @@ const coverage = new Coverage(buyCreditsMachine);
 let pathCount = 0;
 
 describe('buy credits machine, every edge of its graph', () => {
-  const paths = withoutPrefixPaths(pathsThroughEveryEdge(buyCreditsMachine, { events }));
+  // States differ by what the user sees, not by how many purchases were tried (expectStep checks that).
+  const summarize = ({ value, context }: { value: unknown; context: BuyCreditsContext }) => ({
+    value,
+    context: { ...context, purchase: null },
+  });
+  const paths = withoutPrefixPaths(pathsThroughEveryEdge(buyCreditsMachine, { events, summarize, input }));
   pathCount += paths.length;
   it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
-    const reached = await runPath(buyCreditsMachine, path, { fakes, coverage, expectStep });
+    const reached = await runPath(buyCreditsMachine, path, { fakes, coverage, expectStep, input, summarize });
     expect(reached.value).toEqual(path.state.value);
   });
 
@@ -80,7 +101,10 @@ describe('the amount field (spec §2, §5)', () => {
 
   it('enables Buy only for a valid amount while nothing is being bought', () => {
     const snapshot = (amount: string) =>
-      buyCreditsMachine.resolveState({ value: 'editing', context: { amount, failure: null } });
+      buyCreditsMachine.resolveState({
+        value: 'editing',
+        context: { amount, failure: null, dialogKey: 'k', purchase: 1 },
+      });
     expect(['', '.', '4.99', '5', '25.00'].map((amount) => selectCanBuy(snapshot(amount)))).toEqual([
       false,
       false,

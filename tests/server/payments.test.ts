@@ -77,6 +77,60 @@ describe('buying credits with the test payment provider', () => {
     expect((await purchase(bob.token, 5)).body).toEqual({ detail: 'Your card was declined.' });
   });
 
+  it('charges a purchase once however often it is sent with its Idempotency-Key, at once or retried', async () => {
+    const cy = await signUp(t.app, t.db, 'cy-retries@acme.example');
+    expect((await saveCardThroughOnboarding(t.app, cy.token, '4242 4242 4242 4242')).status).toBe(200);
+    const buy = (key: string, amount = 25) =>
+      call(t.app, 'POST', '/api/auth/purchase-credits', {
+        token: cy.token,
+        body: { amount },
+        headers: { 'Idempotency-Key': key },
+      });
+    // A double submit and a proxy's retry of the same purchase: all answered, charged once.
+    const answers = await Promise.all([buy('buy-1'), buy('buy-1'), buy('buy-1')]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect((await buy('buy-1')).body).toEqual({ new_balance: 85 });
+    expect(await balance(cy.token)).toBe(85);
+    const purchases = (await otherTransactions(cy.token)).filter((row) => row.transaction_type === 'purchase');
+    expect(purchases.filter((row) => row.description.startsWith('Purchase of $25.00'))).toHaveLength(1);
+    // The same key for another amount is another purchase's key: refused, nothing charged.
+    expect(await buy('buy-1', 30)).toMatchObject({
+      status: 409,
+      body: { detail: expect.stringContaining('Idempotency-Key') },
+    });
+    expect(await balance(cy.token)).toBe(85);
+    // A new key is a new purchase; another user's same key is theirs.
+    expect((await buy('buy-2')).body).toEqual({ new_balance: 110 });
+    const dee = await signUp(t.app, t.db, 'dee-retries@acme.example');
+    expect((await saveCardThroughOnboarding(t.app, dee.token, '4242 4242 4242 4242')).status).toBe(200);
+    const theirs = await call(t.app, 'POST', '/api/auth/purchase-credits', {
+      token: dee.token,
+      body: { amount: 25 },
+      headers: { 'Idempotency-Key': 'buy-1' },
+    });
+    expect(theirs.body).toEqual({ new_balance: 85 });
+    expect(await balance(cy.token)).toBe(110);
+    // A declined purchase retried is declined once, listed once.
+    const eve = await signUp(t.app, t.db, 'eve-retries@acme.example');
+    expect((await saveCardThroughOnboarding(t.app, eve.token, '4000 0000 0000 0341')).status).toBe(200);
+    const declined = () =>
+      call(t.app, 'POST', '/api/auth/purchase-credits', {
+        token: eve.token,
+        body: { amount: 30 },
+        headers: { 'Idempotency-Key': 'eve-1' },
+      });
+    expect((await Promise.all([declined(), declined()])).map((answer) => answer.status)).toEqual([402, 402]);
+    expect((await otherTransactions(eve.token)).filter((row) => row.status === 'failed')).toHaveLength(1);
+    // The key's shape is checked: printable ASCII, at most 255 characters.
+    const badKey = await call(t.app, 'POST', '/api/auth/purchase-credits', {
+      token: cy.token,
+      body: { amount: 25 },
+      headers: { 'Idempotency-Key': 'x'.repeat(256) },
+    });
+    expect(badKey.status).toBe(422);
+    expect(await balance(cy.token)).toBe(110);
+  });
+
   it('accepts only documented test card numbers and has no hosted pages', async () => {
     const eve = await signUp(t.app, t.db, 'eve-real-card@acme.example');
     // A valid card number that is not one of the test cards.

@@ -92,6 +92,16 @@ describe('buying credits through Stripe', () => {
       body: { amount: 5 },
     });
     expect(checkout.body?.redirect_url).toMatch(/\/checkout\/cs_test_/);
+    // Sent again with its Idempotency-Key (a double click, a retry): Stripe's key, the same session.
+    const once = () =>
+      call(t.app, 'POST', '/api/billing/create-checkout-session', {
+        token: bob.token,
+        body: { amount: 40 },
+        headers: { 'Idempotency-Key': 'checkout-1' },
+      });
+    const [first, again] = [await once(), await once()];
+    expect(first.body?.redirect_url).toMatch(/\/checkout\/cs_test_/);
+    expect(again.body?.redirect_url).toBe(first.body?.redirect_url);
   });
 
   it('credits, once, an off-session charge whose answer was lost, from its payment_intent.succeeded notice', async () => {

@@ -11,6 +11,7 @@ import { recordRefund } from './refunds.ts';
 import {
   BadSignature,
   CardDeclined,
+  IdempotencyConflict,
   NotConfigured,
   PaymentRejected,
   ProviderFailed,
@@ -37,6 +38,16 @@ const NO_CARD =
 const PROVIDER_DOWN =
   'The payment provider did not answer. If your card was charged, the credits arrive within a few minutes; check your balance before trying again.';
 
+const IDEMPOTENCY_CONFLICT =
+  'This Idempotency-Key belongs to another purchase (another amount), or its first request is still being answered. Wait for that answer, or start a new purchase.';
+
+/**
+ * The provider's key for one purchase: the client's Idempotency-Key (scoped to the user, so no one
+ * reaches another's), or a new one when the client sent none.
+ */
+const attemptOf = (userId: string, idempotencyKey: string | undefined) =>
+  idempotencyKey === undefined ? randomUUID() : `${userId}:${idempotencyKey}`;
+
 const columnsOf = (card: SavedCard) => ({
   customerId: card.customerId,
   paymentMethodId: card.paymentMethodId,
@@ -60,6 +71,7 @@ function asHttpError(error: unknown): unknown {
   if (error instanceof CardDeclined) return new HttpError(402, error.message);
   if (error instanceof PaymentRejected || error instanceof BadSignature) return new HttpError(400, error.message);
   if (error instanceof NotConfigured) return new HttpError(501, error.message);
+  if (error instanceof IdempotencyConflict) return new HttpError(409, IDEMPOTENCY_CONFLICT);
   if (error instanceof ProviderFailed) return new HttpError(502, PROVIDER_DOWN);
   return error;
 }
@@ -159,12 +171,13 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
 
   const returnUrl = (outcome: string) => `${deps.publicUrl}/profile?payment=${outcome}`;
 
-  /** The provider's checkout page for `amountCents`; the customer it made is kept. */
-  async function checkoutPage(hosted: HostedPages, userId: string, payer: Payer, amountCents: number) {
+  /** The provider's checkout page for `amountCents` (the same page again for the same attempt); the customer it made is kept. */
+  async function checkoutPage(hosted: HostedPages, userId: string, payer: Payer, amountCents: number, attempt: string) {
     const session = await hosted.checkout(payer, {
       amountCents,
       successUrl: returnUrl('success'),
       cancelUrl: returnUrl('cancelled'),
+      idempotencyKey: `checkout:${attempt}`,
     });
     await remember(userId, { customerId: session.customerId });
     return session.url;
@@ -186,16 +199,16 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     verifyCard: (card: CardInput) => answering(() => provider.verifyCard(card)),
 
     /** Charges the saved card (or, on Stripe without one, answers its checkout page). Amounts are rounded to cents. */
-    purchase: (userId: string, amountDollars: number) =>
+    purchase: (userId: string, amountDollars: number, idempotencyKey?: string) =>
       answering(async () => {
         const amountCents = centsOf(amountDollars);
+        const attempt = attemptOf(userId, idempotencyKey);
         const { payer, paymentMethodId } = await payerOf(userId);
         if (!paymentMethodId) {
           if (!provider.hosted) throw new HttpError(400, NO_CARD);
-          const url = await checkoutPage(provider.hosted, userId, payer, amountCents);
+          const url = await checkoutPage(provider.hosted, userId, payer, amountCents, attempt);
           return { new_balance: microsToDollars(await balanceMicros(db, userId)), redirect_url: url };
         }
-        const attempt = randomUUID();
         const description = `Purchase of ${dollarsText(amountCents)}`;
         try {
           const { paymentId } = await provider.charge({
@@ -219,12 +232,13 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
         return { new_balance: microsToDollars(await balanceMicros(db, userId)) };
       }),
 
-    checkout: (userId: string, amountDollars: number) =>
+    checkout: (userId: string, amountDollars: number, idempotencyKey?: string) =>
       answering(async () => {
         if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
         const amountCents = centsOf(amountDollars);
         const { payer } = await payerOf(userId);
-        return { redirect_url: await checkoutPage(provider.hosted, userId, payer, amountCents) };
+        const attempt = attemptOf(userId, idempotencyKey);
+        return { redirect_url: await checkoutPage(provider.hosted, userId, payer, amountCents, attempt) };
       }),
 
     setup: (userId: string) =>
@@ -269,10 +283,18 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
+/** The Idempotency-Key header (its shape checked by the contract). */
+const idempotencyKeyOf = (headers: Record<string, string | string[] | undefined>) => {
+  const key = headers['idempotency-key'];
+  return typeof key === 'string' ? key : undefined;
+};
+
 export function paymentsHandlers(payments: PaymentsService): Handlers {
   return {
-    purchaseCredits: async (ctx) => payments.purchase(requireUser(ctx).id, ctx.body.amount),
-    createCheckoutSession: async (ctx) => payments.checkout(requireUser(ctx).id, ctx.body.amount),
+    purchaseCredits: async (ctx) =>
+      payments.purchase(requireUser(ctx).id, ctx.body.amount, idempotencyKeyOf(ctx.headers)),
+    createCheckoutSession: async (ctx) =>
+      payments.checkout(requireUser(ctx).id, ctx.body.amount, idempotencyKeyOf(ctx.headers)),
     createCustomerSetupSession: async (ctx) => payments.setup(requireUser(ctx).id),
     receivePaymentWebhook: async (ctx) => {
       const signature = ctx.headers['stripe-signature'];

@@ -36,7 +36,10 @@ export type ProviderEvent =
 
 /** Pages the provider hosts (Stripe Checkout); a provider without them charges saved cards only. */
 export interface HostedPages {
-  checkout(payer: Payer, input: { amountCents: number; successUrl: string; cancelUrl: string }): Promise<HostedSession>;
+  checkout(
+    payer: Payer,
+    input: { amountCents: number; successUrl: string; cancelUrl: string; idempotencyKey: string },
+  ): Promise<HostedSession>;
   setup(payer: Payer, input: { successUrl: string; cancelUrl: string }): Promise<HostedSession>;
   /** Checks a notification's signature over its exact bytes and reads it. */
   event(rawBody: Buffer, signature: string): Promise<ProviderEvent>;
@@ -72,6 +75,9 @@ export class CardDeclined extends Error {}
 
 /** The request was not acceptable to the provider (its message says why). */
 export class PaymentRejected extends Error {}
+
+/** An idempotency key sent again with other parameters, or while its first request still runs (Stripe's 409). */
+export class IdempotencyConflict extends Error {}
 
 /** The provider could not be reached or failed: nothing is known to have been charged. */
 export class ProviderFailed extends Error {}

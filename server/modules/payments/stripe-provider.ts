@@ -3,6 +3,7 @@ import {
   BadSignature,
   CardDeclined,
   type CardInput,
+  IdempotencyConflict,
   NotConfigured,
   PaymentRejected,
   ProviderFailed,
@@ -37,6 +38,7 @@ function translated(error: unknown): Error {
   if (sdk && error instanceof sdk.errors.StripeCardError) return new CardDeclined(error.message);
   if (sdk && error instanceof sdk.errors.StripeInvalidRequestError) return new PaymentRejected(error.message);
   if (sdk && error instanceof sdk.errors.StripeSignatureVerificationError) return new BadSignature(error.message);
+  if (sdk && error instanceof sdk.errors.StripeIdempotencyError) return new IdempotencyConflict(error.message);
   return new ProviderFailed(error instanceof Error ? error.message : String(error));
 }
 
@@ -163,22 +165,25 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
         return { paymentId: intent.id };
       }),
     hosted: {
-      checkout: (payer, { amountCents, successUrl, cancelUrl }) =>
+      checkout: (payer, { amountCents, successUrl, cancelUrl, idempotencyKey }) =>
         withStripe(async (stripe) => {
           const customerId = await customerOf(stripe, payer);
-          const session = await stripe.checkout.sessions.create({
-            mode: 'payment',
-            customer: customerId,
-            client_reference_id: payer.userId,
-            line_items: [
-              {
-                quantity: 1,
-                price_data: { currency: 'usd', unit_amount: amountCents, product_data: { name: 'Atelier credits' } },
-              },
-            ],
-            success_url: successUrl,
-            cancel_url: cancelUrl,
-          });
+          const session = await stripe.checkout.sessions.create(
+            {
+              mode: 'payment',
+              customer: customerId,
+              client_reference_id: payer.userId,
+              line_items: [
+                {
+                  quantity: 1,
+                  price_data: { currency: 'usd', unit_amount: amountCents, product_data: { name: 'Atelier credits' } },
+                },
+              ],
+              success_url: successUrl,
+              cancel_url: cancelUrl,
+            },
+            { idempotencyKey },
+          );
           if (!session.url) throw new ProviderFailed('Stripe returned a checkout session without a URL');
           return { url: session.url, customerId };
         }),

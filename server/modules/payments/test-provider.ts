@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CardDeclined, PaymentRejected, type CardInput, type PaymentProvider } from './provider.ts';
+import {
+  CardDeclined,
+  IdempotencyConflict,
+  PaymentRejected,
+  type CardInput,
+  type PaymentProvider,
+} from './provider.ts';
 
 // The payment provider when no Stripe key is configured: it moves no money and accepts only the
 // card numbers Stripe documents for testing (https://docs.stripe.com/testing), with their
@@ -74,6 +80,27 @@ function accepted(card: CardInput) {
   return known;
 }
 
+/**
+ * Charges by idempotency key, as Stripe keeps them: the same key answers as its first request
+ * did (while it still runs too), with other parameters it is refused. Stripe keeps a key 24 h;
+ * here the newest ones, in the server's memory.
+ */
+const charges = new Map<string, { parameters: string; answer: Promise<{ paymentId: string }> }>();
+const KEPT_CHARGES = 10_000;
+
+function chargeOnce(idempotencyKey: string, parameters: string, charge: () => Promise<{ paymentId: string }>) {
+  const known = charges.get(idempotencyKey);
+  if (known && known.parameters !== parameters)
+    throw new IdempotencyConflict(
+      'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+    );
+  if (known) return known.answer;
+  const answer = charge();
+  charges.set(idempotencyKey, { parameters, answer });
+  if (charges.size > KEPT_CHARGES) charges.delete(charges.keys().next().value ?? '');
+  return answer;
+}
+
 export const testPaymentProvider: PaymentProvider = {
   name: 'test',
   test: true,
@@ -90,9 +117,10 @@ export const testPaymentProvider: PaymentProvider = {
   async verifyCard(card) {
     accepted(card);
   },
-  async charge({ paymentMethodId }) {
-    const outcome = outcomeOf(paymentMethodId);
-    if (outcome !== 'succeeds') throw new CardDeclined(DECLINES[outcome]);
-    return { paymentId: `${TEST_PAYMENT_PREFIX}${randomUUID().replaceAll('-', '')}` };
-  },
+  charge: ({ paymentMethodId, amountCents, idempotencyKey }) =>
+    chargeOnce(idempotencyKey, JSON.stringify([paymentMethodId, amountCents]), async () => {
+      const outcome = outcomeOf(paymentMethodId);
+      if (outcome !== 'succeeds') throw new CardDeclined(DECLINES[outcome]);
+      return { paymentId: `${TEST_PAYMENT_PREFIX}${randomUUID().replaceAll('-', '')}` };
+    }),
 };

@@ -35,7 +35,8 @@ export function BuyCreditsDialog({ onClose }: { onClose: () => void }) {
       }),
     [queryClient, onClose, t],
   );
-  const buy = useActorRef(logic);
+  // One key per dialog: with the machine's count of purchases, each purchase's Idempotency-Key.
+  const buy = useActorRef(logic, { input: { dialogKey: crypto.randomUUID() } });
   const amount = useSelector(buy, selectAmount);
   const problem = useSelector(buy, selectAmountProblem);
   const canBuy = useSelector(buy, selectCanBuy);

@@ -41,8 +41,13 @@ export const historyKeys = {
 };
 
 /** POST /api/auth/purchase-credits: the new balance, or the payment provider's page to continue on. */
-export const purchaseCredits = (amount: number) =>
-  dataOf(apiClient.POST('/api/auth/purchase-credits', { body: { amount } }));
+export const purchaseCredits = ({ amount, idempotencyKey }: { amount: number; idempotencyKey: string }) =>
+  dataOf(
+    apiClient.POST('/api/auth/purchase-credits', {
+      body: { amount },
+      params: { header: { 'Idempotency-Key': idempotencyKey } },
+    }),
+  );
 
 /** PATCH /api/auth/me: the name (the email is not changed here). */
 /** POST /api/billing/create-customer-setup-session: the provider's page that saves a card. */
