@@ -2236,6 +2236,11 @@ export interface components {
             youtube?: string | null;
             /** @description Granted by staff; only verified affiliates can create links. */
             is_verified: boolean;
+            /**
+             * @description Staff's decision. Rejected: the affiliate can still sign in and see what they earned, but from the rejection on their links bind no new customers and earn no commission (nor does their recruiter on them).
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "rejected";
             /** Format: date-time */
             created_at: string;
         };

@@ -20,9 +20,10 @@ export const usage = `Usage: npm run admin -- <command>
   purchases <email>                   a user's completed purchases, newest first, with their references
   purchase:refund <reference> [dollars]
                                       record the refund of a purchase made with the test payment provider
-                                      (all of it unless given; once per purchase): its credit is taken
-                                      back and its affiliate commissions reversed. Stripe refunds are
-                                      made in Stripe and recorded by its webhook
+                                      (what is left of it unless given; several partial refunds add up to
+                                      the purchase at most): its credit is taken back and its affiliate
+                                      commissions reversed. Stripe refunds are made in Stripe and
+                                      recorded by its webhook
   affiliate:list [--pending]          affiliates, oldest first (only those waiting for review with --pending)
   affiliate:verify <email>            let an affiliate create referral links
   affiliate:reject <email>            turn an affiliate's application down`;
@@ -107,7 +108,7 @@ export async function runCommand(
       return 0;
     }
     case 'purchase:refund': {
-      // `email` is the reference here; one operator refund per purchase, so a repeat records nothing.
+      // `email` is the reference here.
       const reference = email;
       if (!reference.startsWith(TEST_PAYMENT_PREFIX)) {
         out(
@@ -118,13 +119,16 @@ export async function runCommand(
       let amountMicros: bigint | undefined;
       try {
         amountMicros = amount ? parseDollars(amount) : undefined;
-        const refunded = await recordRefund(db, { reference, refundId: `operator:${reference}`, amountMicros });
+        // Each command is a refund of its own: a second partial refund may follow, up to the purchase.
+        const refunded = await recordRefund(db, { reference, refundId: `operator:${randomUUID()}`, amountMicros });
         if (!refunded) {
           out(`No completed purchase has the reference ${reference}`);
           return 1;
         }
+        const money = (micros: bigint) => `$${microsToDollars(micros).toFixed(2)}`;
+        const left = refunded.purchaseMicros - refunded.refundedMicros;
         out(
-          `Refund of purchase ${reference} recorded; the customer's balance is $${microsToDollars(refunded.balanceMicros).toFixed(2)}`,
+          `Refund of purchase ${reference} recorded: ${money(refunded.refundedMicros)} of ${money(refunded.purchaseMicros)} refunded, ${money(left)} left; the customer's balance is ${money(refunded.balanceMicros)}`,
         );
         return 0;
       } catch (error) {

@@ -200,6 +200,28 @@ export const creditLedger = pgTable(
 );
 
 /**
+ * Each refund of a purchase (payments module): how much of it was given back, so that several
+ * partial refunds never add up to more than the purchase. `refund_key` is the refund's ledger
+ * key (`refund:<provider's refund id>`), `purchase_key` the purchase's (`purchase:<reference>`).
+ */
+export const purchaseRefunds = pgTable(
+  'purchase_refunds',
+  {
+    refundKey: text('refund_key').primaryKey(),
+    purchaseKey: text('purchase_key').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amountMicros: bigint('amount_micros', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('purchase_refunds_purchase_idx').on(t.purchaseKey),
+    check('purchase_refunds_amount', sql`${t.amountMicros} > 0`),
+  ],
+);
+
+/**
  * What each user can spend, in micro-dollars. Kept equal to the sum of their completed ledger
  * entries by the database functions of migration 0009 (credit_grant, credit_debit), which take
  * this row's lock first; the check makes an overdraw impossible whatever the caller does.

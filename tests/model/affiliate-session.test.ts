@@ -16,6 +16,7 @@ const affiliate: Affiliate = {
   full_name: 'Partner',
   email: 'partner@partners.example',
   is_verified: false,
+  status: 'pending',
   created_at: '2026-11-25T00:00:00Z',
 };
 const login: AffiliateLogin = { token: 't', affiliateId: 'a1', rememberMe: false };

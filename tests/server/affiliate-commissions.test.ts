@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { affiliateCommissions, creditLedger, users } from '../../server/db/schema.ts';
 import { recordPurchaseCommissions, setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
@@ -158,6 +158,86 @@ describe('affiliate commissions', () => {
     );
   });
 
+  it('pays, for purchases at once near a tier threshold, exactly what one after another would ($50,000 and $250,000)', async () => {
+    for (const [name, before, threshold, lower, upper] of [
+      ['kim', 45_000n, 50_000n, 20n, 30n],
+      ['lou', 245_000n, 250_000n, 30n, 40n],
+    ] as const) {
+      await affiliateWithLink(name, `${name}-main`);
+      const month = '2026-08';
+      await purchase(await customer(`${name}-main`), before, `${month}-01T09:00:00Z`);
+      const buyers = await Promise.all(Array.from({ length: 50 }, () => customer(`${name}-main`)));
+      // 50 customers buy $200 each at the same moment, each in its own transaction, as a purchase's credit is.
+      const keys = await Promise.all(
+        buyers.map(async (userId, index) => {
+          const key = `purchase:${name}-${index}`;
+          const at = new Date(`${month}-02T10:00:00Z`);
+          await t.db.transaction(async (tx) => {
+            await tx.insert(creditLedger).values({
+              userId,
+              amountMicros: 200n * DOLLAR,
+              transactionType: 'purchase',
+              description: 'test purchase',
+              idempotencyKey: key,
+              createdAt: at,
+            });
+            await recordPurchaseCommissions(tx, { userId, purchaseKey: key, revenueMicros: 200n * DOLLAR, at });
+          });
+          return key;
+        }),
+      );
+      const rows = await t.db
+        .select()
+        .from(affiliateCommissions)
+        .where(inArray(affiliateCommissions.idempotencyKey, keys));
+      const paid = rows.map((row) => row.amountMicros / DOLLAR);
+      // ($threshold − $before) / $200 = 25 purchases start below the threshold; the 26th starts exactly at it.
+      expect(Number(threshold - before) / 200).toBe(25);
+      expect(paid.filter((amount) => amount === lower)).toHaveLength(25);
+      expect(paid.filter((amount) => amount === upper)).toHaveLength(25);
+    }
+  });
+
+  it('pays no affiliate on their own purchases at any level, and nothing once an affiliate is rejected', async () => {
+    const max = await affiliateWithLink('max', 'max-team');
+    await affiliateWithLink('ned', 'ned-main', 'max-team');
+    // The recruiter registers as a customer through the recruit's link: the recruit earns, the recruiter not.
+    const recruiterBuys = await customer('ned-main', max.email.toUpperCase());
+    expect(await purchase(recruiterBuys, 100n, '2026-09-01T10:00:00Z')).toMatchObject({
+      direct: 10n * DOLLAR,
+      second: null,
+    });
+    const other = await customer('ned-main');
+    expect(await purchase(other, 100n, '2026-09-02T10:00:00Z')).toMatchObject({
+      direct: 10n * DOLLAR,
+      second: 3n * DOLLAR,
+    });
+
+    // Rejected: the links earn nothing from then on, the recruiter nothing on them; new customers are not bound.
+    await setAffiliateStatus(t.db, 'ned@partners.example', 'rejected');
+    expect(await purchase(other, 100n, '2026-09-03T10:00:00Z')).toMatchObject({ direct: null, second: null });
+    const registered = await call(t.app, 'POST', '/api/auth/register', {
+      body: {
+        name: 'Late',
+        email: 'late-customer@acme.example',
+        password: 'long enough',
+        affiliate_code: 'ned-main',
+      },
+    });
+    expect(registered.status).toBe(200);
+    const [late] = await t.db.select().from(users).where(eq(users.email, 'late-customer@acme.example'));
+    expect(late?.affiliateCode).toBeNull();
+    const ned = await call(t.app, 'POST', '/api/affiliate/login', {
+      body: { email: 'ned@partners.example', password: 'long enough' },
+    });
+    const me = await call(t.app, 'GET', '/api/affiliate/me', { token: ned.body?.access_token as string });
+    expect(me.body).toMatchObject({ is_verified: false, status: 'rejected' });
+    // A rejected recruiter earns nothing on their recruits either.
+    await setAffiliateStatus(t.db, 'ned@partners.example', 'verified');
+    await setAffiliateStatus(t.db, max.email, 'rejected');
+    expect(await purchase(other, 100n, '2026-09-04T10:00:00Z')).toMatchObject({ direct: 10n * DOLLAR, second: null });
+  });
+
   it('reverses the commissions of a refunded purchase in proportion, once, and takes the refunded credit back', async () => {
     const gil = await affiliateWithLink('gil', 'gil-main');
     const hal = await affiliateWithLink('hal', 'hal-main', 'gil-main');
@@ -196,19 +276,34 @@ describe('affiliate commissions', () => {
     const reference = /^(pi_test_\w+)\t\$100\.00\t/m.exec(listed.text)?.[1];
     expect(reference).toBeDefined();
 
-    expect((await admin('purchase:refund', reference ?? '', '40')).code).toBe(0);
+    expect(await admin('purchase:refund', reference ?? '', '40')).toEqual({
+      code: 0,
+      text: `Refund of purchase ${reference} recorded: $40.00 of $100.00 refunded, $60.00 left; the customer's balance is $${before - 40}.00`,
+    });
     expect(await totals()).toEqual([6, 1.8]);
     expect(await credits()).toBe(before - 40);
     expect(await monthRevenue()).toBe(60);
-    // The same refund again records nothing.
-    expect((await admin('purchase:refund', reference ?? '', '40')).code).toBe(0);
-    expect(await totals()).toEqual([6, 1.8]);
-    expect(await credits()).toBe(before - 40);
     const link = (await call(t.app, 'GET', '/api/affiliate/links', { token: hal.token })).body as unknown as {
       conversions: number;
       earnings: number;
     }[];
     expect(link[0]).toMatchObject({ conversions: 1, earnings: 6 });
+    // A second partial refund, up to the purchase; beyond it, what is left is said and nothing recorded.
+    expect((await admin('purchase:refund', reference ?? '', '40')).code).toBe(0);
+    expect(await totals()).toEqual([2, 0.6]);
+    expect(await admin('purchase:refund', reference ?? '', '40.01')).toEqual({
+      code: 1,
+      text: 'Only $20.00 of the purchase of $100.00 is left to refund ($80.00 refunded before): nothing was recorded.',
+    });
+    expect(await credits()).toBe(before - 80);
+    // Without an amount, what is left; then nothing is.
+    expect((await admin('purchase:refund', reference ?? '')).text).toContain('$100.00 of $100.00 refunded, $0.00 left');
+    expect(await totals()).toEqual([0, 0]);
+    expect(await admin('purchase:refund', reference ?? '', '5')).toEqual({
+      code: 1,
+      text: 'The purchase of $100.00 is already refunded in full: nothing was recorded.',
+    });
+    expect(await credits()).toBe(before - 100);
 
     expect((await admin('purchase:refund', 'pi_test_unknown')).text).toBe(
       'No completed purchase has the reference pi_test_unknown',

@@ -126,6 +126,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
         website: row.website,
         youtube: row.youtube,
         is_verified: row.status === 'verified',
+        status: row.status as 'pending' | 'verified' | 'rejected',
         created_at: row.createdAt.toISOString(),
       };
     },

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
 import { affiliateCommissions, affiliateLinks, affiliates, creditLedger, users } from '../../db/schema.ts';
 import { MICROS_PER_DOLLAR } from '../credits/index.ts';
@@ -71,19 +72,35 @@ export async function recordPurchaseCommissions(
   db: Db,
   purchase: { userId: string; purchaseKey: string; revenueMicros: bigint; at: Date },
 ) {
+  // A savepoint when the caller's transaction holds the credit; its own transaction otherwise:
+  // the affiliate's lock must last until the commission is written.
+  await db.transaction((tx) => recordInTransaction(tx, purchase));
+}
+
+const parents = alias(affiliates, 'parent');
+
+async function recordInTransaction(
+  db: Db,
+  purchase: { userId: string; purchaseKey: string; revenueMicros: bigint; at: Date },
+) {
   const [referral] = await db
     .select({
       linkId: affiliateLinks.id,
       affiliateId: affiliateLinks.affiliateId,
+      rejected: sql<boolean>`${affiliates.status} = 'rejected'`,
       parentId: affiliates.parentAffiliateId,
       parentLinkId: affiliates.referredByLinkId,
+      // No affiliate earns on their own purchases, at any level.
       selfReferred: sql<boolean>`lower(${affiliates.email}) = lower(${users.email})`,
+      parentEarns: sql<boolean>`coalesce(${parents.status} <> 'rejected' and lower(${parents.email}) <> lower(${users.email}), false)`,
     })
     .from(users)
     .innerJoin(affiliateLinks, sql`lower(${affiliateLinks.code}) = lower(${users.affiliateCode})`)
     .innerJoin(affiliates, eq(affiliates.id, affiliateLinks.affiliateId))
+    .leftJoin(parents, eq(parents.id, affiliates.parentAffiliateId))
     .where(eq(users.id, purchase.userId));
-  if (!referral || referral.selfReferred) return;
+  // A rejected affiliate's links earn nothing from the rejection on; nor does their recruiter on them.
+  if (!referral || referral.selfReferred || referral.rejected) return;
 
   const [first] = await db
     .select({ at: sql<string | Date | null>`min(${creditLedger.createdAt})` })
@@ -98,10 +115,13 @@ export async function recordPurchaseCommissions(
   const firstPurchase = first?.at ? new Date(first.at) : purchase.at;
   if (purchase.at >= windowEnd(firstPurchase)) return;
 
+  // One purchase of an affiliate's customers at a time: the month's revenue read here must hold
+  // every purchase that came before, or purchases at once near a tier's threshold would each be
+  // paid the lower rate. "Before" is the order in which they take this lock.
+  await db.select({ id: affiliates.id }).from(affiliates).where(eq(affiliates.id, referral.affiliateId)).for('update');
   const percent = tierPercent(
     await commissionedRevenue(db, referral.affiliateId, {
       from: monthStart(purchase.at),
-      to: purchase.at,
       excludingKey: purchase.purchaseKey,
     }),
   );
@@ -117,7 +137,7 @@ export async function recordPurchaseCommissions(
       idempotencyKey: purchase.purchaseKey,
       createdAt: purchase.at,
     },
-    ...(referral.parentId
+    ...(referral.parentId && referral.parentEarns
       ? [
           {
             affiliateId: referral.parentId,

@@ -179,11 +179,12 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
     async referralCode(email: string, code: string | undefined) {
       if (!code) return null;
       const [link] = await db
-        .select({ code: affiliateLinks.code, owner: affiliates.email })
+        .select({ code: affiliateLinks.code, owner: affiliates.email, status: affiliates.status })
         .from(affiliateLinks)
         .innerJoin(affiliates, eq(affiliates.id, affiliateLinks.affiliateId))
         .where(sql`lower(${affiliateLinks.code}) = ${code.toLowerCase()}`);
-      if (!link || link.owner.toLowerCase() === email.trim().toLowerCase()) return null;
+      // A rejected affiliate's links bind no one from the rejection on.
+      if (!link || link.status === 'rejected' || link.owner.toLowerCase() === email.trim().toLowerCase()) return null;
       return link.code;
     },
 

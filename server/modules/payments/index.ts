@@ -7,7 +7,7 @@ import { HttpError } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { recordPurchaseCommissions } from '../affiliates/index.ts';
 import { balanceMicros, grantCredit, microsToDollars, recordFailedPurchase } from '../credits/index.ts';
-import { recordRefund } from './refunds.ts';
+import { recordRefund, RefundTooLarge } from './refunds.ts';
 import {
   BadSignature,
   CardDeclined,
@@ -22,7 +22,7 @@ import {
   type SavedCard,
 } from './provider.ts';
 
-export { listPurchases, recordRefund } from './refunds.ts';
+export { listPurchases, recordRefund, RefundTooLarge } from './refunds.ts';
 export { createStripeProvider, type StripeConfig } from './stripe-provider.ts';
 export { TEST_PAYMENT_PREFIX, testPaymentProvider } from './test-provider.ts';
 export type { CardInput, PaymentProvider } from './provider.ts';
@@ -69,7 +69,8 @@ const dollarsText = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 /** The provider's failures as answers; anything else is ours and stays a 500. */
 function asHttpError(error: unknown): unknown {
   if (error instanceof CardDeclined) return new HttpError(402, error.message);
-  if (error instanceof PaymentRejected || error instanceof BadSignature) return new HttpError(400, error.message);
+  if (error instanceof PaymentRejected || error instanceof BadSignature || error instanceof RefundTooLarge)
+    return new HttpError(400, error.message);
   if (error instanceof NotConfigured) return new HttpError(501, error.message);
   if (error instanceof IdempotencyConflict) return new HttpError(409, IDEMPOTENCY_CONFLICT);
   if (error instanceof ProviderFailed) return new HttpError(502, PROVIDER_DOWN);

@@ -1,11 +1,8 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { creditLedger } from '../../db/schema.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { creditLedger, purchaseRefunds } from '../../db/schema.ts';
 import { reversePurchaseCommissions } from '../affiliates/index.ts';
-import { microsToDollars, takeBackCredit } from '../credits/index.ts';
-
-export const REFUND_TOO_LARGE = 'A refund cannot be more than the purchase.';
+import { balanceMicros, microsToDollars, takeBackCredit } from '../credits/index.ts';
 
 /** The ledger key of a purchase by its provider reference (payments/index.ts credits it under it). */
 export const purchaseKey = (reference: string) => `purchase:${reference}`;
@@ -14,30 +11,63 @@ export const purchaseKey = (reference: string) => `purchase:${reference}`;
 const completedPurchases = (...more: SQL[]) =>
   and(eq(creditLedger.transactionType, 'purchase'), eq(creditLedger.status, 'completed'), ...more);
 
+/** What a refund came to: recorded now, or found recorded before (the same refund again). */
+export type RefundOutcome = {
+  outcome: 'recorded' | 'already-recorded';
+  userId: string;
+  purchaseMicros: bigint;
+  /** All refunds of the purchase so far, this one included. */
+  refundedMicros: bigint;
+  balanceMicros: bigint;
+};
+
 /**
  * Records a refund of a completed purchase, once per refund id however often it arrives: the
  * refunded credit is taken back (what the customer already spent stays spent) and the
- * affiliates' commissions on the purchase are reversed in proportion. `amountMicros` defaults
- * to the whole purchase; null when no completed purchase has the reference. The payment provider refunds the money (Stripe: its dashboard or API,
- * reported by webhook) and bounds the total; each refund is at most the purchase.
+ * affiliates' commissions on the purchase are reversed in proportion. Several partial refunds
+ * may follow each other, together never more than the purchase (RefundTooLarge says what is
+ * left). `amountMicros` defaults to what is left; null when no completed purchase has the
+ * reference. The payment provider refunds the money (Stripe: its dashboard or API, reported by
+ * webhook).
  */
 export async function recordRefund(
   db: Db,
   refund: { reference: string; refundId: string; amountMicros?: bigint; at?: Date },
-) {
+): Promise<RefundOutcome | null> {
   const key = purchaseKey(refund.reference);
-  const [purchase] = await db
-    .select({ userId: creditLedger.userId, amountMicros: creditLedger.amountMicros })
-    .from(creditLedger)
-    .where(completedPurchases(eq(creditLedger.idempotencyKey, key)));
-  // Not a purchase of Atelier's (or not one that completed): nothing to take back.
-  if (!purchase) return null;
-  const amountMicros = refund.amountMicros ?? purchase.amountMicros;
-  if (amountMicros <= 0n || amountMicros > purchase.amountMicros) throw new HttpError(400, REFUND_TOO_LARGE);
-  const at = refund.at ?? new Date();
   const refundKey = `refund:${refund.refundId}`;
+  const at = refund.at ?? new Date();
   // One transaction, so the credit taken back and the commissions reversed happen together or not at all.
   return db.transaction(async (tx) => {
+    // The purchase's row, locked: refunds of one purchase are told apart one at a time.
+    const [purchase] = await tx
+      .select({ userId: creditLedger.userId, amountMicros: creditLedger.amountMicros })
+      .from(creditLedger)
+      .where(completedPurchases(eq(creditLedger.idempotencyKey, key)))
+      .for('update');
+    // Not a purchase of Atelier's (or not one that completed): nothing to take back.
+    if (!purchase) return null;
+    const refunds = await tx
+      .select({ refundKey: purchaseRefunds.refundKey, amountMicros: purchaseRefunds.amountMicros })
+      .from(purchaseRefunds)
+      .where(eq(purchaseRefunds.purchaseKey, key));
+    const refundedMicros = refunds.reduce((sum, row) => sum + row.amountMicros, 0n);
+    const answer = (outcome: RefundOutcome['outcome'], refunded: bigint, balanceMicros: bigint) => ({
+      outcome,
+      userId: purchase.userId,
+      purchaseMicros: purchase.amountMicros,
+      refundedMicros: refunded,
+      balanceMicros,
+    });
+    if (refunds.some((row) => row.refundKey === refundKey))
+      return answer('already-recorded', refundedMicros, await balanceMicros(tx, purchase.userId));
+    const leftMicros = purchase.amountMicros - refundedMicros;
+    const amountMicros = refund.amountMicros ?? leftMicros;
+    if (amountMicros <= 0n || amountMicros > leftMicros)
+      throw new RefundTooLarge(purchase.amountMicros, refundedMicros, amountMicros);
+    await tx
+      .insert(purchaseRefunds)
+      .values({ refundKey, purchaseKey: key, userId: purchase.userId, amountMicros, createdAt: at });
     const balance = await takeBackCredit(tx, {
       userId: purchase.userId,
       amountMicros,
@@ -46,8 +76,24 @@ export async function recordRefund(
       at,
     });
     await reversePurchaseCommissions(tx, { purchaseKey: key, refundKey, refundedMicros: amountMicros, at });
-    return { userId: purchase.userId, balanceMicros: balance };
+    return answer('recorded', refundedMicros + amountMicros, balance);
   });
+}
+
+const money = (micros: bigint) => `$${microsToDollars(micros).toFixed(2)}`;
+
+/** A refund beyond what is left of the purchase (or of nothing): its message says how much is left. */
+export class RefundTooLarge extends Error {
+  constructor(purchaseMicros: bigint, refundedMicros: bigint, askedMicros: bigint) {
+    const left = purchaseMicros - refundedMicros;
+    super(
+      left <= 0n
+        ? `The purchase of ${money(purchaseMicros)} is already refunded in full: nothing was recorded.`
+        : askedMicros <= 0n
+          ? 'A refund must be more than $0.00: nothing was recorded.'
+          : `Only ${money(left)} of the purchase of ${money(purchaseMicros)} is left to refund (${money(refundedMicros)} refunded before): nothing was recorded.`,
+    );
+  }
 }
 
 /** A user's completed purchases, newest first, by the reference a refund names. */

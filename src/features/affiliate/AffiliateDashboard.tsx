@@ -112,7 +112,8 @@ export function AffiliateDashboard() {
   if (checking) return <PageSpinner label={t('dashboard.loading')} />;
   if (!affiliate) return <Navigate to="/affiliate" replace />;
   // Spec §4: the review banner is for an unverified affiliate who has a stored affiliator id.
-  const underReview = !affiliate.is_verified && affiliateLogin.affiliateId() !== null;
+  const underReview = affiliate.status === 'pending' && affiliateLogin.affiliateId() !== null;
+  const rejected = affiliate.status === 'rejected';
   return (
     <div className={styles.page}>
       <AffiliateHeader label={t('header.label')}>
@@ -121,6 +122,7 @@ export function AffiliateDashboard() {
         </Button>
       </AffiliateHeader>
       {underReview ? <Banner label={t('dashboard.reviewLabel')} text={t('dashboard.review')} /> : null}
+      {rejected ? <Banner label={t('dashboard.rejectedLabel')} text={t('dashboard.rejected')} /> : null}
       <main className={styles.main}>
         <Performance />
         <ReferralLinks verified={affiliate.is_verified} />
