@@ -2287,7 +2287,7 @@ export interface components {
             total_earnings: number;
             /** @description Dollars. */
             current_month_earnings: number;
-            /** @description Dollars billed this month to referred customers; decides the tier (<50,000 → 1, <250,000 → 2, else 3). */
+            /** @description Dollars billed this month to referred customers; decides the tier, each applying from its threshold on (the thresholds and rates: machines/commission-tiers.ts). */
             current_month_revenue: number;
             total_referrals: number;
             active_referrals: number;

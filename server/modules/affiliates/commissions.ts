@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
 import { affiliateCommissions, affiliateLinks, affiliates, creditLedger, users } from '../../db/schema.ts';
+import { COMMISSION_MONTHS, COMMISSION_TIERS, SECOND_LEVEL_PERCENT } from '../../../machines/commission-tiers.ts';
 import { MICROS_PER_DOLLAR } from '../credits/index.ts';
 
 // Commissions of public-site spec §9: on every paid purchase of a referred customer during the
@@ -10,18 +11,16 @@ import { MICROS_PER_DOLLAR } from '../credits/index.ts';
 // per purchase per level; integer micro-dollars. Free credit is never revenue: only completed
 // purchases count.
 
-/** Tier thresholds in micro-dollars of referred revenue in the calendar month (UTC). */
-export const TIERS = [
-  { from: 250_000n * MICROS_PER_DOLLAR, percent: 20n },
-  { from: 50_000n * MICROS_PER_DOLLAR, percent: 15n },
-  { from: 0n, percent: 10n },
-] as const;
-export const SECOND_LEVEL_PERCENT = 3n;
-export const COMMISSION_MONTHS = 12;
+/** The tiers in micro-dollars of referred revenue in the calendar month (UTC), highest first. */
+const TIERS = [...COMMISSION_TIERS].reverse().map((tier) => ({
+  from: BigInt(tier.fromDollars) * MICROS_PER_DOLLAR,
+  percent: BigInt(tier.percent),
+}));
+const SECOND_LEVEL = BigInt(SECOND_LEVEL_PERCENT);
 
 /** The rate for a purchase, decided by the month's referred revenue before it. */
 export const tierPercent = (revenueBeforeMicros: bigint) =>
-  (TIERS.find((tier) => revenueBeforeMicros >= tier.from) ?? TIERS[2]).percent;
+  (TIERS.find((tier) => revenueBeforeMicros >= tier.from) ?? { percent: BigInt(COMMISSION_TIERS[0].percent) }).percent;
 
 export const monthStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
 
@@ -146,7 +145,7 @@ async function recordInTransaction(
             viaAffiliateId: referral.affiliateId,
             level: 2,
             revenueMicros: purchase.revenueMicros,
-            amountMicros: (purchase.revenueMicros * SECOND_LEVEL_PERCENT) / 100n,
+            amountMicros: (purchase.revenueMicros * SECOND_LEVEL) / 100n,
             idempotencyKey: purchase.purchaseKey,
             createdAt: purchase.at,
           },

@@ -5,7 +5,7 @@ import { Button, Dialog } from '../../ui/index.ts';
 import * as styles from './affiliate.css.ts';
 import { affiliateKeys } from './api.ts';
 import { useAffiliateRequests } from './session.tsx';
-import { dollars, progressToNextTier, tierOf } from './tiers.ts';
+import { dollars, percentOfWay, progressToNextTier, tierOf } from './tiers.ts';
 
 /** 'Your Performance': four cards from the earnings summary, the tier bar and 'Detailed Reports' (spec §2, §4). */
 export function Performance() {
@@ -58,7 +58,7 @@ export function Performance() {
       </ul>
       <div className={styles.stack}>
         <span id="tier-label">
-          {t('dashboard.tierNow', { number: tier.number, name: tierName(tier.key), rate: tier.rate })}
+          {t('dashboard.tierNow', { number: tier.number, name: tierName(tier.key), rate: tier.percent })}
         </span>
         <div
           className={styles.progress}
@@ -66,7 +66,7 @@ export function Performance() {
           aria-labelledby="tier-label"
           aria-valuemin={0}
           aria-valuemax={100}
-          aria-valuenow={Math.round((progress?.fraction ?? 1) * 100)}
+          aria-valuenow={percentOfWay(progress?.fraction ?? 1)}
           aria-valuetext={progressText}
         >
           <div className={styles.progressFill} style={{ width: `${(progress?.fraction ?? 1) * 100}%` }} />

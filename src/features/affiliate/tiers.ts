@@ -1,18 +1,15 @@
-// The commission tiers of public-site spec §4 and §9, derived from the month's referred revenue (dollars).
+// The commission tiers as the affiliate pages show them: the one definition's
+// (machines/commission-tiers.ts), derived from the month's referred revenue (dollars).
 
+import { COMMISSION_TIERS, commissionTierOf, type CommissionTier } from '../../../machines/commission-tiers.ts';
 import { usd } from '../../rules/usd.ts';
 
-export const TIERS = [
-  { number: 1, key: 'starter', rate: 10, from: 0 },
-  { number: 2, key: 'growth', rate: 15, from: 50_000 },
-  { number: 3, key: 'scale', rate: 20, from: 250_000 },
-] as const;
+export const TIERS = COMMISSION_TIERS;
+export type Tier = CommissionTier;
+export const tierOf = commissionTierOf;
 
-export type Tier = (typeof TIERS)[number];
-
-export function tierOf(revenue: number): Tier {
-  return [...TIERS].reverse().find((tier) => revenue >= tier.from) ?? TIERS[0];
-}
+/** The tier after `tier`, if any. */
+const nextTier = (tier: Tier): Tier | undefined => (COMMISSION_TIERS as readonly Tier[])[tier.number];
 
 /**
  * How far the month's revenue has come towards the next tier: a fraction of the current tier's
@@ -20,10 +17,20 @@ export function tierOf(revenue: number): Tier {
  */
 export function progressToNextTier(revenue: number): { fraction: number; missing: number; next: Tier } | null {
   const tier = tierOf(revenue);
-  const next: Tier | undefined = (TIERS as readonly Tier[])[tier.number];
+  const next = nextTier(tier);
   if (!next) return null;
-  const fraction = (revenue - tier.from) / (next.from - tier.from);
-  return { fraction: Math.min(1, Math.max(0, fraction)), missing: next.from - revenue, next };
+  const fraction = (revenue - tier.fromDollars) / (next.fromDollars - tier.fromDollars);
+  return { fraction: Math.min(1, Math.max(0, fraction)), missing: next.fromDollars - revenue, next };
+}
+
+/** Whole percent of the way, never 100 before the next tier is reached (99.99% reads 99). */
+export const percentOfWay = (fraction: number) => Math.floor(fraction * 100);
+
+/** A tier's range of monthly revenue, with the thresholds in the reader's money format (whole dollars). */
+export function tierRange(tier: Tier, language: string): { from: string; to: string | null } {
+  const whole = (amount: number) => usd(amount, language, 0, 0);
+  const next = nextTier(tier);
+  return { from: whole(tier.fromDollars), to: next ? whole(next.fromDollars) : null };
 }
 
 /** Dollars with 2 decimals, as the dashboard shows earnings. */

@@ -129,6 +129,8 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
     states: {
       async affiliatePage({ page }) {
         await page.getByRole('banner').getByRole('button', { name: 'Login' }).waitFor();
+        // The tiers as the server pays them: exactly $50,000 of the month is already tier 2.
+        await page.getByText('$50,000 to under $250,000 per month').waitFor();
         await accessible(page);
       },
       async registerForm({ page }) {
