@@ -42,6 +42,21 @@ describe('log redaction', () => {
     expect(redacted.attempts[1]).toBe(logged.attempts[1]);
   });
 
+  it('hides every card field, as the forms send them and as the payment code hands them on', () => {
+    const body = {
+      card_number: '4242 4242 4242 4242',
+      expiry_date: '12/35',
+      security_code: '123',
+      cardholder_name: 'Ada',
+      card_holder_name: 'Ada',
+      same_billing_address: true,
+    };
+    const card = { number: '4242424242424242', expMonth: 12, expYear: 2035, cvc: '123', holderName: 'Ada' };
+    const redacted = redactFields({ body, card });
+    expect(JSON.stringify(redacted)).not.toMatch(/4242|12\/35|"123"|Ada|2035/);
+    expect(redacted.body.same_billing_address).toBe(true);
+  });
+
   it('leaves objects other than plain ones and arrays to their serializers', () => {
     const error = Object.assign(new Error('failed'), { token: 't' });
     expect(redactFields({ err: error }).err).toBe(error);

@@ -52,6 +52,18 @@ const SECRET_FIELDS = new Set([
   'access_token',
   'auth_token',
   'session_api_key',
+  // Card fields (onboarding's payment step, the claim page, the providers' card objects): passed to
+  // the payment provider, never stored, and never logged either.
+  'card_number',
+  'security_code',
+  'expiry_date',
+  'card_holder_name',
+  'cardholder_name',
+  'cvc',
+  'number',
+  'expMonth',
+  'expYear',
+  'holderName',
 ]);
 /** Deep enough for any object the server logs; deeper values are written as they are (the line guard still applies). */
 const REDACT_DEPTH = 8;

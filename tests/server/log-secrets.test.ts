@@ -89,6 +89,20 @@ describe('the server log', () => {
         same_billing_address: true,
       },
     });
+    // A card refused by the contract (its answer names the field, never the value) and by the provider.
+    for (const card_number of [`${cardNumber}x`, '4000000000000002'])
+      await fetch(`${server.url}/api/atelier/onboarding/save-payment-information`, {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          contact_information_id: contact.id,
+          card_number,
+          expiry_date: '12/35',
+          security_code: securityCode,
+          cardholder_name: 'L',
+          same_billing_address: true,
+        }),
+      });
     expect(await runAdmin(['activate-user', email], () => {})).toBe(0);
     const outbox: string[] = [];
     expect(await runAdmin(['outbox'], (line) => outbox.push(line))).toBe(0);
@@ -96,6 +110,23 @@ describe('the server log', () => {
     await api('POST', '/api/auth/verify-email', { body: { token: verificationLink } });
     expect(await runAdmin(['grant-credits', email, '5'], () => {})).toBe(0);
 
+    // The claim page's card check, and a purchase with the saved card.
+    await fetch(`${server.url}/api/auth/claim`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        card_number: cardNumber,
+        expiry_date: '12/35',
+        security_code: securityCode,
+        card_holder_name: 'L',
+        billing_address: 'S',
+        acceptTerms: true,
+      }),
+    });
+    await api('POST', '/api/auth/purchase-credits', {
+      headers: { ...bearer, 'Idempotency-Key': 'logged-1' },
+      body: { amount: 5 },
+    });
     await api('POST', '/api/settings', {
       headers: bearer,
       body: { provider_tokens: { github: { token: githubToken } } },
@@ -141,6 +172,7 @@ describe('the server log', () => {
     expect(log).toContain('"url":"/socket?conversation_id=');
     expect(log).toContain('auth_token=[redacted]');
     expect(log).toContain('session_api_key=[redacted]');
+    expect(log).toContain('/api/auth/claim');
     for (const [name, value] of Object.entries({
       token,
       sessionKey,
