@@ -5,6 +5,7 @@ export { Banner } from './Banner.tsx';
 export { Button } from './Button.tsx';
 export { ConfirmDialog } from './ConfirmDialog.tsx';
 export { Dialog } from './Dialog.tsx';
+export { HeaderSlot, HeaderSlotProvider, InHeader } from './HeaderSlot.tsx';
 export {
   DropdownMenu,
   DropdownMenuContent,

@@ -206,7 +206,21 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     // 100,000 prompt tokens and 1,000 completion tokens of gpt-4o: $0.26, plus the title's call.
     for (let waited = 0; (await balance()) > 174.74 && waited < 60_000; waited += 250)
       await new Promise((resolve) => setTimeout(resolve, 250));
-    await page.reload();
+    // The conversation open, the header shows its cost beside the balance, with usage's 4 decimals.
+    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    await page.goto(`${server.url}/conversations/${conversationId}`);
+    await page
+      .getByRole('banner')
+      .getByText(/^This conversation: \$0\.2\d{3}$/)
+      .waitFor();
+    await page.goto(`${server.url}/profile`);
+    await costs.waitFor();
+    expect(
+      await page
+        .getByRole('banner')
+        .getByText(/This conversation/)
+        .count(),
+    ).toBe(0);
     const group = costs.getByRole('group');
     await group.waitFor();
     expect(await group.locator('summary').innerText()).toMatch(/Billing check\s+\$0\.26/);

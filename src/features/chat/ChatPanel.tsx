@@ -15,6 +15,7 @@ import { downloadTrajectory } from './requests.ts';
 import { hasGitTarget, suggestionPrompt, type SuggestionKind } from '../../rules/git-suggestions.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useChatActors, type ChatActors } from './use-chat-actors.ts';
+import { ConversationCost } from './ConversationCost.tsx';
 import { useBalanceRefresh } from './use-balance-refresh.ts';
 import { useFinishSound } from './use-finish-sound.ts';
 import type { Conversation } from '../../../openapi/types.ts';
@@ -101,6 +102,7 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
         upload.send({ type: 'DROP_FILES', files: [...event.dataTransfer.files] });
       }}
     >
+      <ConversationCost stream={stream} />
       <StatusBar stream={stream} conversation={conversation} agent={agent} onRefresh={refresh} onStart={onStart} />
       <div className={styles.toolbar}>
         <Button size="sm" tone="ghost" onClick={exportTrajectory}>

@@ -9,7 +9,7 @@ import {
 } from '../../../machines/session.ts';
 import { useSavedLanguage } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
-import { PageSpinner } from '../../ui/index.ts';
+import { HeaderSlot, HeaderSlotProvider, PageSpinner } from '../../ui/index.ts';
 import { AccountControls, AuthDialog } from '../auth/index.ts';
 import * as styles from './shell.css.ts';
 import { Unavailable } from './Unavailable.tsx';
@@ -43,19 +43,22 @@ export function AppShell({ children }: { children: ReactNode }) {
   // The public site's pages have their own header and need no account.
   if (publicSite) return children;
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <Link to="/" className={styles.logo}>
-          <svg className={styles.logoMark} viewBox="0 0 28 28" aria-hidden="true" focusable="false">
-            <rect width="28" height="28" rx="8" />
-            <path d="M8 20 L14 8 L20 20 M10.5 15.5 H17.5" />
-          </svg>
-          {t('app.name')}
-        </Link>
-        <AccountControls />
-      </header>
-      <main className={styles.main}>{content()}</main>
-      <AuthDialog />
-    </div>
+    <HeaderSlotProvider>
+      <div className={styles.page}>
+        <header className={styles.header}>
+          <Link to="/" className={styles.logo}>
+            <svg className={styles.logoMark} viewBox="0 0 28 28" aria-hidden="true" focusable="false">
+              <rect width="28" height="28" rx="8" />
+              <path d="M8 20 L14 8 L20 20 M10.5 15.5 H17.5" />
+            </svg>
+            {t('app.name')}
+          </Link>
+          <HeaderSlot className={styles.headerSlot} />
+          <AccountControls />
+        </header>
+        <main className={styles.main}>{content()}</main>
+        <AuthDialog />
+      </div>
+    </HeaderSlotProvider>
   );
 }

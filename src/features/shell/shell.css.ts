@@ -47,3 +47,11 @@ export const message = style({
 });
 
 export const muted = style({ color: vars.color.textMuted });
+
+/** What an open page adds to the app bar, beside the balance (InHeader). */
+export const headerSlot = style({
+  marginLeft: 'auto',
+  fontSize: vars.fontSize.sm,
+  color: vars.color.textMuted,
+  fontVariantNumeric: 'tabular-nums',
+});
