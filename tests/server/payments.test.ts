@@ -25,8 +25,7 @@ describe('buying credits with the test payment provider', () => {
     expect((await call(t.app, 'GET', '/api/options/config')).body?.HOSTED_PAYMENTS).toBe(false);
     const ada = await signUp(t.app, t.db, 'ada-buys@acme.example');
     expect((await purchase(ada.token, 25)).body).toEqual({
-      detail:
-        'No payment method is saved yet. Add a card in the payment step of registration onboarding, then buy credits.',
+      detail: 'No payment method is saved yet. Add a card under Payment method on your profile, then buy credits.',
     });
     expect((await saveCardThroughOnboarding(t.app, ada.token, '4242 4242 4242 4242')).status).toBe(200);
     // signUp's $10 and the $50 for adding payment details.

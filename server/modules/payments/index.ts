@@ -32,8 +32,7 @@ export const MINIMUM_PURCHASE_CENTS = 500;
 const MICROS_PER_CENT = 10_000n;
 const NO_HOSTED_PAGES =
   'The test payment provider has no payment page: it charges the card saved in registration onboarding. Hosted checkout needs Stripe (STRIPE_SECRET_KEY).';
-const NO_CARD =
-  'No payment method is saved yet. Add a card in the payment step of registration onboarding, then buy credits.';
+const NO_CARD = 'No payment method is saved yet. Add a card under Payment method on your profile, then buy credits.';
 // Its answer may have been lost after it charged: then its notification credits the purchase.
 const PROVIDER_DOWN =
   'The payment provider did not answer. If your card was charged, the credits arrive within a few minutes; check your balance before trying again.';

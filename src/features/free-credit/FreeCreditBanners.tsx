@@ -104,7 +104,7 @@ export function FreeCreditBanners() {
           text={t('banners.paymentDetails.text')}
           onDismiss={() => dismiss('paymentDetails')}
         >
-          <Link to="/registration-onboarding">{t('banners.paymentDetails.action')}</Link>
+          <Link to="/profile">{t('banners.paymentDetails.action')}</Link>
           <Link to="/claim-credit">{t('banners.paymentDetails.trial')}</Link>
         </FreeCreditBanner>
       ) : null}

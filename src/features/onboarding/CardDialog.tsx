@@ -20,6 +20,8 @@ export function CardDialog(props: {
   contact: ContactInformation | null;
   countryName: string | null;
   saving: boolean;
+  /** Why the last save failed, shown in the dialog (the profile's; onboarding shows its own). */
+  error?: string | null;
   onSave: (payment: PaymentInput) => void;
   onClose: () => void;
 }) {
@@ -71,6 +73,11 @@ export function CardDialog(props: {
                 onChange={(event) => setBilling((previous) => ({ ...previous, [field]: event.target.value }))}
               />
             ))}
+        {props.error ? (
+          <p className={styles.error} role="alert">
+            {props.error}
+          </p>
+        ) : null}
         <div className={styles.buttons}>
           <Button type="button" tone="secondary" onClick={props.onClose}>
             {t('cancel')}

@@ -1,1 +1,3 @@
 export { RegistrationOnboardingPage } from './RegistrationOnboardingPage.tsx';
+export { CardDialog } from './CardDialog.tsx';
+export { onboardingRequests } from './requests.ts';

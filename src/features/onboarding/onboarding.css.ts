@@ -69,3 +69,5 @@ export const side = style({
   borderRadius: vars.radius.lg,
   background: vars.color.surface,
 });
+
+export const error = style({ margin: 0, color: vars.color.danger, fontSize: vars.fontSize.sm });

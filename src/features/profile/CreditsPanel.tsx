@@ -6,6 +6,7 @@ import { useClientConfig } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button } from '../../ui/index.ts';
 import { BuyCreditsDialog } from './BuyCreditsDialog.tsx';
+import { CardPanel } from './CardPanel.tsx';
 import { CardSetupButton } from './CardSetupButton.tsx';
 import * as styles from './profile.css.ts';
 
@@ -27,6 +28,7 @@ export function CreditsPanel({ linkToHistory = false }: { linkToHistory?: boolea
         {hostedPayments ? <CardSetupButton /> : null}
         {linkToHistory ? <Link to="/profile">{t('billing:history')}</Link> : null}
       </div>
+      {hostedPayments ? null : <CardPanel />}
       {buying ? <BuyCreditsDialog onClose={closeBuying} /> : null}
     </section>
   );
