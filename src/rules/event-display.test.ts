@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   commandTitle,
-  formatDetailedCost,
-  formatTotalCost,
   isPushableBranch,
   isShownInChat,
   mergeSecurityLog,
@@ -127,15 +125,6 @@ describe('conversation card', () => {
     const created = '2026-01-01T10:00:00.000Z';
     expect(showsUpdatedTime(created, '2026-01-01T10:30:00.000Z')).toBe(false);
     expect(showsUpdatedTime(created, '2026-01-01T10:30:00.001Z')).toBe(true);
-  });
-});
-
-describe('costs', () => {
-  it('uses 4 decimals in metrics and usage rows, 2 in totals', () => {
-    expect(formatDetailedCost(0.12345)).toBe('$0.1235');
-    expect(formatDetailedCost(2)).toBe('$2.0000');
-    expect(formatTotalCost(12.345)).toBe('$12.35');
-    expect(formatTotalCost(0)).toBe('$0.00');
   });
 });
 

@@ -119,11 +119,6 @@ export function showsUpdatedTime(createdAt: string, updatedAt: string): boolean 
   return new Date(updatedAt).getTime() - new Date(createdAt).getTime() > UPDATED_TIME_MIN_MS;
 }
 
-/** Dollars with 4 decimals (usage rows, metrics, budget). */
-export const formatDetailedCost = (dollars: number) => `$${dollars.toFixed(4)}`;
-/** Dollars with 2 decimals (totals). */
-export const formatTotalCost = (dollars: number) => `$${dollars.toFixed(2)}`;
-
 export interface SecurityLogEntry {
   id: number;
   content: string;

@@ -5,14 +5,15 @@ import { balanceTone, creditAlertsMachine } from '../../../machines/credit-alert
 import { toast } from '../../ui/index.ts';
 import * as styles from './auth.css.ts';
 
-const dollars = (amount: number) => `$${amount.toFixed(2)}`;
+import { money } from '../../rules/usd.ts';
 
 /**
  * The header's balance (spec §4): red below $0.10, yellow below $1, green otherwise, with the
  * 'Low Credit Balance' and 'Insufficient Credits' notices of machines/credit-alerts.ts when it falls.
  */
 export function CreditIndicator({ balance }: { balance: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const dollars = (amount: number) => money.total(amount, i18n.language);
   const [logic] = useState(() =>
     creditAlertsMachine.provide({
       actions: {

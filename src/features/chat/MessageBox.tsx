@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { money } from '../../rules/usd.ts';
 import { selectSendDisabled, selectShowStop } from '../../../machines/agent.ts';
 import {
   enterKeyIntent,
@@ -52,7 +53,7 @@ function UploadStatus({ upload }: { upload: ChatActors['upload'] }) {
 
 /** The message box: Enter sends, Shift+Enter adds a line, Enter while composing (IME) does nothing; up to 6 rows. */
 export function MessageBox({ actors }: { actors: ChatActors }) {
-  const { t } = useTranslation('chat');
+  const { t, i18n } = useTranslation('chat');
   const { agent, chatInput, upload, balance } = actors;
   const text = useSelector(chatInput, selectText);
   const images = useSelector(chatInput, selectImages);
@@ -67,7 +68,7 @@ export function MessageBox({ actors }: { actors: ChatActors }) {
       <UploadStatus upload={upload} />
       {insufficient && (
         <div className={styles.dangerBanner} role="alert">
-          {t('input.insufficientCreditsBanner', { balance: (balance ?? 0).toFixed(2) })}
+          {t('input.insufficientCreditsBanner', { balance: money.total(balance ?? 0, i18n.language) })}
         </div>
       )}
       {images.length > 0 && (

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Tabs } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
-import { formatDetailedCost } from '../../rules/event-display.ts';
+import { money } from '../../rules/usd.ts';
 import { errorText } from '../../api/errors.ts';
 import { Button, ConfirmDialog, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './dialogs.css.ts';
@@ -74,6 +74,7 @@ function ConfirmChangeDialog({ kind, conversation, onClose }: DialogProps & { ki
 
 function MetricsDialog({ conversation, onClose }: DialogProps) {
   const { t, frame } = useDialogFrame(onClose);
+  const { i18n } = useTranslation();
   const trajectory = useQuery(trajectoryQuery(conversation.conversation_id));
   const metrics = trajectory.data ? latestMetricsOf(trajectory.data) : null;
   const content = () => {
@@ -82,10 +83,10 @@ function MetricsDialog({ conversation, onClose }: DialogProps) {
     if (metrics === null) return <p>{t('metrics.none')}</p>;
     const usage = metrics.accumulated_token_usage;
     const rows: [string, string][] = [
-      [t('metrics.totalCost'), formatDetailedCost(metrics.accumulated_cost)],
+      [t('metrics.totalCost'), money.usage(metrics.accumulated_cost, i18n.language)],
       ...(metrics.max_budget_per_task === null
         ? []
-        : [[t('metrics.budget'), formatDetailedCost(metrics.max_budget_per_task)] as [string, string]]),
+        : [[t('metrics.budget'), money.usage(metrics.max_budget_per_task, i18n.language)] as [string, string]]),
       [t('metrics.promptTokens'), usage.prompt_tokens.toLocaleString()],
       [t('metrics.completionTokens'), usage.completion_tokens.toLocaleString()],
       [t('metrics.cacheReadTokens'), usage.cache_read_tokens.toLocaleString()],

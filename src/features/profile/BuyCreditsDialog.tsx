@@ -12,13 +12,14 @@ import {
   selectProcessing,
 } from '../../../machines/buy-credits.ts';
 import { errorText } from '../../api/errors.ts';
+import { money } from '../../rules/usd.ts';
 import { Button, Dialog, TextField, toast } from '../../ui/index.ts';
 import * as styles from './profile.css.ts';
 import { purchaseCredits, refreshBalance } from './requests.ts';
 
 /** Buy Credits (spec §2): the amount in dollars, at least $5; the purchase itself is the machine's. */
 export function BuyCreditsDialog({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation('billing');
+  const { t, i18n } = useTranslation('billing');
   const queryClient = useQueryClient();
   const logic = useMemo(
     () =>
@@ -27,13 +28,13 @@ export function BuyCreditsDialog({ onClose }: { onClose: () => void }) {
         actions: {
           purchased: (_, balance) => {
             refreshBalance(queryClient);
-            toast.success(t('buy.done', { balance: balance.toFixed(2) }));
+            toast.success(t('buy.done', { balance: money.total(balance, i18n.language) }));
             onClose();
           },
           openPaymentPage: (_, url) => window.location.assign(url),
         },
       }),
-    [queryClient, onClose, t],
+    [queryClient, onClose, t, i18n],
   );
   // One key per dialog: with the machine's count of purchases, each purchase's Idempotency-Key.
   const buy = useActorRef(logic, { input: { dialogKey: crypto.randomUUID() } });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
+import { money } from '../../rules/usd.ts';
 import { Button } from '../../ui/index.ts';
 import { BuyCreditsDialog } from './BuyCreditsDialog.tsx';
 import { CardPanel } from './CardPanel.tsx';
@@ -12,7 +13,7 @@ import * as styles from './profile.css.ts';
 
 /** The balance with Buy Credits: on /profile, and as the settings' Credits tab (with a way to the history). */
 export function CreditsPanel({ linkToHistory = false }: { linkToHistory?: boolean }) {
-  const { t } = useTranslation(['auth', 'billing']);
+  const { t, i18n } = useTranslation(['auth', 'billing']);
   const balance = SessionContext.useSelector((snapshot) => selectUser(snapshot)?.credits.balance ?? 0);
   const hostedPayments = useClientConfig()?.HOSTED_PAYMENTS ?? false;
   const [buying, setBuying] = useState(false);
@@ -23,7 +24,7 @@ export function CreditsPanel({ linkToHistory = false }: { linkToHistory?: boolea
         {t('profile.balance')}
       </h2>
       <div className={styles.balanceRow}>
-        <p>${balance.toFixed(2)}</p>
+        <p>{money.total(balance, i18n.language)}</p>
         <Button onClick={() => setBuying(true)}>{t('billing:buy.open')}</Button>
         {hostedPayments ? <CardSetupButton /> : null}
         {linkToHistory ? <Link to="/profile">{t('billing:history')}</Link> : null}

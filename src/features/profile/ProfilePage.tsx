@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session.ts';
 import { SessionContext } from '../../app/session.ts';
-import { formatDetailedCost } from '../../rules/event-display.ts';
+import { money } from '../../rules/usd.ts';
 import { Avatar, Button, Spinner } from '../../ui/index.ts';
 import { CreditsPanel } from './CreditsPanel.tsx';
 import type { PaymentOutcome } from './payment-return.ts';
@@ -18,8 +18,20 @@ import {
   type UsageBucket,
 } from './requests.ts';
 
-/** Totals with 2 decimals; rows keep 4 (spec §2). */
-const total = (dollars: number) => `$${dollars.toFixed(2)}`;
+/** Totals with 2 decimals, rows with 4 (spec §2), in the reader's language. */
+function useMoney() {
+  const { i18n } = useTranslation();
+  return {
+    total: (dollars: number) => money.total(dollars, i18n.language),
+    usage: (dollars: number) => money.usage(dollars, i18n.language),
+  };
+}
+
+/** A row's amount as it moved the balance: spent −, credited +; a failed purchase moved nothing, so no sign. */
+function signOf(row: Transaction): string {
+  if (row.status === 'failed') return '';
+  return row.transaction_type === 'usage' || row.transaction_type === 'debit' ? '−' : '+';
+}
 
 /**
  * A list that failed to load is logged and shown empty (spec §2): the rest of the page stays
@@ -58,6 +70,7 @@ function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (
 
 function Transactions({ rows, label }: { rows: readonly Transaction[]; label: string }) {
   const { t } = useTranslation('auth');
+  const { usage } = useMoney();
   if (rows.length === 0) return <p className={styles.muted}>{t('profile.none')}</p>;
   return (
     <table className={styles.table} aria-label={label}>
@@ -76,8 +89,8 @@ function Transactions({ rows, label }: { rows: readonly Transaction[]; label: st
             <td className={styles.cell}>{row.description}</td>
             <td className={`${styles.cell} ${styles.status[row.status]}`}>{t(`profile.statuses.${row.status}`)}</td>
             <td className={styles.amount}>
-              {row.transaction_type === 'usage' || row.transaction_type === 'debit' ? '−' : '+'}
-              {formatDetailedCost(row.amount)}
+              {signOf(row)}
+              {usage(row.amount)}
             </td>
           </tr>
         ))}
@@ -94,6 +107,7 @@ function Bucket(props: {
   label: string;
 }) {
   const { t } = useTranslation('auth');
+  const { total } = useMoney();
   const [page, setPage] = useState(1);
   const key = `${props.bucket.category}/${props.bucket.subcategory ?? ''}`;
   const later = useHistory(
@@ -120,6 +134,7 @@ function Bucket(props: {
 
 function Group({ group }: { group: ConversationGroup }) {
   const { t } = useTranslation('auth');
+  const { total } = useMoney();
   return (
     <details className={styles.group}>
       <summary className={styles.groupSummary}>
