@@ -22,7 +22,7 @@ export const POLL_WHILE_STARTING_MS = 3_000;
 export const POLL_MS = 5 * 60_000;
 export const RESTART_WAIT_MS = 1_000;
 
-export type ConversationMessage = 'loadFailed' | 'startFailed' | 'stopFailed';
+export type ConversationMessage = 'loadFailed' | 'startFailed' | 'stopFailed' | 'signInNeeded';
 export type ConversationFailure = Notice<ConversationMessage>;
 
 const failure = (error: unknown, message: ConversationMessage): ConversationFailure =>
@@ -32,6 +32,9 @@ const failure = (error: unknown, message: ConversationMessage): ConversationFail
 export function isNotAuthenticated(error: unknown): boolean {
   return isServerRejection(error) && error.status === 403 && error.message === 'Not authenticated';
 }
+
+/** The server answered 401: the request carried no valid sign-in. */
+export const isSignedOut = (error: unknown) => isServerRejection(error) && error.status === 401;
 
 /** The full-runtime socket opens only when the conversation is RUNNING or has a runtime status. */
 export const canConnect = (conversation: Conversation | null) =>
@@ -81,6 +84,7 @@ export const conversationMachine = setup({
   },
   guards: {
     isNotAuthenticated: (_, error: unknown) => isNotAuthenticated(error),
+    isSignedOut: (_, error: unknown) => isSignedOut(error),
     isStopped: (_, conversation: Conversation | null) => conversation?.status === 'STOPPED',
     isStarting: ({ context }) => context.conversation?.status === 'STARTING',
     isSocketDisconnected: ({ context }) => !context.socketConnected,
@@ -112,6 +116,12 @@ export const conversationMachine = setup({
         ],
         onError: [
           { guard: { type: 'isNotAuthenticated', params: errorOf }, target: 'left', actions: 'goToDashboard' },
+          // No one signed in (a link opened signed out, a stale token): the page asks to sign in, not to retry.
+          {
+            guard: { type: 'isSignedOut', params: errorOf },
+            target: 'unavailable',
+            actions: { type: 'rememberFailure', params: () => messageNotice<ConversationMessage>('signInNeeded') },
+          },
           {
             target: 'unavailable',
             actions: { type: 'rememberFailure', params: ({ event }) => failure(event.error, 'loadFailed') },

@@ -77,7 +77,8 @@ export const sessionMachine = setup({
     reloadAtDashboard: notProvidedAction('reloadAtDashboard'),
     /** Keeps a fresh `state` for the return and opens the provider's authorization page. */
     goToIdentityProvider: notProvidedAction<SignInProvider>('goToIdentityProvider'),
-    showDashboard: notProvidedAction('showDashboard'),
+    /** Signed in through the dialog: back to the page the person was on (the landing page goes on to /dashboard). */
+    continueAfterSignIn: notProvidedAction('continueAfterSignIn'),
     announceUserLoadFailure: notProvidedAction('announceUserLoadFailure'),
     rememberMode: assign((_, config: ClientConfig) => ({ mode: config.APP_MODE })),
     rememberUser: assign((_, user: User) => ({ user })),
@@ -147,7 +148,7 @@ export const sessionMachine = setup({
               actions: [
                 { type: 'storeToken', params: ({ event }) => event.output },
                 raise({ type: 'CLOSE_DIALOG' }),
-                'showDashboard',
+                'continueAfterSignIn',
               ],
             },
             onError: [

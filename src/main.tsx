@@ -13,7 +13,12 @@ reloadFailedLinks(document);
 await initI18n();
 
 const router = createAppRouter();
-const sessionLogic = createSessionLogic({ showDashboard: () => void router.navigate({ to: '/dashboard' }) });
+// Signing in keeps the page the person was on (a conversation's link, the settings); the landing page leads on.
+const sessionLogic = createSessionLogic({
+  continueAfterSignIn: () => {
+    if (router.state.location.pathname === '/') void router.navigate({ to: '/dashboard' });
+  },
+});
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 

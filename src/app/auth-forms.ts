@@ -7,7 +7,7 @@ import { signInMachine } from '../../machines/sign-in.ts';
 import type { RegistrationRequest, RegistrationResult } from '../api/client.ts';
 import { storedAffiliateCode } from './local-data.ts';
 import { requests } from './services.ts';
-import { logIn, SessionContext, type Navigation, type SessionActor } from './session.ts';
+import { logIn, SessionContext, type SessionActor } from './session.ts';
 
 // The Sign In and Sign Up forms' machines, bound to the session and the API. Apart from the
 // session's own module, so they load with the auth dialog's forms, not with every page.
@@ -20,7 +20,7 @@ export function createSignInLogic(session: SessionActor) {
 }
 
 /** The Sign Up form: registers through the API, then hands the token to the session. */
-export function createRegistrationLogic(session: SessionActor, navigation: Navigation) {
+export function createRegistrationLogic(session: SessionActor, navigation: { showDashboard(): void }) {
   return registrationMachine.provide({
     actors: {
       register: fromPromise<RegistrationResult, RegistrationRequest>(({ input }) => requests.register(input)),

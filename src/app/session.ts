@@ -16,7 +16,7 @@ export const SessionContext = createActorContext(sessionMachine);
 export type SessionActor = ReturnType<typeof SessionContext.useActorRef>;
 
 export interface Navigation {
-  showDashboard(): void;
+  continueAfterSignIn(): void;
 }
 
 /** Signs in with credentials through the API: the session's, and the registration's after it registered. */
@@ -70,7 +70,7 @@ export function createSessionLogic(navigation: Navigation) {
         url.searchParams.set('state', keepOAuthState(provider.identity));
         window.location.assign(url.href);
       },
-      showDashboard: () => navigation.showDashboard(),
+      continueAfterSignIn: () => navigation.continueAfterSignIn(),
       announceUserLoadFailure: () => showErrorToast(i18next.t('common:errors.userFetchFailed')),
     },
   });

@@ -237,6 +237,24 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
       .getByRole('banner')
       .getByText(/^This conversation: \$0\.2\d{3}$/)
       .waitFor();
+    // A stale token on the conversation's link: asked to sign in there (retrying cannot help), and back on it after.
+    await page.evaluate((key) => {
+      localStorage.setItem(key, 'a-token-of-another-day');
+      sessionStorage.setItem(key, 'a-token-of-another-day');
+    }, TOKEN_KEY);
+    await page.reload();
+    await page.getByText('Sign in to open this conversation.').waitFor();
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await page.getByRole('alert').getByRole('button', { name: 'Sign in' }).click();
+    const signIn = page.getByRole('dialog', { name: 'Sign In' });
+    await signIn.getByLabel('Email').fill(email);
+    await signIn.getByLabel('Password').fill(PASSWORD);
+    await signIn.getByRole('button', { name: 'Sign In' }).click();
+    await page
+      .getByRole('banner')
+      .getByText(/^This conversation: \$0\.2\d{3}$/)
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/experiment/conversations/${conversationId}`);
     await page.goto(`${server.url}/profile`);
     await costs.waitFor();
     expect(

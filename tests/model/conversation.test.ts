@@ -46,6 +46,7 @@ const events: (ConversationEvent | AnyEventObject)[] = [
   { type: 'xstate.done.actor.fetchConversation', output: stopped },
   { type: 'xstate.error.actor.fetchConversation', error: refusal(403, 'Not authenticated') },
   { type: 'xstate.error.actor.fetchConversation', error: refusal(500, '') },
+  { type: 'xstate.error.actor.fetchConversation', error: refusal(401, 'Not authenticated') },
   { type: 'RETRY' },
   { type: 'xstate.done.actor.startConversation', output: starting },
   { type: 'xstate.error.actor.startConversation', error: refusal(503, 'No runtime is available.') },
@@ -74,6 +75,9 @@ function expectSideEffects({ event, before, after: reached, effects, started }: 
         (event as unknown as { error: { status: number } }).error.status === 403 ? ['goToDashboard'] : [],
       );
       if (effects.length > 0) expect(reached.matches('left')).toBe(true);
+      // Signed out: asked to sign in, whatever the server's words.
+      if ((event as unknown as { error: { status: number } }).error.status === 401 && before.matches('loading'))
+        expect(reached.context.failure).toEqual({ kind: 'message', message: 'signInNeeded' });
       break;
     case 'xstate.error.actor.startConversation':
     case 'xstate.error.actor.stopConversation':

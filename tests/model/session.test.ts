@@ -71,7 +71,7 @@ const fakes: FakeSideEffects = {
     'forgetSession',
     'reloadAtDashboard',
     'goToIdentityProvider',
-    'showDashboard',
+    'continueAfterSignIn',
     'announceUserLoadFailure',
   ],
 };
@@ -81,7 +81,7 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
   const was = (state: Parameters<typeof before.matches>[0]) => before.matches(state);
   switch (event.type) {
     case 'xstate.done.actor.logIn':
-      expect(effects).toEqual(['storeToken', 'showDashboard']);
+      expect(effects).toEqual(['storeToken', 'continueAfterSignIn']);
       expect(after.matches({ dialog: 'closed' })).toBe(true);
       break;
     case 'xstate.done.actor.logOut':

@@ -56,6 +56,7 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
   const unavailable = useSelector(conversation, selectIsUnavailable);
   const failure = useSelector(conversation, selectFailure);
   const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  const session = SessionContext.useActorRef();
   const stream = useConversationStream(conversation, tempMessage, clearTempMessage, prefetched.newestPage);
   const live = useLiveConversation(record, stream);
   // The stream knows first when the conversation stopped or started (a server restart, another tab): the machine hears it.
@@ -87,7 +88,11 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
               ? failure.text
               : t(`conversation.${failure.message}`)}
         </p>
-        <Button onClick={() => conversation.send({ type: 'RETRY' })}>{t('page.retry')}</Button>
+        {failure?.kind === 'message' && failure.message === 'signInNeeded' ? (
+          <Button onClick={() => session.send({ type: 'OPEN_SIGN_IN' })}>{t('page.signIn')}</Button>
+        ) : (
+          <Button onClick={() => conversation.send({ type: 'RETRY' })}>{t('page.retry')}</Button>
+        )}
       </div>
     );
   if (live === null || stream === null)

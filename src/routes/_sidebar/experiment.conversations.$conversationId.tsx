@@ -1,6 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { selectUser } from '../../../machines/session.ts';
+import { SessionContext } from '../../app/session.ts';
 import { toast } from '../../ui/index.ts';
 import { WorkspacePage } from '../../features/workspace/index.ts';
 import { workspaceSearch } from '../-workspace-search.ts';
@@ -36,10 +38,12 @@ function ExperimentWorkspace() {
     void navigate({ params: { conversationId }, search: (search) => ({ ...search, from: undefined }), replace: true });
   }, [conversationId, from, navigate, t]);
   const { ChatPanel } = Route.useLoaderData();
+  // Signing in (or switching account) on this page opens the conversation anew, as that user.
+  const userId = SessionContext.useSelector((snapshot) => selectUser(snapshot)?.id ?? null);
   const views = useMemo(() => ({ ...LAZY_TAB_VIEWS, chat: ChatPanel }), [ChatPanel]);
   return (
     <WorkspacePage
-      key={conversationId}
+      key={`${conversationId}:${userId ?? ''}`}
       conversationId={conversationId}
       views={views}
       tempMessage={temp_message ?? null}
