@@ -16,6 +16,8 @@ export type RegistrationRequest = components['schemas']['RegistrationRequest'];
 export type RegistrationResult = components['schemas']['RegistrationResult'];
 
 export type RegistrationField = 'name' | 'email' | 'password';
+/** The contract's rule for a new password (RegistrationRequest.password minLength), shown before submitting. */
+export const PASSWORD_MIN_LENGTH = 8;
 export type RegistrationFieldError = 'nameRequired' | 'emailRequired' | 'emailInvalid' | 'passwordRequired';
 type RegistrationErrors = Partial<Record<RegistrationField, RegistrationFieldError>>;
 

@@ -2054,8 +2054,14 @@ export interface components {
         };
         ValidationErrorItem: {
             loc: (string | number)[];
+            /** @description The rule broken */
             msg: string;
+            /** @description The rule: a JSON Schema keyword (minLength, pattern, format, required, …) or a server rule. */
             type: string;
+            /** @description The rule's figures, e.g. `{"limit": 8}` for minLength, `{"format": "email"}`. */
+            ctx?: {
+                [key: string]: unknown;
+            };
         };
         ValidationError: {
             detail: components["schemas"]["ValidationErrorItem"][];

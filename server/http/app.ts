@@ -470,7 +470,7 @@ function sendError(error: FastifyError | Error, request: FastifyRequest, reply: 
         (v.params as { additionalProperty?: string }).additionalProperty;
       const loc = [where, ...v.instancePath.split('/').filter(Boolean), ...(field ? [field] : [])];
       const name = loc.length > 1 ? String(loc[loc.length - 1]) : where;
-      return { loc, msg: `${name} ${v.message ?? 'is invalid'}`, type: v.keyword };
+      return { loc, msg: `${name} ${v.message ?? 'is invalid'}`, type: v.keyword, ctx: v.params };
     });
     return reply.status(422).send({ detail });
   }

@@ -1,4 +1,6 @@
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import common from '../../locales/de/common.json';
 import { ApiError, errorText, isEmailNotVerified, isUnauthorized } from './errors.ts';
 
 describe('errorText', () => {
@@ -10,6 +12,36 @@ describe('errorText', () => {
       ],
     });
     expect(errorText(error)).toBe('Invalid email\nToo short');
+  });
+
+  it("words a contract rule in the user's language, naming the field, and keeps the server's text for others", async () => {
+    await i18next.init({ lng: 'de', resources: { de: { common } } });
+    const error = new ApiError(422, {
+      detail: [
+        {
+          loc: ['body', 'password'],
+          msg: 'password must NOT have fewer than 8 characters',
+          type: 'minLength',
+          ctx: { limit: 8 },
+        },
+        {
+          loc: ['body'],
+          msg: "body must have required property 'email'",
+          type: 'required',
+          ctx: { missingProperty: 'email' },
+        },
+        { loc: ['body', 'code'], msg: 'code must match pattern', type: 'pattern', ctx: { pattern: '^[a-z]+$' } },
+        { loc: ['body', 'iban'], msg: 'Unknown bank', type: 'bank_rule' },
+      ],
+    });
+    expect(errorText(error)).toBe(
+      [
+        'Passwort muss mindestens 8 Zeichen lang sein.',
+        'E-Mail-Adresse ist erforderlich.',
+        'Link-Code enthält Zeichen, die hier nicht erlaubt sind.',
+        'Unknown bank',
+      ].join('\n'),
+    );
   });
 
   it('takes error before message before a detail string', () => {

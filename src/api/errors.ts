@@ -1,3 +1,5 @@
+import { validationSentence } from './validation-text.ts';
+
 /** A response the server answered with a non-success status; `body` is its parsed JSON, if any. */
 export class ApiError extends Error {
   constructor(
@@ -24,7 +26,13 @@ function nonEmptyString(value: unknown): value is string {
 function bodyText(body: unknown): string {
   if (!isRecord(body)) return '';
   if (Array.isArray(body.detail)) {
-    const messages = body.detail.flatMap((item) => (isRecord(item) && nonEmptyString(item.msg) ? [item.msg] : []));
+    // A rule the client can word is said in the user's language; others keep the server's text.
+    const messages = body.detail.flatMap((item) => {
+      if (!isRecord(item)) return [];
+      const worded = validationSentence(item);
+      if (worded) return [worded];
+      return nonEmptyString(item.msg) ? [item.msg] : [];
+    });
     if (messages.length > 0) return messages.join('\n');
   }
   return [body.error, body.message, body.detail].find(nonEmptyString) ?? '';

@@ -81,6 +81,11 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     const signUp = page.getByRole('dialog', { name: 'Create your account' });
     await signUp.getByLabel('Full Name').fill('Ada Lovelace');
     await signUp.getByLabel('Email Address').fill(email);
+    // The password's rule is shown before submitting, and the server's refusal is a sentence.
+    await signUp.getByText('At least 8 characters.').waitFor();
+    await signUp.getByLabel('Password').fill('short');
+    await signUp.getByRole('button', { name: 'Create Account & Claim FREE Credits' }).click();
+    await signUp.getByRole('alert').getByText('Password must be at least 8 characters.').waitFor();
     await signUp.getByLabel('Password').fill(PASSWORD);
     await signUp.getByRole('button', { name: 'Create Account & Claim FREE Credits' }).click();
     await page.waitForURL('**/registration-onboarding');

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import {
+  PASSWORD_MIN_LENGTH,
   selectIsBusy,
   selectIsConfirmingPersonalEmail,
   selectIsEditing,
@@ -60,6 +61,7 @@ export function SignUpForm() {
         value={password}
         disabled={formHeld}
         error={errors.password && t(`validation.${errors.password}`)}
+        hint={t('signUp.passwordRule', { count: PASSWORD_MIN_LENGTH })}
         onChange={(event) => registration.send({ type: 'FIELD_CHANGED', field: 'password', value: event.target.value })}
       />
       {failure ? (
