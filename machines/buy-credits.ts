@@ -1,5 +1,6 @@
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
+import { isServerRejection } from './notice.ts';
 
 // The Buy Credits dialog (spec §2, §5, §8). The amount keeps digits and one decimal point
 // (default 25.00); Buy is enabled when it is at least $5 and nothing is being bought. A purchase
@@ -60,10 +61,8 @@ export interface PurchaseRequest {
 const idempotencyKeyOf = (context: BuyCreditsContext) => `${context.dialogKey}-${context.purchase}`;
 
 /** The server answered and refused this purchase (a 4xx other than 409): a retry is a new purchase. */
-const refused = (error: unknown) => {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' && status >= 400 && status < 500 && status !== 409;
-};
+const refused = (error: unknown) =>
+  isServerRejection(error) && error.status >= 400 && error.status < 500 && error.status !== 409;
 
 export type BuyCreditsEvent = { type: 'AMOUNT_CHANGED'; text: string } | { type: 'BUY' };
 

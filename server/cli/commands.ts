@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import { listAffiliates, setAffiliateStatus } from '../modules/affiliates/index.ts';
 import { findUserId, listUsers, setUserActive } from '../modules/auth/index.ts';
-import { grantCredit, microsToDollars, parseDollars } from '../modules/credits/index.ts';
+import { dollarsText, grantCredit, parseDollars } from '../modules/credits/index.ts';
 import { readOutbox } from '../modules/mail/index.ts';
 import { listPurchases, recordRefund, TEST_PAYMENT_PREFIX } from '../modules/payments/index.ts';
 
@@ -103,8 +103,7 @@ export async function runCommand(
       }
       const purchases = await listPurchases(db, userId);
       if (purchases.length === 0) out(`${email} has no completed purchase.`);
-      for (const p of purchases)
-        out([p.reference, `$${microsToDollars(p.amountMicros).toFixed(2)}`, p.at.toISOString()].join('\t'));
+      for (const p of purchases) out([p.reference, dollarsText(p.amountMicros), p.at.toISOString()].join('\t'));
       return 0;
     }
     case 'purchase:refund': {
@@ -125,10 +124,9 @@ export async function runCommand(
           out(`No completed purchase has the reference ${reference}`);
           return 1;
         }
-        const money = (micros: bigint) => `$${microsToDollars(micros).toFixed(2)}`;
         const left = refunded.purchaseMicros - refunded.refundedMicros;
         out(
-          `Refund of purchase ${reference} recorded: ${money(refunded.refundedMicros)} of ${money(refunded.purchaseMicros)} refunded, ${money(left)} left; the customer's balance is ${money(refunded.balanceMicros)}`,
+          `Refund of purchase ${reference} recorded: ${dollarsText(refunded.refundedMicros)} of ${dollarsText(refunded.purchaseMicros)} refunded, ${dollarsText(left)} left; the customer's balance is ${dollarsText(refunded.balanceMicros)}`,
         );
         return 0;
       } catch (error) {

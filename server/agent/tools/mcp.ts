@@ -142,15 +142,7 @@ function remoteServer(server: SseServer, fetchImpl: typeof fetch): McpServerSpec
         await attempt(new StreamableHTTPClientTransport(new URL(url), { requestInit, fetch: fetchImpl }));
       } catch (first) {
         await attempt(new SSEClientTransport(new URL(url), { requestInit, fetch: fetchImpl })).catch((error) => {
-          // The SSE transport's errors lose their cause: the first attempt's tells a refusal.
-          const refused = refusalOf(first);
-          if (refused) throw new Error(refused.message, { cause: first });
-          throw new Error(
-            `Over Streamable HTTP the server ${remoteFailure(first)} Over SSE it ${remoteFailure(error)}`,
-            {
-              cause: error,
-            },
-          );
+          throw remoteConnectError(first, error);
         });
       }
     },
@@ -169,13 +161,24 @@ function shttpServer(server: ShttpServer, fetchImpl: typeof fetch): McpServerSpe
       const { StreamableHTTPClientTransport } = await mcpSdk();
       const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit, fetch: fetchImpl });
       await client.connect(transport, { timeout: timeoutMs }).catch((error: unknown) => {
-        const refused = refusalOf(error);
-        throw new Error(refused ? refused.message : `Over Streamable HTTP the server ${remoteFailure(error)}`, {
-          cause: error,
-        });
+        throw remoteConnectError(error);
       });
     },
   };
+}
+
+/**
+ * Why a remote server could not be used: Atelier's own refusal (an address users may not reach),
+ * else what each transport tried met. The SSE transport's errors lose their cause, so the
+ * Streamable HTTP attempt's tells a refusal.
+ */
+function remoteConnectError(overStreamableHttp: unknown, overSse?: unknown): Error {
+  const refused = refusalOf(overStreamableHttp);
+  if (refused) return new Error(refused.message, { cause: overStreamableHttp });
+  const http = `Over Streamable HTTP the server ${remoteFailure(overStreamableHttp)}`;
+  return new Error(overSse === undefined ? http : `${http} Over SSE it ${remoteFailure(overSse)}`, {
+    cause: overSse ?? overStreamableHttp,
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { paymentAccounts, users } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { recordPurchaseCommissions } from '../affiliates/index.ts';
-import { balanceMicros, grantCredit, microsToDollars, recordFailedPurchase } from '../credits/index.ts';
+import { balanceMicros, dollarsText, grantCredit, microsToDollars, recordFailedPurchase } from '../credits/index.ts';
 import { recordRefund, RefundTooLarge } from './refunds.ts';
 import {
   BadSignature,
@@ -62,8 +62,6 @@ function centsOf(amountDollars: number) {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const dollarsText = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** The provider's failures as answers; anything else is ours and stays a 500. */
 function asHttpError(error: unknown): unknown {
@@ -147,7 +145,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
         type: 'purchase',
         // Bought credit is spent after any free credit, and does not expire.
         kind: 'paid',
-        description: `Purchase of ${dollarsText(amountCents)}${provider.test ? ' (test payment)' : ''}`,
+        description: `Purchase of ${dollarsText(BigInt(amountCents) * MICROS_PER_CENT)}${provider.test ? ' (test payment)' : ''}`,
         idempotencyKey: `purchase:${reference}`,
         expiresAt: null,
       });
@@ -209,7 +207,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
           const url = await checkoutPage(provider.hosted, userId, payer, amountCents, attempt);
           return { new_balance: microsToDollars(await balanceMicros(db, userId)), redirect_url: url };
         }
-        const description = `Purchase of ${dollarsText(amountCents)}`;
+        const description = `Purchase of ${dollarsText(BigInt(amountCents) * MICROS_PER_CENT)}`;
         try {
           const { paymentId } = await provider.charge({
             payer,

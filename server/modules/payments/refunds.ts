@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { creditLedger, purchaseRefunds } from '../../db/schema.ts';
 import { reversePurchaseCommissions } from '../affiliates/index.ts';
-import { balanceMicros, microsToDollars, takeBackCredit } from '../credits/index.ts';
+import { balanceMicros, dollarsText, takeBackCredit } from '../credits/index.ts';
 
 /** The ledger key of a purchase by its provider reference (payments/index.ts credits it under it). */
 export const purchaseKey = (reference: string) => `purchase:${reference}`;
@@ -11,9 +11,8 @@ export const purchaseKey = (reference: string) => `purchase:${reference}`;
 const completedPurchases = (...more: SQL[]) =>
   and(eq(creditLedger.transactionType, 'purchase'), eq(creditLedger.status, 'completed'), ...more);
 
-/** What a refund came to: recorded now, or found recorded before (the same refund again). */
+/** What a refund came to (recorded now, or before: the same refund again). */
 export type RefundOutcome = {
-  outcome: 'recorded' | 'already-recorded';
   userId: string;
   purchaseMicros: bigint;
   /** All refunds of the purchase so far, this one included. */
@@ -52,15 +51,14 @@ export async function recordRefund(
       .from(purchaseRefunds)
       .where(eq(purchaseRefunds.purchaseKey, key));
     const refundedMicros = refunds.reduce((sum, row) => sum + row.amountMicros, 0n);
-    const answer = (outcome: RefundOutcome['outcome'], refunded: bigint, balanceMicros: bigint) => ({
-      outcome,
+    const answer = (refunded: bigint, balanceMicros: bigint) => ({
       userId: purchase.userId,
       purchaseMicros: purchase.amountMicros,
       refundedMicros: refunded,
       balanceMicros,
     });
     if (refunds.some((row) => row.refundKey === refundKey))
-      return answer('already-recorded', refundedMicros, await balanceMicros(tx, purchase.userId));
+      return answer(refundedMicros, await balanceMicros(tx, purchase.userId));
     const leftMicros = purchase.amountMicros - refundedMicros;
     const amountMicros = refund.amountMicros ?? leftMicros;
     if (amountMicros <= 0n || amountMicros > leftMicros)
@@ -71,16 +69,14 @@ export async function recordRefund(
     const balance = await takeBackCredit(tx, {
       userId: purchase.userId,
       amountMicros,
-      description: `Refund of $${microsToDollars(amountMicros).toFixed(2)} (purchase ${refund.reference})`,
+      description: `Refund of ${dollarsText(amountMicros)} (purchase ${refund.reference})`,
       idempotencyKey: refundKey,
       at,
     });
     await reversePurchaseCommissions(tx, { purchaseKey: key, refundKey, refundedMicros: amountMicros, at });
-    return answer('recorded', refundedMicros + amountMicros, balance);
+    return answer(refundedMicros + amountMicros, balance);
   });
 }
-
-const money = (micros: bigint) => `$${microsToDollars(micros).toFixed(2)}`;
 
 /** A refund beyond what is left of the purchase (or of nothing): its message says how much is left. */
 export class RefundTooLarge extends Error {
@@ -88,10 +84,10 @@ export class RefundTooLarge extends Error {
     const left = purchaseMicros - refundedMicros;
     super(
       left <= 0n
-        ? `The purchase of ${money(purchaseMicros)} is already refunded in full: nothing was recorded.`
+        ? `The purchase of ${dollarsText(purchaseMicros)} is already refunded in full: nothing was recorded.`
         : askedMicros <= 0n
           ? 'A refund must be more than $0.00: nothing was recorded.'
-          : `Only ${money(left)} of the purchase of ${money(purchaseMicros)} is left to refund (${money(refundedMicros)} refunded before): nothing was recorded.`,
+          : `Only ${dollarsText(left)} of the purchase of ${dollarsText(purchaseMicros)} is left to refund (${dollarsText(refundedMicros)} refunded before): nothing was recorded.`,
     );
   }
 }
