@@ -4,7 +4,7 @@ import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 
 // Registration onboarding (spec §2, §4). Step 1 'Account Information': the country, pre-filled
 // from the saved form data, else from detection; 'Agree & continue' saves it and moves on even
-// when saving fails. Step 2 'Payment Information Verification': the contact information dialog,
+// when saving fails. A saved country means step 1 was agreed: a reload opens step 2 again. Step 2 'Payment Information Verification': the contact information dialog,
 // then (only once contact information is saved) the card dialog; a failed save shows the Error
 // dialog; Back returns to step 1; Start Free activates the account and shows the dashboard, or
 // lists the missing steps in the 'Complete Required Steps' dialog.
@@ -20,6 +20,8 @@ type StartFreeResult = components['schemas']['StartFreeResult'];
 export interface OnboardingStart {
   countryId: number | null;
   contact: ContactInformation | null;
+  /** Step 1 was agreed to before (its country is saved). */
+  agreed: boolean;
 }
 
 /** Which save failed, for the Error dialog's fallback text (the server's detail comes first). */
@@ -81,6 +83,7 @@ export const onboardingMachine = setup({
     hasCountry: ({ context }) => context.countryId !== null,
     hasContact: ({ context }) => context.contact !== null,
     started: (_, result: StartFreeResult) => result.success,
+    agreedBefore: (_, start: OnboardingStart) => start.agreed,
   },
 }).createMachine({
   id: 'onboarding',
@@ -91,13 +94,26 @@ export const onboardingMachine = setup({
       invoke: {
         id: 'loadStart',
         src: 'loadStart',
-        onDone: {
-          target: 'account',
-          actions: {
-            type: 'begin',
-            params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
+        onDone: [
+          {
+            guard: {
+              type: 'agreedBefore',
+              params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
+            },
+            target: 'payment',
+            actions: {
+              type: 'begin',
+              params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
+            },
           },
-        },
+          {
+            target: 'account',
+            actions: {
+              type: 'begin',
+              params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
+            },
+          },
+        ],
         // Nothing to pre-fill: the user chooses.
         onError: 'account',
       },

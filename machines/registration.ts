@@ -83,6 +83,8 @@ export const registrationMachine = setup({
     })),
     showErrors: assign(({ context }) => ({ errors: registrationErrors(context) })),
     confirmPersonalEmail: assign({ isPersonal: true }),
+    /** 'Register with Company Email': the personal address goes, for the company one to be typed. */
+    forgetEmail: assign({ email: '', isPersonal: false }),
     rememberFailure: assign((_, failure: RegistrationFailure) => ({ failure })),
     forgetFailure: assign({ failure: null }),
   },
@@ -142,7 +144,7 @@ export const registrationMachine = setup({
     confirmingPersonalEmail: {
       on: {
         CONTINUE_WITH_PERSONAL_EMAIL: { target: 'registering', actions: 'confirmPersonalEmail' },
-        USE_COMPANY_EMAIL: { target: 'editing' },
+        USE_COMPANY_EMAIL: { target: 'editing', actions: 'forgetEmail' },
       },
     },
     signingIn: {

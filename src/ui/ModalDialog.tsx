@@ -14,11 +14,23 @@ export interface DialogProps {
   closeOnOutsideClick?: boolean;
   /** A dialog holding a table: as wide as the screen allows up to 880 px, so its columns show without scrolling. */
   wide?: boolean;
+  /** Where focus goes when the dialog closes (Radix's default: back to what opened it). */
+  onCloseAutoFocus?: (event: Event) => void;
 }
 
 /** The open dialog: focus is trapped inside, Escape and the close button close it. */
 export function ModalDialog(props: DialogProps) {
-  const { open, onOpenChange, title, description, closeLabel, children, closeOnOutsideClick = true, wide } = props;
+  const {
+    open,
+    onOpenChange,
+    title,
+    description,
+    closeLabel,
+    children,
+    closeOnOutsideClick = true,
+    wide,
+    onCloseAutoFocus,
+  } = props;
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -26,6 +38,7 @@ export function ModalDialog(props: DialogProps) {
         <RadixDialog.Content
           className={wide ? `${styles.content} ${styles.wide}` : styles.content}
           onInteractOutside={closeOnOutsideClick ? undefined : (event) => event.preventDefault()}
+          onCloseAutoFocus={onCloseAutoFocus}
         >
           <div className={styles.header}>
             <div>

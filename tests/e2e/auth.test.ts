@@ -89,6 +89,11 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await signUp.getByLabel('Password').fill(PASSWORD);
     await signUp.getByRole('button', { name: 'Create Account & Claim FREE Credits' }).click();
     await page.waitForURL('**/registration-onboarding');
+    // The mailed link, opened before onboarding is done, says that it worked (it is not bounced).
+    await page.goto(`${server.url}${await mailedLink(server, email)}`);
+    await page.getByRole('status').getByText(`Your email address ${email} is verified.`).waitFor();
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await page.waitForURL('**/registration-onboarding');
 
     // Step 1: the country, detected from the browser's language (en-US) until one is chosen.
     await page.getByText('Step 1 of 2').waitFor();
@@ -111,6 +116,10 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     expect(await contact.getByLabel('Profile type').inputValue()).toBe('Organization');
     await contact.getByLabel('Organization name').fill('Acme GmbH');
     await saveBerlinAddress(contact);
+    await page.getByText('Acme GmbH, Ada Lovelace, Hauptstraße 1').waitFor();
+    // A reload keeps the person on step 2, with what they saved.
+    await page.reload();
+    await page.getByText('Step 2 of 2').waitFor();
     await page.getByText('Acme GmbH, Ada Lovelace, Hauptstraße 1').waitFor();
 
     // The server checks the card: a wrong checksum comes back in the Error dialog.
@@ -350,7 +359,19 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     // Registering with a company email starts a new account: the sign-up dialog.
     await companyEmail.getByRole('button', { name: 'Register with Company Email' }).click();
-    await page.getByRole('dialog', { name: 'Create your account' }).waitFor();
+    const signUp = page.getByRole('dialog', { name: 'Create your account' });
+    await signUp.getByLabel('Full Name').fill('Grace Hopper');
+    await signUp.getByLabel('Email Address').fill(`grace.again.${Date.now()}@gmail.com`);
+    await signUp.getByLabel('Password').fill(PASSWORD);
+    await signUp.getByRole('button', { name: 'Create Account & Claim FREE Credits' }).click();
+    // A personal address again: choosing the company email empties the field and puts the cursor in it.
+    await page
+      .getByRole('dialog', { name: 'Personal Email Detected' })
+      .getByRole('button', { name: 'Register with Company Email' })
+      .click();
+    await page.getByRole('dialog', { name: 'Personal Email Detected' }).waitFor({ state: 'detached' });
+    expect(await signUp.getByLabel('Email Address').inputValue()).toBe('');
+    expect(await signUp.getByLabel('Email Address').evaluate((field) => field === document.activeElement)).toBe(true);
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await companyEmail.getByRole('button', { name: 'Dismiss' }).click();

@@ -61,8 +61,9 @@ const paymentInput = {
 };
 
 const events: (OnboardingEvent | AnyEventObject)[] = [
-  { type: 'xstate.done.actor.loadStart', output: { countryId: GERMANY, contact } },
-  { type: 'xstate.done.actor.loadStart', output: { countryId: null, contact: null } },
+  { type: 'xstate.done.actor.loadStart', output: { countryId: GERMANY, contact, agreed: true } },
+  { type: 'xstate.done.actor.loadStart', output: { countryId: GERMANY, contact: null, agreed: false } },
+  { type: 'xstate.done.actor.loadStart', output: { countryId: null, contact: null, agreed: false } },
   { type: 'xstate.error.actor.loadStart', error: new TypeError('Failed to fetch') },
   { type: 'CHOOSE_COUNTRY', countryId: GERMANY },
   { type: 'CHOOSE_COUNTRY', countryId: null },
@@ -108,6 +109,11 @@ function expectStep({ event, before, after, started, effects }: StepRecord) {
   // Agree needs a country; the card dialog needs saved contact information.
   if (event.type === 'AGREE') expect(selectCanAgree(before)).toBe(true);
   if (event.type === 'EDIT_PAYMENT') expect(before.context.contact).not.toBeNull();
+  // A country saved before (step 1 agreed) opens step 2; otherwise step 1 comes first.
+  if (event.type === 'xstate.done.actor.loadStart') {
+    const { agreed } = (event as unknown as { output: { agreed: boolean } }).output;
+    expect(selectStep(after)).toBe(agreed ? 'payment' : 'account');
+  }
   // Saving the country moves on to step 2 whether or not it worked.
   if (event.type.endsWith('.actor.saveCountry')) expect(selectStep(after)).toBe('payment');
   if (event.type === 'xstate.done.actor.savePayment')

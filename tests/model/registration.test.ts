@@ -81,6 +81,8 @@ function expectSideEffects({ event, before, after, effects, started }: StepRecor
       expect(sent).toEqual({ email: after.context.email, password: after.context.password, rememberMe: true });
     }
   }
+  // Choosing the company email empties the address field for it.
+  if (event.type === 'USE_COMPANY_EMAIL') expect(after.context.email).toBe('');
   if (event.type === 'SUBMIT' && after.matches('editing')) {
     expect(Object.keys(after.context.errors).length).toBeGreaterThan(0);
   }

@@ -6,10 +6,17 @@ interface PersonalEmailDialogProps {
   open: boolean;
   onContinue: () => void;
   onUseCompanyEmail: () => void;
+  /** Focus after closing: the emptied address field once the company email was chosen. */
+  onCloseAutoFocus: (event: Event) => void;
 }
 
 /** Asked when the server detects a free-mail address; closing it means going back to change the address. */
-export function PersonalEmailDialog({ open, onContinue, onUseCompanyEmail }: PersonalEmailDialogProps) {
+export function PersonalEmailDialog({
+  open,
+  onContinue,
+  onUseCompanyEmail,
+  onCloseAutoFocus,
+}: PersonalEmailDialogProps) {
   const { t } = useTranslation(['auth', 'common']);
   return (
     <Dialog
@@ -20,6 +27,7 @@ export function PersonalEmailDialog({ open, onContinue, onUseCompanyEmail }: Per
       title={t('personalEmail.title')}
       description={t('personalEmail.description')}
       closeLabel={t('common:dialog.close')}
+      onCloseAutoFocus={onCloseAutoFocus}
     >
       <div className={styles.actions}>
         <Button wide onClick={onContinue}>

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   PASSWORD_MIN_LENGTH,
@@ -19,6 +20,7 @@ export function SignUpForm() {
   const noticeText = useNoticeText();
   const session = SessionContext.useActorRef();
   const registration = useRegistrationForm();
+  const emailField = useRef<HTMLInputElement>(null);
   const { name, email, password, errors, failure } = useSelector(registration, (snapshot) => snapshot.context);
   const busy = useSelector(registration, selectIsBusy);
   const confirmingPersonalEmail = useSelector(registration, selectIsConfirmingPersonalEmail);
@@ -48,6 +50,7 @@ export function SignUpForm() {
         type="email"
         name="email"
         autoComplete="email"
+        ref={emailField}
         value={email}
         disabled={formHeld}
         error={errors.email && t(`validation.${errors.email}`)}
@@ -88,6 +91,11 @@ export function SignUpForm() {
         open={confirmingPersonalEmail}
         onContinue={() => registration.send({ type: 'CONTINUE_WITH_PERSONAL_EMAIL' })}
         onUseCompanyEmail={() => registration.send({ type: 'USE_COMPANY_EMAIL' })}
+        onCloseAutoFocus={(event) => {
+          if (emailField.current?.value !== '') return;
+          event.preventDefault();
+          emailField.current.focus();
+        }}
       />
     </form>
   );

@@ -11,11 +11,12 @@ export const onboardingRequests = {
   /** The saved answers; the detected country when none was saved. */
   async start(): Promise<OnboardingStart> {
     const { form_data: saved } = await dataOf(apiClient.GET('/api/{provider}/onboarding/form-data', provider));
+    const savedCountry = saved?.country?.country_id ?? null;
     const countryId =
-      saved?.country?.country_id ??
+      savedCountry ??
       (await dataOf(apiClient.GET('/api/{provider}/onboarding/detect-country', provider))).country?.id ??
       null;
-    return { countryId, contact: saved?.contact_information ?? null };
+    return { countryId, contact: saved?.contact_information ?? null, agreed: savedCountry !== null };
   },
   saveCountry: async (country: number) => {
     await dataOf(apiClient.POST('/api/{provider}/onboarding/save-user-country', { ...provider, body: { country } }));
