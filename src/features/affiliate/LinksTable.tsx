@@ -1,3 +1,5 @@
+// The design system's icons (Radix): emoji showed as empty boxes without an emoji font.
+import { ArchiveIcon, Pencil1Icon, PersonIcon } from '@radix-ui/react-icons';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LinkEditorEvent } from '../../../machines/link-editor.ts';
@@ -111,7 +113,7 @@ export function LinksTable({ links, renaming, send, onViewUsers }: LinksTablePro
                 <td>
                   <span className={styles.rowActions}>
                     <Button size="sm" tone="ghost" onClick={() => onViewUsers(link)}>
-                      <span aria-hidden="true">👥</span>
+                      <PersonIcon aria-hidden="true" />
                       <span className={visuallyHidden}>{t('table.viewUsers', { name: link.name })}</span>
                     </Button>
                     <Button
@@ -119,11 +121,11 @@ export function LinksTable({ links, renaming, send, onViewUsers }: LinksTablePro
                       tone="ghost"
                       onClick={() => send({ type: 'RENAME', linkId: link.id, name: link.name })}
                     >
-                      <span aria-hidden="true">✎</span>
+                      <Pencil1Icon aria-hidden="true" />
                       <span className={visuallyHidden}>{t('table.edit', { name: link.name })}</span>
                     </Button>
                     <Button size="sm" tone="ghost" onClick={() => send({ type: 'ARCHIVE', linkId: link.id })}>
-                      <span aria-hidden="true">🗄</span>
+                      <ArchiveIcon aria-hidden="true" />
                       <span className={visuallyHidden}>{t('table.archive', { name: link.name })}</span>
                     </Button>
                   </span>

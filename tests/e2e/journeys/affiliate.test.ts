@@ -356,6 +356,15 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
         await world.page.reload();
       },
       async VIEW_USERS(world) {
+        // The row's actions are drawn icons, not characters that need an emoji font.
+        for (const name of [
+          `View users of ${world.linkName}`,
+          `Rename ${world.linkName}`,
+          `Archive ${world.linkName}`,
+        ]) {
+          const icon = linkRow(world).getByRole('button', { name }).locator('[aria-hidden="true"]');
+          expect(await icon.evaluate((node) => node.tagName.toLowerCase())).toBe('svg');
+        }
         await linkRow(world)
           .getByRole('button', { name: `View users of ${world.linkName}` })
           .click();
