@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { agentFactory } from '../../server/agent/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { createRunning, listen, runInTerminal, signUp, SocketClient, waitFor } from '../support/conversations.ts';
+import {
+  createRunning,
+  isAgentState,
+  listen,
+  runInTerminal,
+  signUp,
+  SocketClient,
+  waitFor,
+} from '../support/conversations.ts';
 import { FakeLlm, reply, withTools, withoutTools } from '../support/fake-llm/index.ts';
 import { sandboxAvailable } from '../support/sandbox.ts';
 import type { Event } from '../../openapi/types.ts';
@@ -204,6 +212,8 @@ describe.skipIf(!sandboxAvailable)('served apps', { timeout: 120_000 }, () => {
     );
     const observation = browsed.events.find((event) => event.observation === 'browse') as Event;
     expect(observation.content).toContain(`served app; host localhost:${port}; cookie none`);
+    // The run ends before the next test speaks: a message sent mid-run is read by this run's `finish`.
+    await socket.waitFor((client) => client.events.some(isAgentState('FINISHED')), 'the run to finish', 60_000);
   });
 
   it('keeps the agent’s browser from the host’s own services', async () => {
