@@ -2353,7 +2353,8 @@ export interface components {
         };
         BillingConversationGroup: {
             conversation_id: string;
-            title: string;
+            /** @description Null once the conversation was deleted; its costs stay. */
+            title: string | null;
             /** @description Dollars. */
             total_cost: number;
             droplet_usage: components["schemas"]["UsageBucket"];

@@ -285,6 +285,15 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     await chat.waitFor();
     expect(await chat.getByRole('row').count()).toBeGreaterThanOrEqual(2);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    // Deleted, the conversation's costs stay under a name in the reader's language.
+    const deleted = await fetch(`${server.url}/api/conversations/${conversationId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(deleted.status).toBe(200);
+    await page.reload();
+    await group.waitFor();
+    expect(await group.locator('summary').innerText()).toMatch(/^Deleted conversation\s+\$0\.26/);
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();

@@ -75,6 +75,13 @@ describe('the billing history', () => {
     });
     expect((await get(`/category/${older}?category=droplet`)).body).toMatchObject({ total: 0.25, total_pages: 1 });
 
+    // A deleted conversation keeps its costs and loses its name: the browser names it in the reader's language.
+    expect((await call(t.app, 'DELETE', `/api/conversations/${newer}`, { token: ada.token })).status).toBe(200);
+    expect((await get('/conversation-groups?per_page=10')).body?.conversation_groups).toMatchObject([
+      { conversation_id: newer, title: null, total_cost: 0.123456 },
+      { conversation_id: older, title: 'Older work' },
+    ]);
+
     // Not another user's: their conversation is not found, their history is their own.
     const bob = await signUp(t.app, t.db, 'bob-billing@acme.example');
     expect((await get(`/category/${older}?category=llm`, bob.token)).status).toBe(404);

@@ -117,7 +117,7 @@ export async function listConversationGroups(db: Db, userId: string, pageNumber:
       return {
         conversation_id: conversationId,
         // A deleted conversation keeps its costs; its name goes with it.
-        title: titles.get(conversationId) ?? `Conversation ${conversationId.slice(0, 5)}`,
+        title: titles.get(conversationId) ?? null,
         total_cost: microsToDollars(droplet.micros + llmMicros),
         droplet_usage: droplet.view,
         llm_usage: { total: microsToDollars(llmMicros), devops: devops.view, chat: chat.view },

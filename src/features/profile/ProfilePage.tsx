@@ -138,7 +138,7 @@ function Group({ group }: { group: ConversationGroup }) {
   return (
     <details className={styles.group}>
       <summary className={styles.groupSummary}>
-        <span>{group.title}</span>
+        <span>{group.title ?? t('profile.deletedConversation')}</span>
         <span>{total(group.total_cost)}</span>
       </summary>
       <Bucket
