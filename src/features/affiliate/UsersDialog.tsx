@@ -32,14 +32,15 @@ function People({ link, kind }: { link: AffiliateLink; kind: Kind }) {
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
   return (
     <div className={styles.tableWrap}>
-      <table className={styles.table}>
+      <table className={styles.peopleTable}>
         <thead>
           <tr>
-            <th scope="col">{t('users.name')}</th>
-            <th scope="col">{t('users.email')}</th>
-            <th scope="col">{t('users.joined')}</th>
-            <th scope="col">{t('users.status')}</th>
-            <th scope="col" className={styles.numeric}>
+            {(['name', 'email', 'joined', 'status'] as const).map((column) => (
+              <th key={column} scope="col" className={styles.peopleCell}>
+                {t(`users.${column}`)}
+              </th>
+            ))}
+            <th scope="col" className={`${styles.peopleCell} ${styles.numeric}`}>
               {t('users.commission')}
             </th>
           </tr>
@@ -47,11 +48,11 @@ function People({ link, kind }: { link: AffiliateLink; kind: Kind }) {
         <tbody>
           {list.map((person) => (
             <tr key={person.id}>
-              <td>{person.name}</td>
-              <td>{person.email}</td>
-              <td>{date.format(new Date(person.created_at))}</td>
-              <td>{person.status}</td>
-              <td className={styles.numeric}>{dollars(person.commission, i18n.language)}</td>
+              <td className={styles.peopleCell}>{person.name}</td>
+              <td className={styles.peopleCell}>{person.email}</td>
+              <td className={styles.peopleCell}>{date.format(new Date(person.created_at))}</td>
+              <td className={styles.peopleCell}>{person.status}</td>
+              <td className={`${styles.peopleCell} ${styles.numeric}`}>{dollars(person.commission, i18n.language)}</td>
             </tr>
           ))}
         </tbody>

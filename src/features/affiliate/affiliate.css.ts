@@ -1,5 +1,6 @@
 import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../../styles/theme.css.ts';
+import * as tables from '../../ui/table.css.ts';
 
 const width = { width: '100%', maxWidth: '1080px', marginInline: 'auto', paddingInline: vars.space.xl } as const;
 
@@ -130,6 +131,9 @@ globalStyle(`${table} th, ${table} td`, {
 });
 globalStyle(`${table} th`, { background: vars.color.surface, fontWeight: 600 });
 export const numeric = style({ textAlign: 'right', fontVariantNumeric: 'tabular-nums' });
+// Who registered through a link: five columns that fit a phone, long names and addresses broken.
+export const peopleTable = style([tables.table, { fontSize: vars.fontSize.sm }]);
+export const peopleCell = style([tables.cell, { padding: `${vars.space.xs} ${vars.space.sm}` }]);
 export const rowActions = style({ display: 'flex', gap: vars.space.xs, flexWrap: 'wrap' });
 export const linkCell = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm });
 export const inlineInput = style({

@@ -209,16 +209,26 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
         const customer = users.getByRole('row', { name: /Referred Customer/ });
         await customer.waitFor();
         expect(await customer.getByRole('cell').nth(3).innerText()).toBe('Active');
-        // Every column shows: nothing in the dialog scrolls sideways.
-        const scrolling = await users.evaluate(
-          (dialog) =>
-            [dialog, ...dialog.querySelectorAll('*')].filter(
-              (node) =>
-                node.scrollWidth > node.clientWidth + 1 &&
-                ['auto', 'scroll'].includes(getComputedStyle(node).overflowX),
-            ).length,
-        );
-        expect(scrolling).toBe(0);
+        // Every column shows, on a desktop and on a phone: nothing in the dialog scrolls sideways.
+        const scrolling = () =>
+          users.evaluate(
+            (dialog) =>
+              [dialog, ...dialog.querySelectorAll('*')].filter(
+                (node) =>
+                  node.scrollWidth > node.clientWidth + 1 &&
+                  ['auto', 'scroll'].includes(getComputedStyle(node).overflowX),
+              ).length,
+          );
+        expect(await scrolling()).toBe(0);
+        const desktop = world.page.viewportSize();
+        await world.page.setViewportSize({ width: 390, height: 844 });
+        expect(await scrolling()).toBe(0);
+        const dialogBox = await users.boundingBox();
+        for (const cell of await customer.getByRole('cell').all()) {
+          const box = await cell.boundingBox();
+          expect(box && dialogBox && box.x + box.width <= dialogBox.x + dialogBox.width + 0.5).toBe(true);
+        }
+        if (desktop) await world.page.setViewportSize(desktop);
         await users.getByRole('tab', { name: 'Affiliators' }).click();
         await users.getByText('No affiliators have registered through this link yet.').waitFor();
         await accessible(world.page);
