@@ -11,7 +11,8 @@ import { TOKEN_KEY } from '../../../src/api/token-store.ts';
 // /{code} → signs up → buys credits → the commission shows on the affiliate's dashboard. On the
 // way: a phone number the country refuses, an email already registered (nothing typed is lost),
 // the coming-soon reports, copying and renaming the link, its users, archiving it, logging out
-// and in again (a wrong password first), and a session ended in another tab.
+// and in again (a wrong password first), a session ended in another tab, and the operator
+// turning the application down after it earned.
 
 const PASSWORD = 'correct horse battery';
 
@@ -41,9 +42,10 @@ const journey = setup({}).createMachine({
     linkCreated: { on: { COPY_LINK: 'linkCreated', RENAME_LINK: 'linkCreated', VISITOR_FOLLOWS: 'visitorOnLanding' } },
     visitorOnLanding: { on: { VISITOR_SIGNS_UP: 'visitorRegistered' } },
     visitorRegistered: { on: { VISITOR_BUYS: 'commissionEarned' } },
-    commissionEarned: { on: { VIEW_USERS: 'linkUsers', ARCHIVE_LINK: 'archived' } },
+    commissionEarned: { on: { VIEW_USERS: 'linkUsers', ARCHIVE_LINK: 'archived', REJECT: 'rejected' } },
     linkUsers: { on: { CLOSE_USERS: 'commissionEarned' } },
     archived: {},
+    rejected: {},
   },
 });
 
@@ -107,6 +109,7 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
       'VIEW_USERS',
       'CLOSE_USERS',
       'ARCHIVE_LINK',
+      'REJECT',
     ].map((type) => ({ type })),
     timeout: 150_000,
 
@@ -236,6 +239,14 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
       async archived({ page }) {
         await page.getByText('No referral links yet').waitFor();
       },
+      async rejected(world) {
+        // The dashboard says why the links stopped; what was earned before stays in the totals.
+        const banner = world.page.getByRole('region', { name: 'Application not accepted' });
+        await banner.getByText(/From then on your links bring in no new customers and earn no commission/).waitFor();
+        await world.page.getByRole('region', { name: 'Your Performance' }).getByText('$100.00').waitFor();
+        expect(await world.page.getByRole('button', { name: 'Create Link' }).count()).toBe(0);
+        await accessible(world.page);
+      },
     },
 
     steps: {
@@ -278,6 +289,10 @@ describe.skipIf(browserMissing())('journey: affiliate → link → referred visi
       async VERIFY({ page, email }) {
         // The operator verifies; the next visit can create links.
         expect((await suite.server.admin('affiliate:verify', email)).code).toBe(0);
+        await page.reload();
+      },
+      async REJECT({ page, email }) {
+        expect((await suite.server.admin('affiliate:reject', email)).code).toBe(0);
         await page.reload();
       },
       async LOG_OUT({ page }) {
