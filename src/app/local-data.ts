@@ -94,18 +94,28 @@ export function keepHomeDraft(draft: HomeDraft | null, storage: Storage = localS
   else storage.setItem(HOME_DRAFT_KEY, JSON.stringify(draft));
 }
 
-/** The `state` of a sign-in through a git host, kept in this tab until the host sends the user back. */
+/** The `state` of a sign-in through a git host and the page it started on, kept in this tab until the host sends the user back. */
 export const OAUTH_STATE_KEY = 'atelier.oauthState';
 
-export function keepOAuthState(identity: string, storage: Storage = sessionStorage): string {
+export function keepOAuthState(identity: string, returnTo: string, storage: Storage = sessionStorage): string {
   const state = crypto.randomUUID();
-  storage.setItem(OAUTH_STATE_KEY, JSON.stringify({ identity, state }));
+  storage.setItem(OAUTH_STATE_KEY, JSON.stringify({ identity, state, returnTo }));
   return state;
 }
 
-/** Whether the return is the one this tab started (a forged or replayed return is not). */
-export function isOAuthStateKept(identity: string, state: string | undefined, storage: Storage = sessionStorage) {
-  return state !== undefined && storage.getItem(OAUTH_STATE_KEY) === JSON.stringify({ identity, state });
+/**
+ * The page to go back to when the return is the one this tab started; null for a forged or
+ * replayed return. Only a path of this site is kept; the landing page leads on to the dashboard.
+ */
+export function keptOAuthReturn(identity: string, state: string | undefined, storage: Storage = sessionStorage) {
+  try {
+    const kept = JSON.parse(storage.getItem(OAUTH_STATE_KEY) ?? 'null') as Record<string, unknown> | null;
+    if (state === undefined || kept?.identity !== identity || kept.state !== state) return null;
+    const path = typeof kept.returnTo === 'string' ? kept.returnTo : '';
+    return /^\/(?![/\\])/.test(path) && path !== '/' ? path : '/dashboard';
+  } catch {
+    return null;
+  }
 }
 
 /** A state is good for one return. */

@@ -67,7 +67,8 @@ export function createSessionLogic(navigation: Navigation) {
       reloadAtDashboard: () => window.location.assign('/dashboard'),
       goToIdentityProvider: (_, provider) => {
         const url = new URL(provider.authorize_url);
-        url.searchParams.set('state', keepOAuthState(provider.identity));
+        const { pathname, search, hash } = window.location;
+        url.searchParams.set('state', keepOAuthState(provider.identity, pathname + search + hash));
         window.location.assign(url.href);
       },
       continueAfterSignIn: () => navigation.continueAfterSignIn(),

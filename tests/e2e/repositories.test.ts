@@ -413,4 +413,41 @@ describe.skipIf(browserMissing())('sign-in through GitHub', () => {
     expect(await read('/api/settings')).toMatchObject({ provider_tokens_set: { github: true } });
     await page.close();
   }, 60_000);
+
+  it('brings a returning user back to the conversation they opened signed out', async () => {
+    const { server, browser } = suite;
+    // The account GitHub signed up above, its onboarding done by the operator.
+    expect((await server.admin('activate-user', 'octo@example.com')).code).toBe(0);
+    expect((await server.admin('grant-credits', 'octo@example.com', '5')).code).toBe(0);
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/dashboard`);
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+    const signInWithGitHub = async () => {
+      await page.getByRole('button', { name: 'Sign in', exact: true }).first().click();
+      await page.getByRole('dialog', { name: 'Sign In' }).getByRole('button', { name: 'Continue with GitHub' }).click();
+    };
+    await page.reload();
+    await signInWithGitHub();
+    await page.getByRole('heading', { name: 'How can I help you today?' }).waitFor();
+    const token = await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{}',
+    });
+    const { conversation_id: conversationId } = (await created.json()) as { conversation_id: string };
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+
+    await page.goto(`${server.url}/conversations/${conversationId}`);
+    await page.getByText('Sign in to open this conversation.').waitFor();
+    await signInWithGitHub();
+    await page.waitForURL(new RegExp(`/conversations/${conversationId}$`));
+    await page.getByRole('tab', { name: 'Chat' }).first().waitFor({ timeout: 30_000 });
+    await page.close();
+  }, 90_000);
 });

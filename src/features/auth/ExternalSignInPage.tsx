@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
 import { useIdentityCallback } from '../../app/hooks.ts';
-import { forgetOAuthState, isOAuthStateKept, storedAffiliateCode } from '../../app/local-data.ts';
+import { forgetOAuthState, keptOAuthReturn, storedAffiliateCode } from '../../app/local-data.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Spinner } from '../../ui/index.ts';
 import * as styles from './auth.css.ts';
@@ -18,7 +18,8 @@ export interface ExternalSignInReturn {
 
 /**
  * Where a git host sends the user back after its authorization page: the code is posted once,
- * only when this tab started that sign-in, and the session takes the token.
+ * only when this tab started that sign-in, the session takes the token, and the person is back
+ * on the page where they chose the host.
  */
 export function ExternalSignInPage({ identity, back }: { identity: string; back: ExternalSignInReturn }) {
   const { t } = useTranslation(['auth', 'common']);
@@ -28,7 +29,9 @@ export function ExternalSignInPage({ identity, back }: { identity: string; back:
   const signIn = useIdentityCallback();
   const { mutate } = signIn;
   const { code, state, error } = back;
-  const trusted = useMemo(() => isOAuthStateKept(identity, state), [identity, state]);
+  // Where the sign-in started; null when this tab did not start it.
+  const returnTo = useMemo(() => keptOAuthReturn(identity, state), [identity, state]);
+  const trusted = returnTo !== null;
   // The code is good for one exchange: a second run of the effect (strict mode) must not post it again.
   const posted = useRef(false);
   useEffect(() => {
@@ -40,11 +43,11 @@ export function ExternalSignInPage({ identity, back }: { identity: string; back:
       {
         onSuccess: (result) => {
           session.send({ type: 'SIGNED_IN', obtained: { token: result.access_token, rememberMe: true } });
-          void router.navigate({ to: '/dashboard', replace: true });
+          void router.navigate({ href: returnTo ?? '/dashboard', replace: true });
         },
       },
     );
-  }, [trusted, code, state, error, identity, mutate, session, router]);
+  }, [trusted, returnTo, code, state, error, identity, mutate, session, router]);
 
   const outcome = () => {
     if (error) return t('external.refused', { provider, reason: back.error_description ?? error });
