@@ -393,9 +393,37 @@ export interface paths {
          *     once, a person once — the account's email lower-cased, without a `+tag`, and for
          *     Gmail without dots (409 otherwise) — and an account gets the $100 once, the same $100
          *     as the usage agreement's (409). Five verifications per account an hour (429), so the
-         *     page cannot be used to test stolen cards. Hosted service only; 404 in oss mode.
+         *     page cannot be used to test stolen cards. The test payment provider's form: with
+         *     Stripe, whose own page takes every card, this answers 400 (claimCreditsWithCardSetup).
+         *     Hosted service only; 404 in oss mode.
          */
         post: operations["claimCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/claim/card-setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim the free credit with a card verified on Stripe's page
+         * @description The claim-credit page with Stripe, where cards are entered on Stripe's page and never
+         *     reach Atelier (claimCredits answers 400 there): the setup session Stripe sent the
+         *     browser back with (`return_to: claim`) verified the card with its bank, charging
+         *     nothing; its card is not kept as the card to pay with. The same rules as
+         *     claimCredits, told apart by Stripe's fingerprint of the card: a card claims once, a
+         *     person once (409), an account the $100 once (409). A session that took no card
+         *     answers 400, one of another account 404; 501 with the test payment provider.
+         */
+        post: operations["claimCreditsWithCardSetup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -849,11 +877,37 @@ export interface paths {
          * Step 2 — save a payment method
          * @description Needs saved contact information (`contact_information_id`, else 404). The card
          *     number and security code are checked, handed to the payment provider and never
-         *     stored: the answer carries the last four digits and brand only. Without Stripe the
-         *     test payment provider accepts only documented test card numbers (400 otherwise). With `same_billing_address` true the billing
-         *     fields are ignored and the contact address is used.
+         *     stored: the answer carries the last four digits and brand only. The test payment
+         *     provider's form: it accepts only documented test card numbers (400 otherwise). With
+         *     Stripe, whose own page takes every card (saveCardSetup), this answers 400. With
+         *     `same_billing_address` true the billing fields are ignored and the contact address is used.
          */
         post: operations["savePaymentInformation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{provider}/onboarding/save-card-setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step 2 — keep the card Stripe's page took
+         * @description With Stripe, where cards are entered on Stripe's page and never reach Atelier (the
+         *     card form's operations answer 400 there): the page Stripe sent back to names the
+         *     setup session; its card, once Stripe accepted it, becomes the saved payment method,
+         *     with the contact address as its billing address, and earns the payment-details free
+         *     credit ($50, once per account). A session that took no card answers 400; one of
+         *     another account 404; 501 with the test payment provider.
+         */
+        post: operations["saveCardSetup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -914,6 +968,11 @@ export interface paths {
         /**
          * Start a hosted session to save a payment method
          * @description Needs Stripe (501 with the test payment provider, which saves cards in onboarding).
+         *     Stripe's own page takes the card; it sends the browser back to the page named by
+         *     `return_to` (the profile by default) with `?payment=card-saved&setup_session={id}`,
+         *     which that page names to saveCardSetup or claimCreditsWithCardSetup, or with
+         *     `?payment=cancelled`. A setup for the claim only verifies the card: it is not kept as
+         *     the card to pay with.
          */
         post: operations["createCustomerSetupSession"];
         delete?: never;
@@ -2309,6 +2368,27 @@ export interface components {
             /** @description Checked by the provider, never stored. */
             security_code: string;
             card_holder_name: string;
+            billing_address: string;
+            /** @constant */
+            acceptTerms: true;
+        };
+        CardSetupRequest: {
+            /**
+             * @description The page Stripe sends the browser back to; `claim` only verifies the card.
+             * @enum {string}
+             */
+            return_to?: "profile" | "onboarding" | "claim";
+        };
+        CardSetupResultInput: {
+            contact_information_id: string;
+            /** @description The `setup_session` Stripe sent the browser back with. */
+            setup_session_id: string;
+        };
+        CardSetupClaimRequest: {
+            /** @description Ignored except that, when given, it must be the signed-in user's id. */
+            user_id?: string | null;
+            /** @description The `setup_session` Stripe sent the browser back with. */
+            setup_session_id: string;
             billing_address: string;
             /** @constant */
             acceptTerms: true;
@@ -4010,6 +4090,37 @@ export interface operations {
             502: components["responses"]["BadGateway"];
         };
     };
+    claimCreditsWithCardSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardSetupClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description Card verified and credit granted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
     purchaseCredits: {
         parameters: {
             query?: never;
@@ -4639,6 +4750,39 @@ export interface operations {
             502: components["responses"]["BadGateway"];
         };
     };
+    saveCardSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardSetupResultInput"];
+            };
+        };
+        responses: {
+            /** @description The saved payment information. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInformationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
     startFree: {
         parameters: {
             query?: never;
@@ -4707,7 +4851,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CardSetupRequest"];
+            };
+        };
         responses: {
             /** @description Where to send the browser. */
             200: {

@@ -91,6 +91,7 @@ export function createModules(config: Config, database: Database, services: Modu
     userChanged: auth.userChanged,
     saveCard: payments.saveCard,
     verifyCard: payments.verifyCard,
+    cardSetup: payments.cardSetup,
     fingerprint: (digits) => box.fingerprint(digits),
   });
   const ownsConversation = async (userId: string, conversationId: string) =>

@@ -5,7 +5,7 @@ import { emailVerifications } from '../../server/db/schema.ts';
 import { setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { giveCredit, signUp, waitRunning } from '../support/conversations.ts';
+import { giveCredit, saveOnboardingContact, signUp, waitRunning } from '../support/conversations.ts';
 import { newestMailTo, verificationToken } from '../support/mail.ts';
 import { startGitHubApiServer } from '../support/git-host-apis.ts';
 import { startDigitalOceanApi } from '../support/digitalocean-api.ts';
@@ -73,6 +73,18 @@ let buyer: { token: string; id: string } | undefined;
 let affiliateToken = '';
 let affiliateLinkId = '';
 const paidBuyer = async () => (buyer ??= await signUp(paid.app, paid.db, 'buyer@acme.example'));
+
+/** A new account of the Stripe app whose card `cardNumber` was taken on Stripe's page for `returnTo`. */
+async function setUpOnStripePage(email: string, cardNumber: string, returnTo: 'onboarding' | 'claim') {
+  const user = await signUp(paid.app, paid.db, email);
+  const setup = await call(paid.app, 'POST', '/api/billing/create-customer-setup-session', {
+    token: user.token,
+    body: { return_to: returnTo },
+  });
+  const sessionId = (setup.body?.redirect_url as string).split('/').at(-1) as string;
+  stripe.completeSetup(sessionId, cardNumber);
+  return { token: user.token, sessionId };
+}
 
 /**
  * One successful call of every implemented operation. An operation that gets a handler
@@ -340,6 +352,20 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       token: (await paidBuyer()).token,
       body: { amount: 25 },
     }),
+  saveCardSetup: async () => {
+    const { token, sessionId } = await setUpOnStripePage('setup@acme.example', '4242424242424242', 'onboarding');
+    return call(paid.app, 'POST', '/api/atelier/onboarding/save-card-setup', {
+      token,
+      body: { contact_information_id: await saveOnboardingContact(paid.app, token), setup_session_id: sessionId },
+    });
+  },
+  claimCreditsWithCardSetup: async () => {
+    const { token, sessionId } = await setUpOnStripePage('claim-setup@acme.example', '5555555555554444', 'claim');
+    return call(paid.app, 'POST', '/api/auth/claim/card-setup', {
+      token,
+      body: { setup_session_id: sessionId, billing_address: 'Main 1', acceptTerms: true },
+    });
+  },
   createCustomerSetupSession: async () =>
     call(paid.app, 'POST', '/api/billing/create-customer-setup-session', { token: (await paidBuyer()).token }),
   receivePaymentWebhook: async () => {

@@ -103,21 +103,72 @@ describe('claiming the trial through Stripe', () => {
     stripe = await startStripeServer({ secretKey: SECRET_KEY, webhookSecret: 'whsec_claims' });
   });
   afterAll(() => stripe?.close());
-  const t = withTestApp(() => ({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_URL: stripe.url }));
-  const claim = (token: string, body: Record<string, unknown>) =>
-    call(t.app, 'POST', '/api/auth/claim', { token, body });
-
-  it('has Stripe confirm a SetupIntent for the card, charging nothing, and refuses what Stripe declines', async () => {
-    const ada = await signUp(t.app, t.db, 'ada-trial@acme.example');
-    expect(await claim(ada.token, card('4000 0000 0000 0002'))).toMatchObject({
-      status: 402,
-      body: { detail: 'Your card was declined.' },
+  const t = withTestApp(() => ({
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: 'whsec_claims',
+    STRIPE_API_URL: stripe.url,
+  }));
+  /** The claim page's setup session, the card typed on Stripe's page, and the session the page back names. */
+  async function verifiedOnStripePage(token: string, cardNumber: string) {
+    const setup = await call(t.app, 'POST', '/api/billing/create-customer-setup-session', {
+      token,
+      body: { return_to: 'claim' },
     });
-    expect((await claim(ada.token, card('4242 4242 4242 4242'))).status).toBe(200);
+    const sessionId = (setup.body?.redirect_url as string).split('/').at(-1) as string;
+    const completed = stripe.completeSetup(sessionId, cardNumber);
+    const back = new URL(stripe.returnUrl(sessionId));
+    expect(back.pathname).toBe('/claim-credit');
+    return { sessionId: back.searchParams.get('setup_session') as string, completed };
+  }
+  const claim = (token: string, sessionId: string) =>
+    call(t.app, 'POST', '/api/auth/claim/card-setup', {
+      token,
+      body: { setup_session_id: sessionId, billing_address: '1 Main Street, Springfield', acceptTerms: true },
+    });
+
+  it('takes the card on Stripe’s page, which checks it with the bank, and never keeps it to pay with', async () => {
+    const ada = await signUp(t.app, t.db, 'ada-trial@acme.example');
+    // Atelier's card form is closed with Stripe: the number would reach Atelier.
+    expect(
+      await call(t.app, 'POST', '/api/auth/claim', { token: ada.token, body: card('4242 4242 4242 4242') }),
+    ).toMatchObject({
+      status: 400,
+      body: { detail: expect.stringMatching(/^Cards are entered on Stripe's own page here/) },
+    });
+    // Stripe's page refuses what the bank declines: no session to claim with.
+    await expect(verifiedOnStripePage(ada.token, '4000000000000002')).rejects.toThrow('Your card was declined.');
+    const { sessionId, completed } = await verifiedOnStripePage(ada.token, '4242424242424242');
+    const webhook = await t.app.http.inject({
+      method: 'POST',
+      url: '/api/billing/webhook',
+      payload: completed.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': completed.signature },
+    });
+    expect(webhook.statusCode).toBe(200);
+    expect((await claim(ada.token, sessionId)).body).toMatchObject({ success: true, new_balance: 110 });
     expect(await balanceOf(t.app, ada.token)).toBe(110);
-    const setups = stripe.requests.filter((request) => request.path === '/v1/setup_intents');
-    expect(setups).toHaveLength(2);
-    expect(setups.at(-1)?.form).toMatchObject({ confirm: 'true', usage: 'off_session' });
+    expect((await claim(ada.token, sessionId)).status).toBe(409);
     expect(stripe.requests.filter((request) => request.path === '/v1/payment_intents')).toEqual([]);
+    // Verified, not kept: buying credits has no saved card and goes to Checkout.
+    const bought = await call(t.app, 'POST', '/api/auth/purchase-credits', { token: ada.token, body: { amount: 5 } });
+    expect(bought.body?.redirect_url).toMatch(/\/checkout\/cs_test_/);
+    expect(JSON.stringify(stripe.requests)).not.toContain('4242424242424242');
+  });
+
+  it('lets a card claim once across accounts, told by Stripe’s fingerprint, and no one claim with another’s session', async () => {
+    const bob = await signUp(t.app, t.db, 'bob-trial@acme.example');
+    const cy = await signUp(t.app, t.db, 'cy-trial@acme.example');
+    const dee = await signUp(t.app, t.db, 'dee-trial@example.org');
+    const bobs = await verifiedOnStripePage(bob.token, '5555555555554444');
+    expect(await claim(cy.token, bobs.sessionId)).toMatchObject({ status: 404 });
+    expect((await claim(bob.token, bobs.sessionId)).status).toBe(200);
+    // The same card, set up again by other accounts at once: none of them gets the $100.
+    const again = await Promise.all([cy, dee].map((user) => verifiedOnStripePage(user.token, '5555555555554444')));
+    const answers = await Promise.all([cy, dee].map((user, i) => claim(user.token, again[i]?.sessionId as string)));
+    expect(answers.map((answer) => [answer.status, answer.body?.detail])).toEqual([
+      [409, 'This card has already been used to claim free credit.'],
+      [409, 'This card has already been used to claim free credit.'],
+    ]);
+    expect(await balanceOf(t.app, cy.token)).toBe(10);
   });
 });

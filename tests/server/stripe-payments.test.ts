@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listPurchases } from '../../server/modules/payments/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { saveCardThroughOnboarding, signUp } from '../support/conversations.ts';
+import { saveCardThroughOnboarding, saveOnboardingContact, signUp } from '../support/conversations.ts';
 import { startStripeServer } from '../support/stripe-server.ts';
 
 // Purchases through the Stripe provider (the official `stripe` package) against a local server
@@ -33,15 +33,89 @@ const balance = async (token: string) =>
   (await call(t.app, 'GET', '/api/billing/credits', { token })).body?.credits as number;
 const sessionOf = (redirectUrl: string) => redirectUrl.split('/').at(-1) as string;
 
+/** The setup session of `returnTo`'s page, the card typed on Stripe's page, and the page back: its `setup_session`. */
+async function setUpOnStripePage(token: string, cardNumber: string, returnTo: 'onboarding' | 'profile' = 'onboarding') {
+  const setup = await call(t.app, 'POST', '/api/billing/create-customer-setup-session', {
+    token,
+    body: { return_to: returnTo },
+  });
+  const sessionId = sessionOf(setup.body?.redirect_url as string);
+  const completed = stripe.completeSetup(sessionId, cardNumber);
+  return { sessionId, completed, back: new URL(stripe.returnUrl(sessionId)) };
+}
+
+/** The onboarding card as Stripe's page takes it: the page back names its session to the server. */
+async function saveCardOnStripePage(token: string, cardNumber: string) {
+  const contactId = await saveOnboardingContact(t.app, token);
+  const { back } = await setUpOnStripePage(token, cardNumber);
+  return call(t.app, 'POST', '/api/atelier/onboarding/save-card-setup', {
+    token,
+    body: { contact_information_id: contactId, setup_session_id: back.searchParams.get('setup_session') },
+  });
+}
+
 describe('buying credits through Stripe', () => {
-  it('saves the onboarding card at Stripe under one customer and charges it off-session', async () => {
-    // The browser learns that payments use hosted pages: the profile offers Stripe's card setup.
+  it('takes the onboarding card on Stripe’s page, never Atelier’s, and charges it off-session', async () => {
+    // The browser learns that payments use hosted pages: the card steps offer Stripe's card setup.
     expect((await call(t.app, 'GET', '/api/options/config')).body?.HOSTED_PAYMENTS).toBe(true);
     const ada = await signUp(t.app, t.db, 'ada-stripe@acme.example');
-    const saved = await saveCardThroughOnboarding(t.app, ada.token, '4242 4242 4242 4242');
-    expect(saved.body?.payment_information).toMatchObject({ card_brand: 'visa', card_last4: '4242' });
+    // Atelier's own card form is closed: no card number reaches it with Stripe.
+    expect(await saveCardThroughOnboarding(t.app, ada.token, '4242 4242 4242 4242')).toMatchObject({
+      status: 400,
+      body: { detail: expect.stringMatching(/^Cards are entered on Stripe's own page here/) },
+    });
+    const contactId = await saveOnboardingContact(t.app, ada.token);
+    const { sessionId, back } = await setUpOnStripePage(ada.token, '4242424242424242');
+    const created = stripe.requests.find((r) => r.path === '/v1/checkout/sessions' && r.form.mode === 'setup');
+    expect(created?.form).toMatchObject({
+      client_reference_id: ada.id,
+      'metadata[purpose]': 'pay',
+      success_url: expect.stringMatching(
+        /\/registration-onboarding\?payment=card-saved&setup_session=\{CHECKOUT_SESSION_ID\}$/,
+      ),
+    });
+    expect(back.searchParams.get('setup_session')).toBe(sessionId);
+    const keep = (token: string, session = sessionId) =>
+      call(t.app, 'POST', '/api/atelier/onboarding/save-card-setup', {
+        token,
+        body: { contact_information_id: contactId, setup_session_id: session },
+      });
+    // The page back names the session twice (a reload): one card, one $50.
+    for (let time = 0; time < 2; time++)
+      expect((await keep(ada.token)).body?.payment_information).toMatchObject({
+        card_brand: 'visa',
+        card_last4: '4242',
+        expiry_date: '12/35',
+        cardholder_name: 'Card Holder',
+        same_billing_address: true,
+        billing_city: 'Berlin',
+      });
+    expect(await balance(ada.token)).toBe(60);
     const customer = [...stripe.customers.values()].find((c) => c.email === 'ada-stripe@acme.example');
     expect(customer?.metadata).toEqual({ user_id: ada.id });
+    // Another account cannot take ada's card by naming her session; a session of nothing is refused.
+    const bea = await signUp(t.app, t.db, 'bea-stripe@acme.example');
+    const beaContact = await saveOnboardingContact(t.app, bea.token);
+    expect(
+      await call(t.app, 'POST', '/api/atelier/onboarding/save-card-setup', {
+        token: bea.token,
+        body: { contact_information_id: beaContact, setup_session_id: sessionId },
+      }),
+    ).toMatchObject({ status: 404 });
+    const unfinished = sessionOf(
+      (await call(t.app, 'POST', '/api/billing/create-customer-setup-session', { token: bea.token })).body
+        ?.redirect_url as string,
+    );
+    expect(
+      await call(t.app, 'POST', '/api/atelier/onboarding/save-card-setup', {
+        token: bea.token,
+        body: { contact_information_id: beaContact, setup_session_id: unfinished },
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { detail: 'Stripe has no card set up in this session. Please add the card again.' },
+    });
+    expect(await balance(bea.token)).toBe(10);
 
     expect((await purchase(ada.token, 40)).body).toEqual({ new_balance: 100 });
     const charge = stripe.requests.filter((r) => r.path === '/v1/payment_intents').at(-1);
@@ -52,10 +126,8 @@ describe('buying credits through Stripe', () => {
       off_session: 'true',
       confirm: 'true',
     });
-    // The card's number went to Stripe once, when it was saved; a charge names the saved method only.
-    expect(JSON.stringify(stripe.requests.filter((r) => r.path !== '/v1/payment_methods'))).not.toContain(
-      '4242424242424242',
-    );
+    // No request Atelier made to Stripe carried the number: Stripe's page took it.
+    expect(JSON.stringify(stripe.requests)).not.toContain('4242424242424242');
   });
 
   it('sends a buyer without a saved card to Checkout and credits the paid session once, however often delivered', async () => {
@@ -106,7 +178,7 @@ describe('buying credits through Stripe', () => {
 
   it('credits, once, an off-session charge whose answer was lost, from its payment_intent.succeeded notice', async () => {
     const cy = await signUp(t.app, t.db, 'cy-stripe@acme.example');
-    await saveCardThroughOnboarding(t.app, cy.token, '4242 4242 4242 4242');
+    await saveCardOnStripePage(cy.token, '4242424242424242');
     const before = await balance(cy.token);
     const intentsOf = (userId: string) =>
       [...stripe.paymentIntents.values()].filter(
@@ -140,7 +212,7 @@ describe('buying credits through Stripe', () => {
 
   it('records a refund made in Stripe once, taking its credit back; a refund of a payment Atelier did not make is ignored', async () => {
     const cy = await signUp(t.app, t.db, 'cy-refund@acme.example');
-    await saveCardThroughOnboarding(t.app, cy.token, '4242 4242 4242 4242');
+    await saveCardOnStripePage(cy.token, '4242424242424242');
     expect((await purchase(cy.token, 40)).body).toEqual({ new_balance: 100 });
     // The purchase is known by its payment intent, which Stripe's refund names.
     const [bought] = await listPurchases(t.db, cy.id);
@@ -199,6 +271,7 @@ describe('buying credits through Stripe', () => {
     const dan = await signUp(t.app, t.db, 'dan-stripe@acme.example');
     const setup = await call(t.app, 'POST', '/api/billing/create-customer-setup-session', { token: dan.token });
     expect(setup.body?.redirect_url).toMatch(/\/checkout\/cs_test_/);
+    // Its notification alone saves the card (the browser may never come back).
     expect(
       (await deliver(stripe.completeSetup(sessionOf(setup.body?.redirect_url as string), '5555555555554444')))
         .statusCode,
@@ -206,13 +279,11 @@ describe('buying credits through Stripe', () => {
     expect((await purchase(dan.token, 15)).body).toEqual({ new_balance: 25 });
 
     const fay = await signUp(t.app, t.db, 'fay-stripe@acme.example');
-    // Stripe refuses 0002 when it is attached (no $50 for it); 0341 attaches and is declined when charged.
-    expect(await saveCardThroughOnboarding(t.app, fay.token, '4000 0000 0000 0002')).toMatchObject({
-      status: 402,
-      body: { detail: 'Your card was declined.' },
-    });
+    // Stripe's page refuses 0002 when it is set up (no $50 for it); 0341 sets up and is declined when charged.
+    await expect(saveCardOnStripePage(fay.token, '4000000000000002')).rejects.toThrow('Your card was declined.');
     expect(await balance(fay.token)).toBe(10);
-    expect((await saveCardThroughOnboarding(t.app, fay.token, '4000 0000 0000 0341')).status).toBe(200);
+    expect((await saveCardOnStripePage(fay.token, '4000000000000341')).status).toBe(200);
+    expect(await balance(fay.token)).toBe(60);
     expect(await purchase(fay.token, 20)).toMatchObject({ status: 402, body: { detail: 'Your card was declined.' } });
     expect(await balance(fay.token)).toBe(60);
   });

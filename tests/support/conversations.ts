@@ -81,24 +81,33 @@ export async function completeOnboarding(app: App, token: string) {
 
 /** Saves a card through the payment step of registration onboarding, as the browser does. */
 export async function saveCardThroughOnboarding(app: App, token: string, cardNumber: string) {
-  const onboarding = (path: string, body: unknown) =>
-    call(app, 'POST', `/api/atelier/onboarding/${path}`, { token, body });
-  const contact = await onboarding('save-contact-information', {
-    organization_name: 'Acme',
-    legal_name: 'Ada Lovelace',
-    street_address: 'Main street 1',
-    city: 'Berlin',
-    province: 'Berlin',
-    postal_code: '10115',
+  return call(app, 'POST', '/api/atelier/onboarding/save-payment-information', {
+    token,
+    body: {
+      contact_information_id: await saveOnboardingContact(app, token),
+      card_number: cardNumber,
+      expiry_date: '12/35',
+      security_code: '123',
+      cardholder_name: 'Ada Lovelace',
+      same_billing_address: true,
+    },
   });
-  return onboarding('save-payment-information', {
-    contact_information_id: (contact.body?.contact_information as { id: string }).id,
-    card_number: cardNumber,
-    expiry_date: '12/35',
-    security_code: '123',
-    cardholder_name: 'Ada Lovelace',
-    same_billing_address: true,
+}
+
+/** Onboarding's contact information, which a card is saved under: answers its id. */
+export async function saveOnboardingContact(app: App, token: string): Promise<string> {
+  const contact = await call(app, 'POST', '/api/atelier/onboarding/save-contact-information', {
+    token,
+    body: {
+      organization_name: 'Acme',
+      legal_name: 'Ada Lovelace',
+      street_address: 'Main street 1',
+      city: 'Berlin',
+      province: 'Berlin',
+      postal_code: '10115',
+    },
   });
+  return (contact.body?.contact_information as { id: string }).id;
 }
 
 /** Creates a conversation and waits until it runs. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
@@ -74,6 +75,8 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
         card: {
           brand: number.startsWith('4') ? 'visa' : number.startsWith('5') ? 'mastercard' : 'unknown',
           last4: number.slice(-4),
+          // As Stripe's: the same number gives the same fingerprint, which does not reveal it.
+          fingerprint: createHash('sha256').update(`fingerprint:${number}`).digest('base64url').slice(0, 16),
           exp_month: Number(form['card[exp_month]']),
           exp_year: Number(form['card[exp_year]']),
         },
@@ -122,6 +125,7 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
         payment_status: form.mode === 'payment' ? 'unpaid' : 'no_payment_required',
         status: 'open',
         setup_intent: null,
+        metadata: metadataOf(form),
         success_url: form.success_url,
         cancel_url: form.cancel_url,
       };
@@ -146,6 +150,15 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
       };
       setupIntents.set(intent.id, intent);
       return { status: 200, body: intent };
+    }
+    const checkoutSession = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (method === 'GET' && checkoutSession) {
+      const session = sessions.get(checkoutSession[1] ?? '');
+      if (!session) return notFound('checkout.session');
+      const intent = session.setup_intent ? setupIntents.get(session.setup_intent as string) : undefined;
+      if (form['expand[0]'] !== 'setup_intent.payment_method' || !intent) return { status: 200, body: session };
+      const paymentMethod = methods.get(intent.payment_method as string)?.object;
+      return { status: 200, body: { ...session, setup_intent: { ...intent, payment_method: paymentMethod } } };
     }
     const setupIntent = /^\/v1\/setup_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && setupIntent) {
@@ -224,20 +237,32 @@ export async function startStripeServer(options: { secretKey: string; webhookSec
       Object.assign(session, { payment_status: 'paid', status: 'complete', payment_intent: id('pi') });
       return signedEvent('checkout.session.completed', session);
     },
-    /** The customer saves `cardNumber` on the hosted setup page. */
-    completeSetup(sessionId: string, cardNumber: string) {
+    /**
+     * The customer saves `cardNumber` on the hosted setup page: its completion event, signed. A
+     * card Stripe declines at setup stays on the page with Stripe's message (thrown here).
+     */
+    completeSetup(sessionId: string, cardNumber: string, holderName = 'Card Holder') {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no checkout session ${sessionId}`);
+      const declined = declinedAtSetup(cardNumber);
+      if (declined) throw new Error((declined.body as { error: { message: string } }).error.message);
       const created = route('POST', '/v1/payment_methods', {
         'card[number]': cardNumber,
         'card[exp_month]': '12',
         'card[exp_year]': '2035',
+        'billing_details[name]': holderName,
       }).body as { id: string };
       route('POST', `/v1/payment_methods/${created.id}/attach`, { customer: String(session.customer) });
       const intent = { id: id('seti'), object: 'setup_intent', status: 'succeeded', payment_method: created.id };
       setupIntents.set(intent.id, intent);
       Object.assign(session, { status: 'complete', setup_intent: intent.id });
       return signedEvent('checkout.session.completed', session);
+    },
+    /** Where the hosted page sends the browser once done: the success URL, its session id filled in. */
+    returnUrl(sessionId: string) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`no checkout session ${sessionId}`);
+      return String(session.success_url).replace('{CHECKOUT_SESSION_ID}', sessionId);
     },
     /** A refund made in Stripe's dashboard: its succeeded refund.created event, signed. */
     refund(paymentIntentId: string, amountCents: number) {

@@ -3,18 +3,21 @@ import type { Db } from '../../db/index.ts';
 import { cardClaims, users } from '../../db/schema.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import { balanceMicros, grantFreeCredit, hasFreeCredit, microsToDollars } from '../credits/index.ts';
-import type { CardInput } from '../payments/index.ts';
+import type { CardInput, CardSetup } from '../payments/index.ts';
 import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { components } from '../../../openapi/schema.d.ts';
 import { passesLuhn, providerCard } from './cards.ts';
 import { claimantOf } from './claimant.ts';
 
 type ClaimRequest = components['schemas']['ClaimRequest'];
+type CardSetupClaimRequest = components['schemas']['CardSetupClaimRequest'];
 
 export const CARD_ALREADY_CLAIMED = 'This card has already been used to claim free credit.';
 export const PERSON_ALREADY_CLAIMED =
   'Free credit has already been claimed with this email address (or another form of it).';
 export const ALREADY_RECEIVED = 'This account has already received its $100 of free credit.';
+const CARD_NOT_IDENTIFIED =
+  'Stripe could not tell which card this is, so it cannot claim free credit. Please use another card.';
 
 /** Bank checks of cards per account an hour: enough for typing mistakes, too few to test stolen cards. */
 export const CARD_VERIFICATIONS_PER_HOUR = 5;
@@ -24,6 +27,8 @@ export interface ClaimDeps {
   fingerprint: (digits: string) => string;
   /** The payment provider checks the card with its bank, with no charge; refusals are HttpErrors (402). */
   verifyCard: (card: CardInput) => Promise<void>;
+  /** The card this user's completed setup session took, and its bank accepted, on the provider's own page. */
+  cardSetup: (userId: string, sessionId: string) => Promise<CardSetup>;
   now: () => Date;
 }
 
@@ -51,33 +56,18 @@ export function createClaims(db: Db, deps: ClaimDeps) {
       throw new HttpError(409, earlier.fingerprint === fingerprint ? CARD_ALREADY_CLAIMED : PERSON_ALREADY_CLAIMED);
   }
 
-  return async function claim(userId: string, input: ClaimRequest) {
-    if (input.user_id && input.user_id !== userId)
+  /** The account's person (claimantOf), once it may still claim: told before any bank is asked. */
+  async function claimant(userId: string, claimedFor: string | null | undefined) {
+    if (claimedFor && claimedFor !== userId)
       throw new HttpError(400, 'The card verification is for the signed-in account only.');
-    const digits = input.card_number.replace(/\s+/g, '');
-    if (!/^\d{13,19}$/.test(digits) || !passesLuhn(digits))
-      throw new ValidationFailure([
-        { loc: ['body', 'card_number'], msg: 'Please enter a valid card number', type: 'value_error' },
-      ]);
-    const card = providerCard(
-      {
-        cardNumber: digits,
-        expiryDate: input.expiry_date,
-        securityCode: input.security_code,
-        holderName: input.card_holder_name,
-      },
-      deps.now(),
-    );
     const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
     if (!account) throw new HttpError(401, 'Not authenticated');
-    const fingerprint = deps.fingerprint(digits);
-    const person = claimantOf(account.email);
-    // Told before the bank is asked: a claim that cannot succeed costs no verification.
     if (await hasFreeCredit(db, userId, 'agreementOrTrial')) throw new HttpError(409, ALREADY_RECEIVED);
-    await refuseRepeated(fingerprint, person);
-    await throttle([verifications], [userId], 'card verification');
-    await deps.verifyCard(card);
+    return claimantOf(account.email);
+  }
 
+  /** The $100 for a card the provider accepted: once per card, per person, per account. */
+  async function grant(userId: string, fingerprint: string, person: string) {
     const outcome = await db.transaction(async (tx) => {
       const claimed = await tx
         .insert(cardClaims)
@@ -105,5 +95,42 @@ export function createClaims(db: Db, deps: ClaimDeps) {
       message: 'You received $100 of free credit, valid for 90 days.',
       new_balance: microsToDollars(await balanceMicros(db, userId)),
     };
+  }
+
+  return {
+    /** A card typed into the claim page (the test payment provider), checked with its bank here. */
+    async withCard(userId: string, input: ClaimRequest) {
+      const digits = input.card_number.replace(/\s+/g, '');
+      if (!/^\d{13,19}$/.test(digits) || !passesLuhn(digits))
+        throw new ValidationFailure([
+          { loc: ['body', 'card_number'], msg: 'Please enter a valid card number', type: 'value_error' },
+        ]);
+      const card = providerCard(
+        {
+          cardNumber: digits,
+          expiryDate: input.expiry_date,
+          securityCode: input.security_code,
+          holderName: input.card_holder_name,
+        },
+        deps.now(),
+      );
+      const person = await claimant(userId, input.user_id);
+      const fingerprint = deps.fingerprint(digits);
+      await refuseRepeated(fingerprint, person);
+      await throttle([verifications], [userId], 'card verification');
+      await deps.verifyCard(card);
+      return grant(userId, fingerprint, person);
+    },
+
+    /** A card Stripe's own page took and had its bank check (no number reached Atelier). */
+    async withCardSetup(userId: string, input: CardSetupClaimRequest) {
+      const person = await claimant(userId, input.user_id);
+      const card = await deps.cardSetup(userId, input.setup_session_id);
+      if (!card.fingerprint) throw new HttpError(400, CARD_NOT_IDENTIFIED);
+      // Keyed again, and apart from the numbers the test provider's claims are told by.
+      const fingerprint = deps.fingerprint(`stripe:${card.fingerprint}`);
+      await refuseRepeated(fingerprint, person);
+      return grant(userId, fingerprint, person);
+    },
   };
 }

@@ -5,7 +5,7 @@ import { onboarding, userSettings, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { grantFreeCredit } from '../credits/index.ts';
-import type { CardInput } from '../payments/index.ts';
+import type { CardInput, CardSetup } from '../payments/index.ts';
 import { providerCard } from './cards.ts';
 import { createClaims } from './claim.ts';
 import { detectCountry, findCountry, listCountries } from './countries.ts';
@@ -15,12 +15,15 @@ type ContactInformation = components['schemas']['ContactInformation'];
 type ContactInput = components['schemas']['ContactInformationInput'];
 type PaymentInformation = components['schemas']['PaymentInformation'];
 type PaymentInput = components['schemas']['PaymentInformationInput'];
+type CardSetupInput = components['schemas']['CardSetupResultInput'];
 type Step = components['schemas']['OnboardingStep'];
 
 /** The one platform provider whose onboarding this server runs (the path's `{provider}`). */
 export const ONBOARDING_PROVIDER = 'atelier';
 
 const CONTACT_FIRST = 'Save your contact information first.';
+const VERIFY_ONLY_SETUP =
+  'This card was set up only to be verified for the free trial. Add the card to pay with from this page.';
 const optional = (value: string | null | undefined) => value?.trim() || null;
 
 export interface OnboardingDeps {
@@ -32,6 +35,8 @@ export interface OnboardingDeps {
   fingerprint: (digits: string) => string;
   /** Has the payment provider check a card with its bank, with no charge (the claim page). */
   verifyCard: (card: CardInput) => Promise<void>;
+  /** The card this user's completed setup session took on the provider's own page (Stripe). */
+  cardSetup: (userId: string, sessionId: string) => Promise<CardSetup>;
   now?: () => Date;
 }
 
@@ -67,7 +72,41 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
     return { ...contact, payment_information: (row?.paymentInformation as PaymentInformation | null) ?? null };
   };
 
-  const claim = createClaims(db, { fingerprint: deps.fingerprint, verifyCard: deps.verifyCard, now });
+  /** The saved contact a card is saved under: it must be saved first, and be the one named. */
+  async function contactFor(userId: string, contactId: string) {
+    const row = await saved(userId);
+    const contact = contactOf(row);
+    if (!contact || contact.id !== contactId) throw notFound(CONTACT_FIRST);
+    return { row, contact };
+  }
+
+  /** Keeps what may be shown of the provider's card, and grants the payment-details credit once. */
+  async function keepPayment(
+    userId: string,
+    contact: ContactInformation,
+    card: Omit<PaymentInformation, 'id' | 'contact_information_id'>,
+  ) {
+    const payment: PaymentInformation = {
+      id: contact.payment_information?.id ?? randomUUID(),
+      contact_information_id: contact.id,
+      ...card,
+    };
+    await upsert(userId, { paymentInformation: payment });
+    await grantFreeCredit(db, {
+      userId,
+      credit: 'paymentDetails',
+      description: 'Free credit for adding payment details',
+      at: now(),
+    });
+    return { payment_information: payment };
+  }
+
+  const claim = createClaims(db, {
+    fingerprint: deps.fingerprint,
+    verifyCard: deps.verifyCard,
+    cardSetup: deps.cardSetup,
+    now,
+  });
 
   return {
     claim,
@@ -132,9 +171,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
     },
 
     async savePayment(userId: string, input: PaymentInput) {
-      const row = await saved(userId);
-      const contact = contactOf(row);
-      if (!contact || contact.id !== input.contact_information_id) throw notFound(CONTACT_FIRST);
+      const { row, contact } = await contactFor(userId, input.contact_information_id);
       const checked = providerCard(
         {
           cardNumber: input.card_number,
@@ -148,9 +185,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
       const card = await deps.saveCard(userId, checked);
       const same = input.same_billing_address;
       const country = row?.countryCode ? findCountry(row.countryCode, 'en') : null;
-      const payment: PaymentInformation = {
-        id: contact.payment_information?.id ?? randomUUID(),
-        contact_information_id: contact.id,
+      return keepPayment(userId, contact, {
         card_last4: card.last4,
         card_brand: card.brand,
         expiry_date: input.expiry_date,
@@ -162,15 +197,29 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
         billing_city: same ? contact.city : optional(input.billing_city),
         billing_province: same ? contact.province : optional(input.billing_province),
         billing_postal_code: same ? contact.postal_code : optional(input.billing_postal_code),
-      };
-      await upsert(userId, { paymentInformation: payment });
-      await grantFreeCredit(db, {
-        userId,
-        credit: 'paymentDetails',
-        description: 'Free credit for adding payment details',
-        at: now(),
       });
-      return { payment_information: payment };
+    },
+
+    /** The card Stripe's page took (no number reached Atelier), billed at the contact address. */
+    async saveCardSetup(userId: string, input: CardSetupInput) {
+      const { row, contact } = await contactFor(userId, input.contact_information_id);
+      const card = await deps.cardSetup(userId, input.setup_session_id);
+      if (card.purpose !== 'pay') throw new HttpError(400, VERIFY_ONLY_SETUP);
+      const country = row?.countryCode ? findCountry(row.countryCode, 'en') : null;
+      const twoDigits = (value: number) => String(value % 100).padStart(2, '0');
+      return keepPayment(userId, contact, {
+        card_last4: card.last4,
+        card_brand: card.brand,
+        expiry_date: `${twoDigits(card.expMonth)}/${twoDigits(card.expYear)}`,
+        cardholder_name: card.holderName?.trim() || contact.legal_name,
+        same_billing_address: true,
+        billing_country: country?.name ?? null,
+        billing_street_address: contact.street_address,
+        billing_apt_suite: contact.apt_suite,
+        billing_city: contact.city,
+        billing_province: contact.province,
+        billing_postal_code: contact.postal_code,
+      });
     },
 
     /** Activates the account once the required steps are saved; otherwise lists what is missing and changes nothing. */
@@ -208,9 +257,14 @@ export function onboardingHandlers(service: OnboardingService, hosted: boolean):
     saveUserCountry: async (ctx) => service.saveCountry(userOf(ctx), ctx.body.country),
     saveContactInformation: async (ctx) => service.saveContact(userOf(ctx), ctx.body),
     savePaymentInformation: async (ctx) => service.savePayment(userOf(ctx), ctx.body),
+    saveCardSetup: async (ctx) => service.saveCardSetup(userOf(ctx), ctx.body),
     claimCredits: async (ctx) => {
       if (!hosted) throw notFound('Not found');
-      return service.claim(requireUser(ctx).id, ctx.body);
+      return service.claim.withCard(requireUser(ctx).id, ctx.body);
+    },
+    claimCreditsWithCardSetup: async (ctx) => {
+      if (!hosted) throw notFound('Not found');
+      return service.claim.withCardSetup(requireUser(ctx).id, ctx.body);
     },
     startFree: async (ctx) => service.startFree(userOf(ctx)),
   };

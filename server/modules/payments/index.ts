@@ -25,7 +25,7 @@ import {
 export { listPurchases, recordRefund, RefundTooLarge } from './refunds.ts';
 export { createStripeProvider, type StripeConfig } from './stripe-provider.ts';
 export { TEST_PAYMENT_PREFIX, testPaymentProvider } from './test-provider.ts';
-export type { CardInput, PaymentProvider } from './provider.ts';
+export type { CardInput, CardSetup, PaymentProvider } from './provider.ts';
 
 /** Spec §9: purchases start at $5. */
 export const MINIMUM_PURCHASE_CENTS = 500;
@@ -33,6 +33,18 @@ const MICROS_PER_CENT = 10_000n;
 const NO_HOSTED_PAGES =
   'The test payment provider has no payment page: it charges the card saved in registration onboarding. Hosted checkout needs Stripe (STRIPE_SECRET_KEY).';
 const NO_CARD = 'No payment method is saved yet. Add a card under Payment method on your profile, then buy credits.';
+// Stripe's own page takes every card, so that no card number reaches Atelier.
+const NO_CARD_FORM =
+  "Cards are entered on Stripe's own page here, never on Atelier's: use its card setup (createCustomerSetupSession).";
+const NOT_YOUR_SETUP = 'No card setup of this account has this id.';
+
+/** Where a hosted card setup sends the browser back, by the page that started it. */
+const SETUP_RETURN_PATHS = {
+  profile: '/profile',
+  onboarding: '/registration-onboarding',
+  claim: '/claim-credit',
+} as const;
+export type SetupReturn = keyof typeof SETUP_RETURN_PATHS;
 // Its answer may have been lost after it charged: then its notification credits the purchase.
 const PROVIDER_DOWN =
   'The payment provider did not answer. If your card was charged, the credits arrive within a few minutes; check your balance before trying again.';
@@ -167,7 +179,13 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     return row !== undefined;
   }
 
-  const returnUrl = (outcome: string) => `${deps.publicUrl}/profile?payment=${outcome}`;
+  const returnUrl = (outcome: string, page: SetupReturn = 'profile') =>
+    `${deps.publicUrl}${SETUP_RETURN_PATHS[page]}?payment=${outcome}`;
+
+  function cardForm() {
+    if (!provider.cardForm) throw new HttpError(400, NO_CARD_FORM);
+    return provider.cardForm;
+  }
 
   /** The provider's checkout page for `amountCents` (the same page again for the same attempt); the customer it made is kept. */
   async function checkoutPage(hosted: HostedPages, userId: string, payer: Payer, amountCents: number, attempt: string) {
@@ -187,14 +205,28 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     /** Hands a card to the provider and keeps its reference; the card itself is never stored. */
     saveCard: (userId: string, card: CardInput) =>
       answering(async () => {
+        const form = cardForm();
         const { payer } = await payerOf(userId);
-        const saved = await provider.saveCard(payer, card);
+        const saved = await form.saveCard(payer, card);
         await remember(userId, columnsOf(saved));
         return saved;
       }),
 
     /** Has the provider check a card with its bank, with no charge; nothing of it is kept. */
-    verifyCard: (card: CardInput) => answering(() => provider.verifyCard(card)),
+    verifyCard: (card: CardInput) => answering(() => cardForm().verifyCard(card)),
+
+    /**
+     * The card this user's completed setup session took on the provider's page; a card to pay
+     * with is kept as the saved one (as its notification also does), one only verified is not.
+     */
+    cardSetup: (userId: string, sessionId: string) =>
+      answering(async () => {
+        if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
+        const setup = await provider.hosted.setupResult(sessionId);
+        if (setup.userId !== userId) throw new HttpError(404, NOT_YOUR_SETUP);
+        if (setup.purpose === 'pay') await remember(userId, columnsOf(setup));
+        return setup;
+      }),
 
     /** Charges the saved card (or, on Stripe without one, answers its checkout page). Amounts are rounded to cents. */
     purchase: (userId: string, amountDollars: number, idempotencyKey?: string) =>
@@ -239,13 +271,15 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
         return { redirect_url: await checkoutPage(provider.hosted, userId, payer, amountCents, attempt) };
       }),
 
-    setup: (userId: string) =>
+    setup: (userId: string, page: SetupReturn = 'profile') =>
       answering(async () => {
         if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
         const { payer } = await payerOf(userId);
         const session = await provider.hosted.setup(payer, {
-          successUrl: returnUrl('card-saved'),
-          cancelUrl: returnUrl('cancelled'),
+          // The provider fills the session's id in: the page back names it to the server.
+          successUrl: `${returnUrl('card-saved', page)}&setup_session={CHECKOUT_SESSION_ID}`,
+          cancelUrl: returnUrl('cancelled', page),
+          purpose: page === 'claim' ? 'verify' : 'pay',
         });
         await remember(userId, { customerId: session.customerId });
         return { redirect_url: session.url };
@@ -293,7 +327,7 @@ export function paymentsHandlers(payments: PaymentsService): Handlers {
       payments.purchase(requireUser(ctx).id, ctx.body.amount, idempotencyKeyOf(ctx.headers)),
     createCheckoutSession: async (ctx) =>
       payments.checkout(requireUser(ctx).id, ctx.body.amount, idempotencyKeyOf(ctx.headers)),
-    createCustomerSetupSession: async (ctx) => payments.setup(requireUser(ctx).id),
+    createCustomerSetupSession: async (ctx) => payments.setup(requireUser(ctx).id, ctx.body?.return_to),
     receivePaymentWebhook: async (ctx) => {
       const signature = ctx.headers['stripe-signature'];
       return payments.notification(ctx.rawBody, typeof signature === 'string' ? signature : undefined);

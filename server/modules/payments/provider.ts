@@ -34,15 +34,42 @@ export type ProviderEvent =
   | ({ kind: 'card-saved'; userId: string } & SavedCard)
   | { kind: 'ignored'; type: string };
 
+/** Why a card is set up on the provider's page: to pay with it, or only to verify it for the trial. */
+export type SetupPurpose = 'pay' | 'verify';
+
+/** A card the provider's own page took and the provider accepted (a succeeded SetupIntent). */
+export interface CardSetup extends SavedCard {
+  /** The user the session was made for. */
+  userId: string | null;
+  purpose: SetupPurpose;
+  /** The provider's fingerprint of the card number (the same card, the same one), when it gives one. */
+  fingerprint: string | null;
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  holderName: string | null;
+}
+
 /** Pages the provider hosts (Stripe Checkout); a provider without them charges saved cards only. */
 export interface HostedPages {
   checkout(
     payer: Payer,
     input: { amountCents: number; successUrl: string; cancelUrl: string; idempotencyKey: string },
   ): Promise<HostedSession>;
-  setup(payer: Payer, input: { successUrl: string; cancelUrl: string }): Promise<HostedSession>;
+  /** `successUrl` may hold `{CHECKOUT_SESSION_ID}`, which the provider fills in on the way back. */
+  setup(payer: Payer, input: { successUrl: string; cancelUrl: string; purpose: SetupPurpose }): Promise<HostedSession>;
+  /** The card a completed setup session took; throws PaymentRejected when it took none. */
+  setupResult(sessionId: string): Promise<CardSetup>;
   /** Checks a notification's signature over its exact bytes and reads it. */
   event(rawBody: Buffer, signature: string): Promise<ProviderEvent>;
+}
+
+/** Atelier's own card form, for a provider that takes card numbers from it (the test provider only). */
+export interface CardForm {
+  /** Keeps the card at the provider for later charges; throws CardDeclined when it refuses the card. */
+  saveCard(payer: Payer, card: CardInput): Promise<SavedCard>;
+  /** Has the provider check the card with its bank, charging and keeping nothing; throws CardDeclined or PaymentRejected. */
+  verifyCard(card: CardInput): Promise<void>;
 }
 
 export interface HostedSession {
@@ -55,10 +82,8 @@ export interface PaymentProvider {
   readonly name: 'stripe' | 'test';
   /** Its payments are test ones: no money moves. */
   readonly test: boolean;
-  /** Keeps the card at the provider for later charges; throws CardDeclined when it refuses the card. */
-  saveCard(payer: Payer, card: CardInput): Promise<SavedCard>;
-  /** Has the provider check the card with its bank, charging and keeping nothing; throws CardDeclined or PaymentRejected. */
-  verifyCard(card: CardInput): Promise<void>;
+  /** Null where the provider's own page takes every card, so no card number reaches Atelier (Stripe). */
+  readonly cardForm: CardForm | null;
   /** Charges a saved card now; throws CardDeclined or ProviderFailed. */
   charge(input: {
     payer: Payer;

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import {
   BadSignature,
   CardDeclined,
-  type CardInput,
+  type CardSetup,
   IdempotencyConflict,
   NotConfigured,
   PaymentRejected,
@@ -35,6 +35,9 @@ const loadSdk = () =>
 
 /** Stripe's errors as ours: its card errors carry a message meant for the card holder. */
 function translated(error: unknown): Error {
+  // Ours already (a payment that needs the bank's page, a session that took no card): as it is.
+  if (error instanceof CardDeclined || error instanceof PaymentRejected || error instanceof ProviderFailed)
+    return error;
   if (sdk && error instanceof sdk.errors.StripeCardError) return new CardDeclined(error.message);
   if (sdk && error instanceof sdk.errors.StripeInvalidRequestError) return new PaymentRejected(error.message);
   if (sdk && error instanceof sdk.errors.StripeSignatureVerificationError) return new BadSignature(error.message);
@@ -57,21 +60,13 @@ const cardOf = (method: Stripe.PaymentMethod, customerId: string): SavedCard => 
   last4: method.card?.last4 ?? '',
 });
 
-const cardMethod = (stripe: Stripe, card: CardInput) =>
-  stripe.paymentMethods.create({
-    type: 'card',
-    card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc },
-    billing_details: { name: card.holderName },
-  });
-
-// This server has no page for the bank's own check (3-D Secure) of a card it verifies.
-const BANK_ASKS_TO_CONFIRM_CARD =
-  'Your bank asks to confirm this card, which this page cannot do. Please use another card.';
+// A setup session the browser names on its way back, which took no card (left, or not this user's).
+const NO_CARD_SET_UP = 'Stripe has no card set up in this session. Please add the card again.';
 
 /** The id of a field Stripe sends as an id or as the expanded object. */
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
 
-/** Payments through Stripe: saved cards charged off-session, Checkout for hosted payment and setup, signed webhooks. */
+/** Payments through Stripe: cards set up on its hosted page and charged off-session, Checkout for payment, signed webhooks. */
 export function createStripeProvider(config: StripeConfig): PaymentProvider {
   const api = config.apiUrl ? new URL(config.apiUrl) : null;
   let client: Promise<Stripe> | null = null;
@@ -107,6 +102,9 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
         reference: idOf(session.payment_intent) ?? session.id,
         amountCents: session.amount_total ?? 0,
       };
+    // A card set up only to be verified (the trial) is not the one to pay with.
+    if (session.mode === 'setup' && session.metadata?.purpose === 'verify')
+      return { kind: 'ignored', type: 'checkout.session.completed (setup to verify a card)' };
     if (session.mode === 'setup' && session.setup_intent) {
       const intentId = typeof session.setup_intent === 'string' ? session.setup_intent : session.setup_intent.id;
       const intent = await stripe.setupIntents.retrieve(intentId, { expand: ['payment_method'] });
@@ -121,28 +119,8 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
   return {
     name: 'stripe',
     test: config.secretKey.includes('_test_'),
-    saveCard: (payer, card) =>
-      withStripe(async (stripe) => {
-        // Raw card numbers reach Stripe's API only when the account allows it; otherwise its
-        // error says so, and the hosted setup session is the way to save a card.
-        const customerId = await customerOf(stripe, payer);
-        const method = await cardMethod(stripe, card);
-        await stripe.paymentMethods.attach(method.id, { customer: customerId });
-        return cardOf(method, customerId);
-      }),
-    verifyCard: (card) =>
-      withStripe(async (stripe) => {
-        // A confirmed SetupIntent is Stripe's check of a card with its bank, without a charge.
-        const method = await cardMethod(stripe, card);
-        const intent = await stripe.setupIntents.create({
-          payment_method: method.id,
-          // Confirmed here, with no page to send the card holder to.
-          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-          usage: 'off_session',
-          confirm: true,
-        });
-        if (intent.status !== 'succeeded') throw new CardDeclined(BANK_ASKS_TO_CONFIRM_CARD);
-      }),
+    // Stripe's own page takes every card: no card number reaches Atelier (PCI DSS SAQ A).
+    cardForm: null,
     charge: ({ payer, paymentMethodId, amountCents, description, idempotencyKey }) =>
       withStripe(async (stripe) => {
         const intent = await stripe.paymentIntents.create(
@@ -187,7 +165,7 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
           if (!session.url) throw new ProviderFailed('Stripe returned a checkout session without a URL');
           return { url: session.url, customerId };
         }),
-      setup: (payer, { successUrl, cancelUrl }) =>
+      setup: (payer, { successUrl, cancelUrl, purpose }) =>
         withStripe(async (stripe) => {
           const customerId = await customerOf(stripe, payer);
           const session = await stripe.checkout.sessions.create({
@@ -195,11 +173,41 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
             currency: 'usd',
             customer: customerId,
             client_reference_id: payer.userId,
+            metadata: { purpose },
             success_url: successUrl,
             cancel_url: cancelUrl,
           });
           if (!session.url) throw new ProviderFailed('Stripe returned a setup session without a URL');
           return { url: session.url, customerId };
+        }),
+      setupResult: (sessionId) =>
+        withStripe(async (stripe): Promise<CardSetup> => {
+          const session = await stripe.checkout.sessions.retrieve(sessionId, {
+            expand: ['setup_intent.payment_method'],
+          });
+          const intent = session.setup_intent;
+          const method = intent && typeof intent !== 'string' ? intent.payment_method : null;
+          const customerId = idOf(session.customer);
+          if (
+            session.mode !== 'setup' ||
+            session.status !== 'complete' ||
+            typeof intent === 'string' ||
+            intent?.status !== 'succeeded' ||
+            !method ||
+            typeof method === 'string' ||
+            !method.card ||
+            !customerId
+          )
+            throw new PaymentRejected(NO_CARD_SET_UP);
+          return {
+            ...cardOf(method, customerId),
+            userId: session.client_reference_id,
+            purpose: session.metadata?.purpose === 'verify' ? 'verify' : 'pay',
+            fingerprint: method.card.fingerprint ?? null,
+            expMonth: method.card.exp_month,
+            expYear: method.card.exp_year,
+            holderName: method.billing_details.name,
+          };
         }),
       event: (rawBody, signature) =>
         withStripe(async (stripe) => {

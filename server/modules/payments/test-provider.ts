@@ -105,17 +105,19 @@ export const testPaymentProvider: PaymentProvider = {
   name: 'test',
   test: true,
   hosted: null,
-  async saveCard(_payer, card) {
-    const known = accepted(card);
-    return {
-      customerId: null,
-      paymentMethodId: methodId(known.outcome),
-      brand: known.brand,
-      last4: card.number.slice(-4),
-    };
-  },
-  async verifyCard(card) {
-    accepted(card);
+  cardForm: {
+    async saveCard(_payer, card) {
+      const known = accepted(card);
+      return {
+        customerId: null,
+        paymentMethodId: methodId(known.outcome),
+        brand: known.brand,
+        last4: card.number.slice(-4),
+      };
+    },
+    async verifyCard(card) {
+      accepted(card);
+    },
   },
   charge: ({ paymentMethodId, amountCents, idempotencyKey }) =>
     chargeOnce(idempotencyKey, JSON.stringify([paymentMethodId, amountCents]), async () => {
