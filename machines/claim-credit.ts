@@ -1,11 +1,14 @@
-import { assign, setup, type SnapshotFrom } from 'xstate';
+import { and, assign, setup, type SnapshotFrom } from 'xstate';
 import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 
 // The claim-credit page's card verification form (spec §2, §4, §5, §8). Start free checks the
 // fields: a card number (spaces ignored, 13 to 19 digits), an expiry date (MM/YY) and security
 // code (3 or 4 digits) — which the spec's form lacks and the payment provider's check of the card
 // needs — a holder, a billing address and the terms; each error clears when its field is edited. A valid form is sent; success leads to
-// /dashboard, a failure shows the server's detail (or 'Registration failed.').
+// /dashboard, a failure shows the server's detail (or 'Registration failed.'). Where the payment
+// provider's own page takes cards (Stripe, `hostedCard`), the card fields are not on this form:
+// OPEN_CARD_SETUP sends the browser to that page, which comes back with the `setupSession` that
+// verified the card; then the billing address and the terms are sent with it.
 
 export interface ClaimForm {
   card_number: string;
@@ -44,9 +47,14 @@ function presentAndShaped(value: string, shape: RegExp, field: ClaimField, missi
   return shape.test(value) ? {} : { [field]: misshapen };
 }
 
-/** Spec §5's checks, in the form's order. */
-export function claimErrors(form: ClaimForm): Partial<Record<ClaimField, ClaimError>> {
+/** Spec §5's checks, in the form's order; the provider's page checks the card fields it takes (`hostedCard`). */
+export function claimErrors(form: ClaimForm, hostedCard = false): Partial<Record<ClaimField, ClaimError>> {
   const digits = form.card_number.replace(/\s+/g, '');
+  if (hostedCard)
+    return {
+      ...(form.billing_address.trim() === '' ? { billing_address: 'addressRequired' as const } : {}),
+      ...(form.acceptTerms ? {} : { acceptTerms: 'termsRequired' as const }),
+    };
   return {
     ...(digits === '' ? { card_number: 'cardRequired' as const } : {}),
     ...(digits !== '' && !/^\d{13,19}$/.test(digits) ? { card_number: 'cardInvalid' as const } : {}),
@@ -58,30 +66,45 @@ export function claimErrors(form: ClaimForm): Partial<Record<ClaimField, ClaimEr
   };
 }
 
-export interface ClaimContext {
+export interface ClaimInput {
+  /** Cards are entered on the payment provider's page, never in this form. */
+  hostedCard: boolean;
+  /** The setup session that page sent the browser back with: the card it verified. */
+  setupSession: string | null;
+}
+
+export interface ClaimContext extends ClaimInput {
   form: ClaimForm;
   errors: Partial<Record<ClaimField, ClaimError>>;
   failure: unknown;
 }
 
-export type ClaimEvent = { type: 'CHANGE'; field: ClaimField; value: string | boolean } | { type: 'SUBMIT' };
+export type ClaimEvent =
+  { type: 'CHANGE'; field: ClaimField; value: string | boolean } | { type: 'SUBMIT' } | { type: 'OPEN_CARD_SETUP' };
 
 export const claimCreditMachine = setup({
-  types: { context: {} as ClaimContext, events: {} as ClaimEvent },
+  types: { context: {} as ClaimContext, events: {} as ClaimEvent, input: {} as ClaimInput },
   actors: {
-    /** POST /api/auth/claim. */
-    claim: notProvidedPromise<unknown, ClaimForm>('claim'),
+    /** POST /api/auth/claim, or with the provider's setup session /api/auth/claim/card-setup. */
+    claim: notProvidedPromise<unknown, ClaimForm & { setupSession: string | null }>('claim'),
+    /** The provider's card page, coming back here: answers where to send the browser. */
+    startCardSetup: notProvidedPromise<string>('startCardSetup'),
   },
   actions: {
     /** On to /dashboard, with the balance read again. */
     claimed: notProvidedAction('claimed'),
+    /** Sends the browser to the provider's card page. */
+    openCardSetup: notProvidedAction<string>('openCardSetup'),
   },
   guards: {
-    valid: ({ context }) => Object.keys(claimErrors(context.form)).length === 0,
+    valid: ({ context }) => Object.keys(claimErrors(context.form, context.hostedCard)).length === 0,
+    // With the provider's page, a claim needs the card it verified.
+    hasCard: ({ context }) => !context.hostedCard || context.setupSession !== null,
+    hostedCard: ({ context }) => context.hostedCard,
   },
 }).createMachine({
   id: 'claimCredit',
-  context: { form: EMPTY_CLAIM, errors: {}, failure: null },
+  context: ({ input }) => ({ ...input, form: EMPTY_CLAIM, errors: {}, failure: null }),
   initial: 'editing',
   states: {
     editing: {
@@ -93,16 +116,37 @@ export const claimCreditMachine = setup({
           }),
         },
         SUBMIT: [
-          { guard: 'valid', target: 'claiming', actions: assign({ errors: {}, failure: null }) },
-          { actions: assign(({ context }) => ({ errors: claimErrors(context.form) })) },
+          {
+            guard: and(['hasCard', 'valid']),
+            target: 'claiming',
+            actions: assign({ errors: {}, failure: null }),
+          },
+          {
+            guard: 'hasCard',
+            actions: assign(({ context }) => ({ errors: claimErrors(context.form, context.hostedCard) })),
+          },
         ],
+        OPEN_CARD_SETUP: { guard: 'hostedCard', target: 'openingCardSetup', actions: assign({ failure: null }) },
       },
     },
+    openingCardSetup: {
+      invoke: {
+        id: 'startCardSetup',
+        src: 'startCardSetup',
+        onDone: {
+          target: 'leftForCardSetup',
+          actions: { type: 'openCardSetup', params: ({ event }) => event.output },
+        },
+        onError: { target: 'editing', actions: assign(({ event }) => ({ failure: event.error ?? 'failed' })) },
+      },
+    },
+    /** The browser is on its way to the provider's page. */
+    leftForCardSetup: {},
     claiming: {
       invoke: {
         id: 'claim',
         src: 'claim',
-        input: ({ context }) => context.form,
+        input: ({ context }) => ({ ...context.form, setupSession: context.setupSession }),
         onDone: { target: 'claimed', actions: 'claimed' },
         onError: { target: 'editing', actions: assign(({ event }) => ({ failure: event.error ?? 'failed' })) },
       },

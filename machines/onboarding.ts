@@ -7,7 +7,9 @@ import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 // when saving fails. A saved country means step 1 was agreed: a reload opens step 2 again. Step 2 'Payment Information Verification': the contact information dialog,
 // then (only once contact information is saved) the card dialog; a failed save shows the Error
 // dialog; Back returns to step 1; Start Free activates the account and shows the dashboard, or
-// lists the missing steps in the 'Complete Required Steps' dialog.
+// lists the missing steps in the 'Complete Required Steps' dialog. Where the payment provider's own
+// page takes cards (Stripe, `hostedCard`), the card button opens that page instead of the card
+// dialog, and the page back (`setupSession`) has the card it took kept, then shows step 2.
 
 export type ContactInformation = components['schemas']['ContactInformation'];
 export type ContactInput = components['schemas']['ContactInformationInput'];
@@ -27,7 +29,14 @@ export interface OnboardingStart {
 /** Which save failed, for the Error dialog's fallback text (the server's detail comes first). */
 export type FailedSave = 'contact' | 'payment' | 'start';
 
-export interface OnboardingContext {
+export interface OnboardingInput {
+  /** Cards are entered on the payment provider's page, never in Atelier's card dialog. */
+  hostedCard: boolean;
+  /** The setup session that page sent the browser back with, once. */
+  setupSession: string | null;
+}
+
+export interface OnboardingContext extends OnboardingInput {
   countryId: number | null;
   contact: ContactInformation | null;
   failure: { save: FailedSave; error: unknown } | null;
@@ -50,7 +59,7 @@ const failed =
   ({ event }: { event: ErrorActorEvent }) => ({ failure: { save, error: event.error } });
 
 export const onboardingMachine = setup({
-  types: { context: {} as OnboardingContext, events: {} as OnboardingEvent },
+  types: { context: {} as OnboardingContext, events: {} as OnboardingEvent, input: {} as OnboardingInput },
   actors: {
     /** Saved form data, else the detected country. */
     loadStart: notProvidedPromise<OnboardingStart>('loadStart'),
@@ -60,10 +69,21 @@ export const onboardingMachine = setup({
       'savePayment',
     ),
     startFree: notProvidedPromise<StartFreeResult>('startFree'),
+    /** The provider's card page: answers where to send the browser. */
+    startCardSetup: notProvidedPromise<string>('startCardSetup'),
+    /** Keeps the card the provider's page took in `setup_session_id`. */
+    saveCardSetup: notProvidedPromise<PaymentInformation, { contact_information_id: string; setup_session_id: string }>(
+      'saveCardSetup',
+    ),
   },
   actions: {
     /** The account is active: on to /dashboard (and a fresh read of the user). */
     showDashboard: notProvidedAction('showDashboard'),
+    /** Sends the browser to the provider's card page. */
+    openCardSetup: notProvidedAction<string>('openCardSetup'),
+    /** The page back's setup session is used: it leaves the address (a reload does not send it again). */
+    leaveCardSetup: notProvidedAction('leaveCardSetup'),
+    forgetSetupSession: assign({ setupSession: null }),
     begin: assign((_, start: OnboardingStart) => ({ countryId: start.countryId, contact: start.contact })),
     chooseCountry: assign((_, countryId: number | null) => ({ countryId })),
     keepContact: assign(({ context }, contact: ContactInformation) => ({
@@ -84,10 +104,19 @@ export const onboardingMachine = setup({
     hasContact: ({ context }) => context.contact !== null,
     started: (_, result: StartFreeResult) => result.success,
     agreedBefore: (_, start: OnboardingStart) => start.agreed,
+    backFromCardSetup: ({ context }, start: OnboardingStart) => context.setupSession !== null && start.contact !== null,
+    hostedCard: ({ context }) => context.contact !== null && context.hostedCard,
   },
 }).createMachine({
   id: 'onboarding',
-  context: { countryId: null, contact: null, failure: null, missingSteps: [] },
+  context: ({ input }) => ({
+    hostedCard: input.hostedCard,
+    setupSession: input.setupSession,
+    countryId: null,
+    contact: null,
+    failure: null,
+    missingSteps: [],
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -95,6 +124,17 @@ export const onboardingMachine = setup({
         id: 'loadStart',
         src: 'loadStart',
         onDone: [
+          {
+            guard: {
+              type: 'backFromCardSetup',
+              params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
+            },
+            target: 'payment.keepingCardSetup',
+            actions: {
+              type: 'begin',
+              params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
+            },
+          },
           {
             guard: {
               type: 'agreedBefore',
@@ -145,7 +185,10 @@ export const onboardingMachine = setup({
         overview: {
           on: {
             EDIT_CONTACT: 'contactDialog',
-            EDIT_PAYMENT: { guard: 'hasContact', target: 'paymentDialog' },
+            EDIT_PAYMENT: [
+              { guard: 'hostedCard', target: 'openingCardSetup' },
+              { guard: 'hasContact', target: 'paymentDialog' },
+            ],
             BACK: '#onboarding.account',
             START_FREE: 'starting',
           },
@@ -195,6 +238,44 @@ export const onboardingMachine = setup({
             },
           },
         },
+        openingCardSetup: {
+          invoke: {
+            id: 'startCardSetup',
+            src: 'startCardSetup',
+            onDone: {
+              target: 'leftForCardSetup',
+              actions: {
+                type: 'openCardSetup',
+                params: ({ event }: { event: DoneActorEvent<string> }) => event.output,
+              },
+            },
+            onError: { target: 'failed', actions: assign(failed('payment')) },
+          },
+        },
+        /** The browser is on its way to the provider's page. */
+        leftForCardSetup: {},
+        keepingCardSetup: {
+          entry: 'leaveCardSetup',
+          invoke: {
+            id: 'saveCardSetup',
+            src: 'saveCardSetup',
+            input: ({ context }) => ({
+              contact_information_id: context.contact?.id ?? '',
+              setup_session_id: context.setupSession ?? '',
+            }),
+            onDone: {
+              target: 'overview',
+              actions: [
+                'forgetSetupSession',
+                {
+                  type: 'keepPayment',
+                  params: ({ event }: { event: DoneActorEvent<PaymentInformation> }) => event.output,
+                },
+              ],
+            },
+            onError: { target: 'failed', actions: ['forgetSetupSession', assign(failed('payment'))] },
+          },
+        },
         starting: {
           invoke: {
             id: 'startFree',
@@ -238,7 +319,12 @@ export const selectIsSaving = (snapshot: OnboardingSnapshot) =>
   snapshot.matches({ account: 'saving' }) ||
   snapshot.matches({ payment: { contactDialog: 'saving' } }) ||
   snapshot.matches({ payment: { paymentDialog: 'saving' } }) ||
+  snapshot.matches({ payment: 'openingCardSetup' }) ||
+  snapshot.matches({ payment: 'leftForCardSetup' }) ||
+  snapshot.matches({ payment: 'keepingCardSetup' }) ||
   snapshot.matches({ payment: 'starting' });
+export const selectIsKeepingCardSetup = (snapshot: OnboardingSnapshot) =>
+  snapshot.matches({ payment: 'keepingCardSetup' });
 export const selectOpenDialog = (
   snapshot: OnboardingSnapshot,
 ): 'contact' | 'payment' | 'error' | 'missingSteps' | null => {

@@ -889,6 +889,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{provider}/onboarding/card-setup-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step 2 — open Stripe's page to add the card
+         * @description createCustomerSetupSession for an account still in registration onboarding (which
+         *     reaches only onboarding's operations): Stripe's page takes the card and sends the
+         *     browser back to `/registration-onboarding?payment=card-saved&setup_session={id}`,
+         *     which names the session to saveCardSetup. 501 with the test payment provider, whose
+         *     card form is savePaymentInformation.
+         */
+        post: operations["createOnboardingCardSetupSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{provider}/onboarding/save-card-setup": {
         parameters: {
             query?: never;
@@ -2374,10 +2398,10 @@ export interface components {
         };
         CardSetupRequest: {
             /**
-             * @description The page Stripe sends the browser back to; `claim` only verifies the card.
+             * @description The page Stripe sends the browser back to; `claim` only verifies the card (onboarding has createOnboardingCardSetupSession).
              * @enum {string}
              */
-            return_to?: "profile" | "onboarding" | "claim";
+            return_to?: "profile" | "claim";
         };
         CardSetupResultInput: {
             contact_information_id: string;
@@ -4747,6 +4771,34 @@ export interface operations {
             402: components["responses"]["CardDeclined"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    createOnboardingCardSetupSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform provider whose onboarding this is; this server runs `atelier` (404 for any other). */
+                provider: components["parameters"]["OnboardingProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

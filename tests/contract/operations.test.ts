@@ -77,10 +77,13 @@ const paidBuyer = async () => (buyer ??= await signUp(paid.app, paid.db, 'buyer@
 /** A new account of the Stripe app whose card `cardNumber` was taken on Stripe's page for `returnTo`. */
 async function setUpOnStripePage(email: string, cardNumber: string, returnTo: 'onboarding' | 'claim') {
   const user = await signUp(paid.app, paid.db, email);
-  const setup = await call(paid.app, 'POST', '/api/billing/create-customer-setup-session', {
-    token: user.token,
-    body: { return_to: returnTo },
-  });
+  const setup =
+    returnTo === 'onboarding'
+      ? await call(paid.app, 'POST', '/api/atelier/onboarding/card-setup-session', { token: user.token })
+      : await call(paid.app, 'POST', '/api/billing/create-customer-setup-session', {
+          token: user.token,
+          body: { return_to: returnTo },
+        });
   const sessionId = (setup.body?.redirect_url as string).split('/').at(-1) as string;
   stripe.completeSetup(sessionId, cardNumber);
   return { token: user.token, sessionId };
@@ -352,6 +355,10 @@ const scenarios: Record<string, (s: Session) => Promise<unknown>> = {
       token: (await paidBuyer()).token,
       body: { amount: 25 },
     }),
+  createOnboardingCardSetupSession: async () => {
+    const user = await signUp(paid.app, paid.db, 'setup-session@acme.example', { onboarded: false });
+    return call(paid.app, 'POST', '/api/atelier/onboarding/card-setup-session', { token: user.token });
+  },
   saveCardSetup: async () => {
     const { token, sessionId } = await setUpOnStripePage('setup@acme.example', '4242424242424242', 'onboarding');
     return call(paid.app, 'POST', '/api/atelier/onboarding/save-card-setup', {

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { browserMissing, seriousAccessibilityViolations, type Browser } from '../support/browser.ts';
 import { browserSuite, keepToken, pagesWithoutErrors } from '../support/browser-suite.ts';
 import { mailedLink } from '../support/mail.ts';
+import { saveBerlinAddress } from '../support/onboarding-page.ts';
 import { startGitHubApiServer, startGitLabApiServer } from '../support/git-host-apis.ts';
 import { toolPrefix } from '../../server/agent/tools/mcp.ts';
 import { startEchoHttpServer } from '../support/mcp-echo-http.ts';
@@ -107,6 +108,20 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
   it('saves a card through Stripe’s hosted page from the profile, says so on the way back, and buys with it', async () => {
     const { server, browser } = suite;
     const { token } = await activeAccount(server, 'card');
+    // The contact information registration onboarding saved, which the card is shown under.
+    const contact = await api(server, '/api/atelier/onboarding/save-contact-information', {
+      method: 'POST',
+      token,
+      body: {
+        organization_name: 'Acme',
+        legal_name: 'Card Holder',
+        street_address: 'Main 1',
+        city: 'Berlin',
+        province: 'Berlin',
+        postal_code: '10115',
+      },
+    });
+    expect(contact.status).toBe(200);
     const page = await signedInPage(browser, server, token, '/profile');
     await page.getByRole('button', { name: 'Save a card' }).click();
     await page.waitForURL(`${stripe.url}/checkout/**`);
@@ -119,11 +134,14 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
       body: saved.payload,
     });
     expect(notified.status).toBe(200);
-    await page.goto(`${server.url}/profile?payment=card-saved`);
+    // Stripe sends the browser back naming the session: the card is kept, and earns its $50 once.
+    await page.goto(stripe.returnUrl(session));
     await page
       .getByRole('region', { name: 'Payment' })
       .getByText('Your card is saved. Buying credits now charges it directly.')
       .waitFor();
+    await page.getByLabel('Credits: $50.00').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Buy Credits' }).click();
     const dialog = page.getByRole('dialog', { name: 'Buy Credits' });
@@ -132,6 +150,63 @@ describe.skipIf(browserMissing())('the settings screens of the hosted service', 
     await page.getByText(/^Credits purchased\. Your balance is now \$\d+\.\d\d\.$/).waitFor();
     const charge = stripe.requests.filter((request) => request.path === '/v1/payment_intents').at(-1);
     expect(charge?.form).toMatchObject({ amount: '1500', off_session: 'true' });
+    await page.close();
+  });
+
+  it('takes the onboarding card and the trial’s card on Stripe’s page: no card field on Atelier’s', async () => {
+    const { server, browser } = suite;
+    const email = `stripe-onboarding.${Date.now()}@acme-e2e.dev`;
+    expect(
+      (await api(server, '/api/auth/register', { method: 'POST', body: { name: 'Ada', email, password: PASSWORD } }))
+        .status,
+    ).toBe(200);
+    const verification = new URLSearchParams((await mailedLink(server, email)).split('?')[1]).get('token');
+    expect(
+      (await api(server, '/api/auth/verify-email', { method: 'POST', body: { token: verification } })).status,
+    ).toBe(200);
+    const login = await api(server, '/api/auth/login', { method: 'POST', body: { email, password: PASSWORD } });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const page = await signedInPage(browser, server, token, '/registration-onboarding');
+    await page.getByLabel('Country').selectOption({ label: 'Germany' });
+    await page.getByRole('button', { name: 'Agree & continue' }).click();
+    await page.getByRole('button', { name: 'Add name and address' }).click();
+    const contact = page.getByRole('dialog', { name: 'Contact information' });
+    await contact.getByLabel('Organization name').fill('Acme GmbH');
+    await saveBerlinAddress(contact);
+    await page.getByText('Stripe’s own page takes your card: its number never reaches Atelier.').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Add a card on Stripe’s page' }).click();
+    await page.waitForURL(`${stripe.url}/checkout/**`);
+    const session = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    stripe.completeSetup(session, '4242424242424242', 'Ada Lovelace');
+    // Back on step 2 with the card Stripe took, without the session in the address; $50 for it.
+    await page.goto(stripe.returnUrl(session));
+    await page.getByText('visa •••• 4242, expires 12/35').waitFor();
+    await page.waitForURL((url) => !url.search.includes('setup_session'));
+    expect(await page.getByRole('textbox', { name: /card number/i }).count()).toBe(0);
+    const credits = async () =>
+      ((await (await api(server, '/api/billing/credits', { token })).json()) as { credits: number }).credits;
+    await page.getByRole('button', { name: 'Start Free' }).click();
+    await page.waitForURL('**/dashboard');
+    expect(await credits()).toBe(50);
+
+    // The trial: Stripe's page verifies the card, then the address and the terms claim it here.
+    await page.goto(`${server.url}/claim-credit`);
+    expect(await page.getByLabel('Card number').count()).toBe(0);
+    await page.getByRole('button', { name: 'Verify a card on Stripe’s page' }).click();
+    await page.waitForURL(`${stripe.url}/checkout/**`);
+    const trial = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    stripe.completeSetup(trial, '5555555555554444', 'Ada Lovelace');
+    await page.goto(stripe.returnUrl(trial));
+    await page.getByText('Stripe verified your card.', { exact: false }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByLabel('Billing address').fill('Hauptstraße 1, 10115 Berlin');
+    await page.getByRole('checkbox').click();
+    await page.getByRole('button', { name: 'Start free' }).click();
+    await page.waitForURL('**/dashboard');
+    expect(await credits()).toBe(150);
+    // No request Atelier made to Stripe carried a card number.
+    expect(JSON.stringify(stripe.requests)).not.toMatch(/4242424242424242|5555555555554444/);
     await page.close();
   });
 

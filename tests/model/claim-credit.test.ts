@@ -1,6 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { claimCreditMachine, claimErrors, EMPTY_CLAIM, type ClaimEvent } from '../../machines/claim-credit.ts';
+import {
+  claimCreditMachine,
+  claimErrors,
+  EMPTY_CLAIM,
+  type ClaimEvent,
+  type ClaimInput,
+} from '../../machines/claim-credit.ts';
 import {
   Coverage,
   describePath,
@@ -23,21 +29,44 @@ const events: (ClaimEvent | AnyEventObject)[] = [
   { type: 'xstate.done.actor.claim', output: { success: true } },
   { type: 'xstate.error.actor.claim', error: refused },
 ];
-const fakes: FakeSideEffects = { promises: ['claim'], callbacks: {}, actions: ['claimed'] };
+const CARD_PAGE = 'https://checkout.stripe.com/c/pay/cs_test_1';
+/** With Stripe's page the form has no card fields: only the address, the terms, and the way to that page. */
+const hostedEvents: (ClaimEvent | AnyEventObject)[] = [
+  ...events.filter((event) => event.type !== 'CHANGE' || ['billing_address', 'acceptTerms'].includes(event.field)),
+  { type: 'OPEN_CARD_SETUP' },
+  { type: 'xstate.done.actor.startCardSetup', output: CARD_PAGE },
+  { type: 'xstate.error.actor.startCardSetup', error: new TypeError('Failed to fetch') },
+];
+const fakes: FakeSideEffects = {
+  promises: ['claim', 'startCardSetup'],
+  callbacks: {},
+  actions: ['claimed', 'openCardSetup'],
+};
 
 function expectStep({ event, before, after, effects, started }: StepRecord) {
-  const valid = Object.keys(claimErrors(before.context.form)).length === 0;
+  const { hostedCard, setupSession } = before.context as ClaimInput;
+  const errors = claimErrors(before.context.form, hostedCard);
+  const valid = Object.keys(errors).length === 0;
+  // With Stripe's page, nothing is claimed before that page verified a card.
+  const ready = valid && (!hostedCard || setupSession !== null);
   if (event.type === 'SUBMIT') {
-    expect(after.matches('claiming')).toBe(valid);
+    expect(after.matches('claiming')).toBe(ready);
     // An invalid form shows every error at once and sends nothing.
-    if (!valid) expect(after.context.errors).toEqual(claimErrors(before.context.form));
-    expect(started.map((s) => s.input)).toEqual(valid ? [before.context.form] : []);
+    if (!valid && (!hostedCard || setupSession)) expect(after.context.errors).toEqual(errors);
+    expect(started.map((s) => s.input)).toEqual(ready ? [{ ...before.context.form, setupSession }] : []);
   }
+  if (event.type === 'OPEN_CARD_SETUP') expect(started.map((s) => s.src)).toEqual(hostedCard ? ['startCardSetup'] : []);
   if (event.type === 'CHANGE') {
     const field = (event as Extract<ClaimEvent, { type: 'CHANGE' }>).field;
     expect(after.context.errors[field]).toBeUndefined();
   }
-  expect(effects).toEqual(event.type === 'xstate.done.actor.claim' ? ['claimed'] : []);
+  expect(effects).toEqual(
+    event.type === 'xstate.done.actor.claim'
+      ? ['claimed']
+      : event.type === 'xstate.done.actor.startCardSetup'
+        ? ['openCardSetup']
+        : [],
+  );
   if (event.type === 'xstate.error.actor.claim') expect(after.context.failure).toBe(refused);
 }
 
@@ -55,12 +84,23 @@ describe('claim credit machine, every edge of its graph', () => {
       failed: Boolean(context.failure),
     };
   };
-  const paths = withoutPrefixPaths(pathsThroughEveryEdge(claimCreditMachine, { events, summarize }));
-  pathCount += paths.length;
-  it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
-    const reached = await runPath(claimCreditMachine, path, { fakes, coverage, expectStep });
-    expect(reached.value).toEqual(path.state.value);
-  });
+  // The test provider's card fields; Stripe's page; the page back from it with the card it verified.
+  const inputs: [ClaimInput, (ClaimEvent | AnyEventObject)[]][] = [
+    [{ hostedCard: false, setupSession: null }, events],
+    [{ hostedCard: true, setupSession: null }, hostedEvents],
+    [{ hostedCard: true, setupSession: 'cs_test_1' }, hostedEvents],
+  ];
+  for (const [input, modelEvents] of inputs)
+    describe(`card ${input.hostedCard ? "on Stripe's page" : 'fields'}${input.setupSession ? ', back from it' : ''}`, () => {
+      const paths = withoutPrefixPaths(
+        pathsThroughEveryEdge(claimCreditMachine, { events: modelEvents, summarize, input }),
+      );
+      pathCount += paths.length;
+      it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
+        const reached = await runPath(claimCreditMachine, path, { fakes, coverage, expectStep, input });
+        expect(reached.value).toEqual(path.state.value);
+      });
+    });
 
   it('reaches every state and takes every transition of the definition', () => {
     expect(coverage.missing()).toEqual({ states: [], transitions: [] });

@@ -7,6 +7,7 @@ import {
   selectStep,
   type ContactInformation,
   type OnboardingEvent,
+  type OnboardingInput,
   type PaymentInformation,
 } from '../../machines/onboarding.ts';
 import {
@@ -20,6 +21,8 @@ import {
 } from './model-paths.ts';
 
 const GERMANY = 276;
+const CARD_PAGE = 'https://checkout.stripe.com/c/pay/cs_test_1';
+const SETUP_SESSION = 'cs_test_1';
 const contactInput = {
   legal_name: 'Ada Lovelace',
   street_address: 'Hauptstraße 1',
@@ -90,12 +93,16 @@ const events: (OnboardingEvent | AnyEventObject)[] = [
     output: { success: false, message: 'Please complete the required steps first.', missing_steps: ['country'] },
   },
   { type: 'xstate.error.actor.startFree', error: new TypeError('Failed to fetch') },
+  { type: 'xstate.done.actor.startCardSetup', output: CARD_PAGE },
+  { type: 'xstate.error.actor.startCardSetup', error: new TypeError('Failed to fetch') },
+  { type: 'xstate.done.actor.saveCardSetup', output: payment },
+  { type: 'xstate.error.actor.saveCardSetup', error: new Error('Stripe has no card set up in this session.') },
 ];
 
 const fakes: FakeSideEffects = {
-  promises: ['loadStart', 'saveCountry', 'saveContact', 'savePayment', 'startFree'],
+  promises: ['loadStart', 'saveCountry', 'saveContact', 'savePayment', 'startFree', 'startCardSetup', 'saveCardSetup'],
   callbacks: {},
-  actions: ['showDashboard'],
+  actions: ['showDashboard', 'openCardSetup', 'leaveCardSetup'],
 };
 
 function expectStep({ event, before, after, started, effects }: StepRecord) {
@@ -105,15 +112,30 @@ function expectStep({ event, before, after, started, effects }: StepRecord) {
     if (src === 'saveContact') expect(input).toEqual(contactInput);
     if (src === 'savePayment')
       expect(input).toEqual({ ...paymentInput, contact_information_id: before.context.contact?.id });
+    // The card Stripe's page took is kept under the saved contact, by the session the page back named.
+    if (src === 'saveCardSetup')
+      expect(input).toEqual({ contact_information_id: contact.id, setup_session_id: SETUP_SESSION });
+  }
+  // With Stripe's page, the card button opens it, never Atelier's card dialog.
+  if (event.type === 'EDIT_PAYMENT') {
+    expect(selectOpenDialog(after)).toBe(before.context.hostedCard ? null : 'payment');
+    expect(started.map((s) => s.src)).toEqual(before.context.hostedCard ? ['startCardSetup'] : []);
   }
   // Agree needs a country; the card dialog needs saved contact information.
   if (event.type === 'AGREE') expect(selectCanAgree(before)).toBe(true);
   if (event.type === 'EDIT_PAYMENT') expect(before.context.contact).not.toBeNull();
   // A country saved before (step 1 agreed) opens step 2; otherwise step 1 comes first.
   if (event.type === 'xstate.done.actor.loadStart') {
-    const { agreed } = (event as unknown as { output: { agreed: boolean } }).output;
-    expect(selectStep(after)).toBe(agreed ? 'payment' : 'account');
+    const { agreed, contact: saved } = (event as unknown as { output: { agreed: boolean; contact: unknown } }).output;
+    // Back from Stripe's page (with contact information saved): its card is kept, once, and the address forgets it.
+    const back = before.context.setupSession !== null && saved !== null;
+    expect(selectStep(after)).toBe(agreed || back ? 'payment' : 'account');
+    expect(effects).toEqual(back ? ['leaveCardSetup'] : []);
+    expect(started.map((s) => s.src)).toEqual(back ? ['saveCardSetup'] : []);
   }
+  if (event.type.endsWith('.actor.saveCardSetup')) expect(after.context.setupSession).toBeNull();
+  if (event.type === 'xstate.done.actor.saveCardSetup')
+    expect(after.context.contact?.payment_information).toEqual(payment);
   // Saving the country moves on to step 2 whether or not it worked.
   if (event.type.endsWith('.actor.saveCountry')) expect(selectStep(after)).toBe('payment');
   if (event.type === 'xstate.done.actor.savePayment')
@@ -127,19 +149,30 @@ function expectStep({ event, before, after, started, effects }: StepRecord) {
     const success = (event as unknown as { output: { success: boolean } }).output.success;
     expect(effects).toEqual(success ? ['showDashboard'] : []);
     if (!success) expect(selectOpenDialog(after)).toBe('missingSteps');
-  } else expect(effects).toEqual([]);
+  } else if (event.type === 'xstate.done.actor.startCardSetup') expect(effects).toEqual(['openCardSetup']);
+  else if (event.type !== 'xstate.done.actor.loadStart') expect(effects).toEqual([]);
 }
+
+/** The test provider's card dialog; Stripe's page; and the page back from Stripe's page. */
+const inputs: OnboardingInput[] = [
+  { hostedCard: false, setupSession: null },
+  { hostedCard: true, setupSession: null },
+  { hostedCard: true, setupSession: SETUP_SESSION },
+];
 
 const coverage = new Coverage(onboardingMachine);
 let pathCount = 0;
 
 describe('onboarding machine, every edge of its graph', () => {
-  const paths = withoutPrefixPaths(pathsThroughEveryEdge(onboardingMachine, { events }));
-  pathCount += paths.length;
-  it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
-    const reached = await runPath(onboardingMachine, path, { fakes, coverage, expectStep });
-    expect(reached.value).toEqual(path.state.value);
-  });
+  for (const input of inputs)
+    describe(`card ${input.hostedCard ? "on Stripe's page" : 'dialog'}${input.setupSession ? ', back from it' : ''}`, () => {
+      const paths = withoutPrefixPaths(pathsThroughEveryEdge(onboardingMachine, { events, input }));
+      pathCount += paths.length;
+      it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
+        const reached = await runPath(onboardingMachine, path, { fakes, coverage, expectStep, input });
+        expect(reached.value).toEqual(path.state.value);
+      });
+    });
 
   it('reaches every state and takes every transition of the definition', () => {
     expect(coverage.missing()).toEqual({ states: [], transitions: [] });

@@ -34,11 +34,8 @@ const balance = async (token: string) =>
 const sessionOf = (redirectUrl: string) => redirectUrl.split('/').at(-1) as string;
 
 /** The setup session of `returnTo`'s page, the card typed on Stripe's page, and the page back: its `setup_session`. */
-async function setUpOnStripePage(token: string, cardNumber: string, returnTo: 'onboarding' | 'profile' = 'onboarding') {
-  const setup = await call(t.app, 'POST', '/api/billing/create-customer-setup-session', {
-    token,
-    body: { return_to: returnTo },
-  });
+async function setUpOnStripePage(token: string, cardNumber: string) {
+  const setup = await call(t.app, 'POST', '/api/atelier/onboarding/card-setup-session', { token });
   const sessionId = sessionOf(setup.body?.redirect_url as string);
   const completed = stripe.completeSetup(sessionId, cardNumber);
   return { sessionId, completed, back: new URL(stripe.returnUrl(sessionId)) };
@@ -116,6 +113,15 @@ describe('buying credits through Stripe', () => {
       body: { detail: 'Stripe has no card set up in this session. Please add the card again.' },
     });
     expect(await balance(bea.token)).toBe(10);
+    // An account still in onboarding reaches only onboarding's operations: its own way to Stripe's page.
+    const newcomer = await signUp(t.app, t.db, 'new-stripe@acme.example', { onboarded: false });
+    expect(
+      (await call(t.app, 'POST', '/api/billing/create-customer-setup-session', { token: newcomer.token })).status,
+    ).toBe(403);
+    expect(
+      (await call(t.app, 'POST', '/api/atelier/onboarding/card-setup-session', { token: newcomer.token })).body
+        ?.redirect_url,
+    ).toMatch(/\/checkout\/cs_test_/);
 
     expect((await purchase(ada.token, 40)).body).toEqual({ new_balance: 100 });
     const charge = stripe.requests.filter((r) => r.path === '/v1/payment_intents').at(-1);

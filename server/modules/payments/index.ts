@@ -327,7 +327,7 @@ export function paymentsHandlers(payments: PaymentsService): Handlers {
       payments.purchase(requireUser(ctx).id, ctx.body.amount, idempotencyKeyOf(ctx.headers)),
     createCheckoutSession: async (ctx) =>
       payments.checkout(requireUser(ctx).id, ctx.body.amount, idempotencyKeyOf(ctx.headers)),
-    createCustomerSetupSession: async (ctx) => payments.setup(requireUser(ctx).id, ctx.body?.return_to),
+    createCustomerSetupSession: async (ctx) => payments.setup(requireUser(ctx).id, ctx.body?.return_to ?? 'profile'),
     receivePaymentWebhook: async (ctx) => {
       const signature = ctx.headers['stripe-signature'];
       return payments.notification(ctx.rawBody, typeof signature === 'string' ? signature : undefined);

@@ -7,6 +7,9 @@ export type ClaimRequest = components['schemas']['ClaimRequest'];
 /** The free-credit calls (openapi/atelier.yaml, auth and onboarding tags). */
 export const freeCreditRequests = {
   claim: (body: ClaimRequest) => dataOf(apiClient.POST('/api/auth/claim', { body })),
+  /** The claim with the card Stripe's page verified (the setup session it sent the browser back with). */
+  claimWithCardSetup: (body: components['schemas']['CardSetupClaimRequest']) =>
+    dataOf(apiClient.POST('/api/auth/claim/card-setup', { body })),
   sendUsageAgreement: () => dataOf(apiClient.POST('/api/auth/usage-agreement')),
   signUsageAgreement: (token: string) => dataOf(apiClient.POST('/api/auth/usage-agreement/sign', { body: { token } })),
   /** Whether payment details are saved: the onboarding form's payment information. */

@@ -7,6 +7,7 @@ import { fromPromise } from 'xstate';
 import {
   onboardingMachine,
   selectCanAgree,
+  selectIsKeepingCardSetup,
   selectIsSaving,
   selectOpenDialog,
   selectStep,
@@ -15,6 +16,7 @@ import {
 import { selectIsHeldForOnboarding, selectUser } from '../../../machines/session.ts';
 import { errorText } from '../../api/errors.ts';
 import { queryKeys } from '../../api/queries.ts';
+import { useClientConfig } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Avatar, Button, Dialog, SelectField, Spinner } from '../../ui/index.ts';
 import { CardDialog } from './CardDialog.tsx';
@@ -26,7 +28,16 @@ import { onboardingRequests } from './requests.ts';
  * Where accounts that are not active yet complete onboarding (spec §2, §4); active users belong on
  * the dashboard, or back in the onboarding chat (`chatId`) that sent them here to finish.
  */
-export function RegistrationOnboardingPage({ chatId }: { chatId: string | null }) {
+export function RegistrationOnboardingPage({
+  chatId,
+  setupSession,
+  onSetupSessionUsed,
+}: {
+  chatId: string | null;
+  /** The setup session Stripe's card page sent the browser back with. */
+  setupSession: string | null;
+  onSetupSessionUsed: () => void;
+}) {
   const held = SessionContext.useSelector(selectIsHeldForOnboarding);
   const user = SessionContext.useSelector(selectUser);
   if (!held || !user)
@@ -36,7 +47,14 @@ export function RegistrationOnboardingPage({ chatId }: { chatId: string | null }
       <Navigate to="/dashboard" replace />
     );
   return (
-    <Onboarding name={user.fullname || user.email} email={user.email} personal={user.is_personal} chatId={chatId} />
+    <Onboarding
+      name={user.fullname || user.email}
+      email={user.email}
+      personal={user.is_personal}
+      chatId={chatId}
+      setupSession={setupSession}
+      onSetupSessionUsed={onSetupSessionUsed}
+    />
   );
 }
 
@@ -45,16 +63,21 @@ function Onboarding({
   email,
   personal,
   chatId,
+  setupSession,
+  onSetupSessionUsed,
 }: {
   name: string;
   email: string;
   personal: boolean;
   chatId: string | null;
+  setupSession: string | null;
+  onSetupSessionUsed: () => void;
 }) {
   const { t } = useTranslation('onboarding');
   const session = SessionContext.useActorRef();
   const queryClient = useQueryClient();
   const router = useRouter();
+  const hostedCard = useClientConfig()?.HOSTED_PAYMENTS ?? false;
   const countries = useQuery({
     queryKey: ['user', 'onboarding', 'countries'],
     queryFn: ({ signal }) => onboardingRequests.countries(signal),
@@ -68,8 +91,12 @@ function Onboarding({
         saveContact: fromPromise(({ input }) => onboardingRequests.saveContact(input)),
         savePayment: fromPromise(({ input }) => onboardingRequests.savePayment(input)),
         startFree: fromPromise(() => onboardingRequests.startFree()),
+        startCardSetup: fromPromise(() => onboardingRequests.cardSetupPage('onboarding')),
+        saveCardSetup: fromPromise(({ input }) => onboardingRequests.saveCardSetup(input)),
       },
       actions: {
+        openCardSetup: (_, url) => window.location.assign(url),
+        leaveCardSetup: onSetupSessionUsed,
         showDashboard: () => {
           void queryClient
             .invalidateQueries({ queryKey: queryKeys.currentUser })
@@ -82,11 +109,13 @@ function Onboarding({
       },
     }),
   );
-  const onboarding = useActorRef(logic);
+  // The page remounts per visit (the route), so the first render's input and closures are the visit's.
+  const onboarding = useActorRef(logic, { input: { hostedCard, setupSession } });
   const step = useSelector(onboarding, selectStep);
   const canAgree = useSelector(onboarding, selectCanAgree);
   const saving = useSelector(onboarding, selectIsSaving);
   const dialog = useSelector(onboarding, selectOpenDialog);
+  const keepingCard = useSelector(onboarding, selectIsKeepingCardSetup);
   const { countryId, contact, failure, missingSteps } = useSelector(onboarding, (snapshot) => snapshot.context);
   const countryName = countries.data?.find((country) => country.id === countryId)?.name ?? null;
   const payment = contact?.payment_information ?? null;
@@ -167,8 +196,20 @@ function Onboarding({
                 </p>
               ) : null}
               {contact ? null : <p className={styles.muted}>{t('paymentNeedsContact')}</p>}
-              <Button tone="secondary" disabled={!contact} onClick={() => onboarding.send({ type: 'EDIT_PAYMENT' })}>
-                {payment ? t('change') : t('addPayment')}
+              {hostedCard ? <p className={styles.muted}>{t('hostedCard.note')}</p> : null}
+              {keepingCard ? <Spinner label={t('hostedCard.keeping')} /> : null}
+              <Button
+                tone="secondary"
+                disabled={!contact || saving}
+                onClick={() => onboarding.send({ type: 'EDIT_PAYMENT' })}
+              >
+                {hostedCard
+                  ? payment
+                    ? t('hostedCard.change')
+                    : t('hostedCard.add')
+                  : payment
+                    ? t('change')
+                    : t('addPayment')}
               </Button>
             </div>
             <div className={styles.buttons}>

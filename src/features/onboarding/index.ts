@@ -1,3 +1,3 @@
 export { RegistrationOnboardingPage } from './RegistrationOnboardingPage.tsx';
 export { CardDialog } from './CardDialog.tsx';
-export { onboardingRequests } from './requests.ts';
+export { onboardingRequests, type CardSetupReturn } from './requests.ts';

@@ -1,4 +1,5 @@
 import type { ContactInput, OnboardingStart, PaymentInput } from '../../../machines/onboarding.ts';
+import type { components } from '../../../openapi/schema.d.ts';
 import { dataOf } from '../../api/client.ts';
 import { apiClient } from '../../app/services.ts';
 
@@ -28,4 +29,20 @@ export const onboardingRequests = {
     (await dataOf(apiClient.POST('/api/{provider}/onboarding/save-payment-information', { ...provider, body })))
       .payment_information,
   startFree: () => dataOf(apiClient.POST('/api/{provider}/onboarding/start-free', provider)),
+  /** Stripe's page that takes a card and sends the browser back to `returnTo`: its address. */
+  cardSetupPage: async (returnTo: CardSetupReturn | 'onboarding') =>
+    (
+      await dataOf(
+        returnTo === 'onboarding'
+          ? // An account in onboarding reaches only onboarding's operations.
+            apiClient.POST('/api/{provider}/onboarding/card-setup-session', provider)
+          : apiClient.POST('/api/billing/create-customer-setup-session', { body: { return_to: returnTo } }),
+      )
+    ).redirect_url,
+  /** Keeps the card Stripe's page took in the setup session it sent the browser back with. */
+  saveCardSetup: async (body: { contact_information_id: string; setup_session_id: string }) =>
+    (await dataOf(apiClient.POST('/api/{provider}/onboarding/save-card-setup', { ...provider, body })))
+      .payment_information,
 };
+
+export type CardSetupReturn = NonNullable<components['schemas']['CardSetupRequest']['return_to']>;

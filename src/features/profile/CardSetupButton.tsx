@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
 import { Button } from '../../ui/index.ts';
 import * as styles from './profile.css.ts';
-import { startCardSetup } from './requests.ts';
+import { onboardingRequests } from '../onboarding/index.ts';
 
-/** Saves a card through the payment provider's hosted page (Stripe), which returns to /profile?payment=card-saved. */
+/** Saves a card through the payment provider's hosted page (Stripe), which returns to /profile?payment=card-saved&setup_session=…. */
 export function CardSetupButton() {
   const { t } = useTranslation('billing');
   const setup = useMutation({
-    mutationFn: startCardSetup,
-    onSuccess: ({ redirect_url }) => window.location.assign(redirect_url),
+    mutationFn: () => onboardingRequests.cardSetupPage('profile'),
+    onSuccess: (url) => window.location.assign(url),
     meta: { disableToast: true },
   });
   return (

@@ -167,10 +167,13 @@ function Group({ group }: { group: ConversationGroup }) {
 /** /profile (spec §2): who the user is, the balance, and the billing history. */
 export function ProfilePage({
   payment,
+  setupSession = null,
   onPaymentSeen,
 }: {
   /** The outcome of the hosted payment or card setup the browser returned from, if any. */
   payment?: PaymentOutcome | undefined;
+  /** The setup session a card setup came back with: its card is kept. */
+  setupSession?: string | null;
   onPaymentSeen: () => void;
 }) {
   const { t } = useTranslation('auth');
@@ -198,7 +201,7 @@ export function ProfilePage({
         </div>
       </div>
       <ProfileForm fullname={user.fullname} email={user.email} />
-      {payment ? <PaymentReturn outcome={payment} onDismiss={onPaymentSeen} /> : null}
+      {payment ? <PaymentReturn outcome={payment} setupSession={setupSession} onDismiss={onPaymentSeen} /> : null}
       <CreditsPanel />
       <section className={styles.section} aria-labelledby="profile-conversations">
         <h2 id="profile-conversations" className={styles.heading}>

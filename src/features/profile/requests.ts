@@ -50,8 +50,6 @@ export const purchaseCredits = ({ amount, idempotencyKey }: { amount: number; id
   );
 
 /** PATCH /api/auth/me: the name (the email is not changed here). */
-/** POST /api/billing/create-customer-setup-session: the provider's page that saves a card. */
-export const startCardSetup = () => dataOf(apiClient.POST('/api/billing/create-customer-setup-session'));
 
 export const updateProfile = (fullname: string) => dataOf(apiClient.PATCH('/api/auth/me', { body: { fullname } }));
 

@@ -10,9 +10,11 @@ export const Route = createFileRoute('/_sidebar/profile')({
   loader: pageTexts('billing'),
   component: function ProfileRoute() {
     const navigate = Route.useNavigate();
+    const search = Route.useSearch();
     return (
       <ProfilePage
-        payment={Route.useSearch().payment}
+        payment={search.payment}
+        setupSession={search.setup_session ?? null}
         onPaymentSeen={() => void navigate({ search: {}, replace: true })}
       />
     );
