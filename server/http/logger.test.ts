@@ -20,6 +20,19 @@ describe('log redaction', () => {
       '{"err":"Authorization: Bearer [redacted] failed"}',
     );
     expect(redactLine('{"statusCode":200,"responseTime":1.2}')).toBe('{"statusCode":200,"responseTime":1.2}');
+    // A card number in any message (an error quoting what it was given), written as people write it.
+    for (const written of ['4242424242424242', '4242 4242 4242 4242', '3782-822463-10005', '5555555555554444'])
+      expect(redactLine(`{"err":"refused ${written} at the provider"}`)).toBe(
+        '{"err":"refused [redacted card number] at the provider"}',
+      );
+    // Numbers that are not cards stay: a timestamp, a failing checksum, an amount, a version.
+    for (const kept of [
+      '{"time":1733520000000}',
+      '{"n":"4242424242424241"}',
+      '{"micros":250000000000}',
+      '{"v":"5.12345678901234.5"}',
+    ])
+      expect(redactLine(kept)).toBe(kept);
   });
 
   it('hides credential fields at any depth and copies only the objects on the way to one', () => {

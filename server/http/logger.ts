@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 import pino from 'pino';
+import { passesLuhn } from '../shared/luhn.ts';
 
 // No log line may hold a credential: session tokens travel in the socket's query
 // (`auth_token`), conversation keys in `session_api_key` and headers, provider keys in settings.
@@ -29,9 +30,16 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, question)}?${query.join('&')}`;
 }
 
-/** A last guard over every written line, for URLs and headers that reach a message some other way. */
+/**
+ * A card number as it may be written: 15 to 19 digits (13- and 14-digit cards are rare, and a
+ * millisecond timestamp has 13), alone or in groups, starting as card networks' numbers do.
+ */
+const CARD_NUMBER = /(?<![\d.])[2-6](?:[ -]?\d){14,18}(?![\d.])/g;
+
+/** A last guard over every written line, for URLs, headers and card numbers that reach a message some other way. */
 export function redactLine(line: string): string {
   return line
+    .replace(CARD_NUMBER, (found) => (passesLuhn(found.replace(/[ -]/g, '')) ? '[redacted card number]' : found))
     .replace(
       /([?&](?:[\w.-]*(?:token|key|secret|password|session|auth|signature|credential|code)[\w.-]*))=([^&\s"\\]+)/gi,
       `$1=${REDACTED}`,

@@ -1,4 +1,5 @@
 import { HttpError } from '../../shared/http-error.ts';
+import { passesLuhn } from '../../shared/luhn.ts';
 import type { CardInput } from '../payments/index.ts';
 
 /** What a payment method keeps of a card: never its number or security code. */
@@ -7,20 +8,6 @@ export interface CardSummary {
   last4: string;
   /** The number's digits, to hand on to the payment provider (never kept). */
   digits: string;
-}
-
-/** The Luhn checksum every payment card number carries. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }
 
 /** The card network, from the number's leading digits. */

@@ -6,7 +6,8 @@ import { balanceMicros, grantFreeCredit, hasFreeCredit, microsToDollars } from '
 import type { CardInput, CardSetup } from '../payments/index.ts';
 import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { components } from '../../../openapi/schema.d.ts';
-import { passesLuhn, providerCard } from './cards.ts';
+import { passesLuhn } from '../../shared/luhn.ts';
+import { providerCard } from './cards.ts';
 import { claimantOf } from './claimant.ts';
 
 type ClaimRequest = components['schemas']['ClaimRequest'];
