@@ -4,8 +4,8 @@ import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 
 // Registration onboarding (spec §2, §4). Step 1 'Account Information': the country, pre-filled
 // from the saved form data, else from detection; 'Agree & continue' saves it and moves on even
-// when saving fails. A saved country means step 1 was agreed: a reload opens step 2 again. Step 2 'Payment Information Verification': the contact information dialog,
-// then (only once contact information is saved) the card dialog; a failed save shows the Error
+// when saving fails. A saved country means step 1 was agreed: a reload opens step 2 again.
+// Step 2 'Payment Information Verification': the contact information dialog, then (only once contact information is saved) the card dialog; a failed save shows the Error
 // dialog; Back returns to step 1; Start Free activates the account and shows the dashboard, or
 // lists the missing steps in the 'Complete Required Steps' dialog. Where the payment provider's own
 // page takes cards (Stripe, `hostedCard`), the card button opens that page instead of the card
@@ -53,6 +53,12 @@ export type OnboardingEvent =
   | { type: 'SAVE_PAYMENT'; payment: PaymentInput }
   | { type: 'CLOSE' }
   | { type: 'START_FREE' };
+
+/** What was loaded starts the page, whichever step it opens. */
+const begin = {
+  type: 'begin',
+  params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
+} as const;
 
 const failed =
   (save: FailedSave) =>
@@ -130,10 +136,7 @@ export const onboardingMachine = setup({
               params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
             },
             target: 'payment.keepingCardSetup',
-            actions: {
-              type: 'begin',
-              params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
-            },
+            actions: begin,
           },
           {
             guard: {
@@ -141,17 +144,11 @@ export const onboardingMachine = setup({
               params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
             },
             target: 'payment',
-            actions: {
-              type: 'begin',
-              params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
-            },
+            actions: begin,
           },
           {
             target: 'account',
-            actions: {
-              type: 'begin',
-              params: ({ event }: { event: DoneActorEvent<OnboardingStart> }) => event.output,
-            },
+            actions: begin,
           },
         ],
         // Nothing to pre-fill: the user chooses.
