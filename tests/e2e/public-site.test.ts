@@ -98,4 +98,14 @@ describe.skipIf(browserMissing())('the public site in Chromium', () => {
     const other = await (await fetch(`${server.url}/`, { headers: { 'accept-language': 'ja' } })).text();
     expect(other).toContain('<html lang="en">');
   });
+
+  it('tells crawlers what is public: /robots.txt is a robots file, not the application’s page', async () => {
+    const robots = await fetch(`${suite.server.url}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(robots.headers.get('content-type')).toMatch(/^text\/plain/);
+    const rules = await robots.text();
+    expect(rules).toMatch(/^User-agent: \*$/m);
+    expect(rules).toMatch(/^Disallow: \/api\/$/m);
+    expect(rules).not.toMatch(/^Disallow: \/$/m);
+  });
 });
