@@ -1,6 +1,9 @@
 // The design system's icons (Radix): emoji showed as empty boxes without an emoji font.
 import { ArchiveIcon, Pencil1Icon, PersonIcon } from '@radix-ui/react-icons';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { type FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import { copyLinkMachine, selectCopied } from '../../../machines/copy-link.ts';
 import { useTranslation } from 'react-i18next';
 import type { LinkEditorEvent } from '../../../machines/link-editor.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
@@ -9,24 +12,22 @@ import * as styles from './affiliate.css.ts';
 import type { AffiliateLink } from './api.ts';
 import { dollars } from './tiers.ts';
 
-/** Spec §9: the copy confirmation shows for 2 seconds. */
-export const COPIED_MS = 2000;
+const copyLogic = copyLinkMachine.provide({
+  actors: { writeClipboard: fromPromise(({ input }) => navigator.clipboard.writeText(input)) },
+});
 
-/** Copies the full link; reads 'Copied!' for 2 seconds after. */
+/** Copies the full link; reads 'Copied!' for 2 seconds after (the machine's `copiedReset`). */
 function CopyButton({ url }: { url: string }) {
   const { t } = useTranslation('affiliate');
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  // Keyed by its link where it is drawn: another link is another button.
+  const copy = useActorRef(copyLogic, { input: { text: url } });
+  const copied = useSelector(copy, selectCopied);
   return (
     <Button
       size="sm"
       tone="secondary"
       aria-label={copied ? t('table.copied') : t('table.copy', { url })}
-      onClick={() => void navigator.clipboard.writeText(url).then(() => setCopied(true))}
+      onClick={() => copy.send({ type: 'COPY' })}
     >
       <span aria-live="polite">{copied ? t('table.copied') : '⧉'}</span>
     </Button>
@@ -103,7 +104,7 @@ export function LinksTable({ links, renaming, send, onViewUsers }: LinksTablePro
                 <td>
                   <span className={styles.linkCell}>
                     <span>{url}</span>
-                    <CopyButton url={url} />
+                    <CopyButton key={url} url={url} />
                   </span>
                 </td>
                 <td className={styles.numeric}>{link.total_clicks}</td>
