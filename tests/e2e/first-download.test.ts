@@ -1,10 +1,18 @@
 import { staticClosure } from '../../server/http/page-preloads.ts';
 import { describe, expect, it } from 'vitest';
-import { firstLoadKeys, readManifest, sourcesOf, workspaceRouteKeys } from '../support/build-manifest.ts';
+import {
+  BUNDLE_BUDGETS_KB,
+  firstLoadKeys,
+  firstLoadSizes,
+  readManifest,
+  sourcesOf,
+  workspaceRouteKeys,
+} from '../support/build-manifest.ts';
 
 // What pages download first, in the production build the browser tests run against: a page's
 // code stays behind its lazy route, and the workspace's first frame draws the chat without the
-// layout library or any tab. (The sizes are measured by bench/bundle-size.ts.)
+// layout library or any tab, and each first download stays within its budget (bench/bundle-size.ts
+// records the sizes).
 
 const manifest = readManifest();
 const modulesOf = (keys: string[]) => sourcesOf(staticClosure(manifest, keys));
@@ -46,6 +54,16 @@ describe('the first download of the production build', () => {
     const packages = packagesOf(modules);
     expect(packages.has('react-dom')).toBe(true);
     expect(LAZY_LIBRARIES.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it('stays within its budget: landing, entry, and the workspace with its chat (JavaScript gzip)', () => {
+    const sizes = firstLoadSizes();
+    const kB = (bytes: number) => bytes / 1024;
+    expect(kB(sizes.landing.js)).toBeLessThanOrEqual(BUNDLE_BUDGETS_KB.landing);
+    expect(kB(sizes.entry.js)).toBeLessThanOrEqual(BUNDLE_BUDGETS_KB.entry);
+    expect(kB(sizes.workspaceWithChat.js)).toBeLessThanOrEqual(BUNDLE_BUDGETS_KB.workspaceWithChat);
+    // Each is a real download, not an empty measurement of a renamed entry.
+    expect(Math.min(sizes.landing.js, sizes.entry.js, sizes.workspaceWithChat.js)).toBeGreaterThan(1024);
   });
 
   it('of the workspace holds its chat, and neither the layout library nor a tab', () => {

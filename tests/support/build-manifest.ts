@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { FALLBACK_LANGUAGE } from '../../locales/languages.ts';
-import { CHAT_CODE, firstRenderTexts, WORKSPACE_CODE, type Manifest } from '../../server/http/page-preloads.ts';
+import {
+  CHAT_CODE,
+  firstRenderTexts,
+  staticClosure,
+  WORKSPACE_CODE,
+  type Manifest,
+} from '../../server/http/page-preloads.ts';
 
 // What a page of the production build in dist/ downloads first, read from Vite's manifest:
 // the chunks a set of entries imports statically (lazy imports excluded).
@@ -43,3 +50,34 @@ export function sourcesOf(files: string[]): string[] {
     });
   return [...new Set(sources)];
 }
+
+/** Gzip bytes of the scripts and stylesheets among these files of dist/. */
+function gzipSizes(files: string[]): { js: number; css: number } {
+  const gz = (ext: string) =>
+    files
+      .filter((f) => f.endsWith(ext))
+      .reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(dist, f))).length, 0);
+  return { js: gz('.js'), css: gz('.css') };
+}
+
+/**
+ * What each page downloads first, gzipped: the landing page (prerendered, only its island,
+ * built apart by scripts/prerender-landing.ts), any route's entry, and the workspace route with
+ * and without its always-visible chat panel.
+ */
+export function firstLoadSizes() {
+  const manifest = readManifest();
+  const landingManifest = readManifest('landing-manifest.json');
+  return {
+    landing: {
+      ...gzipSizes(staticClosure(landingManifest, ['src/features/landing/island.ts'])),
+      html: gzipSync(fs.readFileSync(path.join(dist, 'landing', `${FALLBACK_LANGUAGE}.html`))).length,
+    },
+    entry: gzipSizes(staticClosure(manifest, firstLoadKeys(manifest))),
+    workspace: gzipSizes(staticClosure(manifest, workspaceRouteKeys(manifest, false))),
+    workspaceWithChat: gzipSizes(staticClosure(manifest, workspaceRouteKeys(manifest, true))),
+  };
+}
+
+/** The first-load budgets, JavaScript gzip, with headroom over what the build needs today (npm test checks them). */
+export const BUNDLE_BUDGETS_KB = { landing: 60, entry: 170, workspaceWithChat: 230 } as const;
