@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -268,6 +269,16 @@ export async function buildApp({
           );
         }
       });
+
+  // Pages and JSON answers gzipped for a browser that takes it (events pages shrink about 4×);
+  // the built assets come gzipped already, and archives and images are not compressible types.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['gzip'],
+    // Beside the compressible types of mime-db (HTML, JSON, JavaScript): the contract's YAML.
+    customTypes: /^application\/yaml\b/,
+  });
 
   // Uploads stream through request.parts(); the spec's limit is 200 MB per file and in total.
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1000 } });

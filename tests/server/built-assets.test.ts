@@ -4,13 +4,15 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withTestApp } from '../support/app.ts';
+import { signUp } from '../support/conversations.ts';
 
 // A built web app of its own: a page, a script worth compressing, one too small to gain, a font and a source map.
 const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'built-assets-'));
 fs.mkdirSync(path.join(webRoot, 'assets'));
 const script = `export const rows = [${Array.from({ length: 500 }, (_, i) => `"row ${i}"`).join(', ')}];\n`;
 const files: Record<string, string | Buffer> = {
-  'index.html': '<!doctype html><title>Atelier</title><div id="root"></div>',
+  // A page worth compressing, as the built one is (its preloads and inline styles).
+  'index.html': `<!doctype html><title>Atelier</title>${'<link rel="modulepreload" href="/assets/a.js">'.repeat(40)}<div id="root"></div>`,
   'assets/workspace-a1b2c3.js': script,
   'assets/tiny-d4e5f6.js': 'x',
   'assets/font-0a0b0c.woff2': Buffer.from([0x77, 0x4f, 0x46, 0x32, 1, 2, 3]),
@@ -21,6 +23,7 @@ for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(web
 afterAll(() => fs.rmSync(webRoot, { recursive: true, force: true }));
 
 const t = withTestApp({}, { webRoot });
+const hosted = withTestApp({ APP_MODE: 'saas' });
 const get = (url: string, headers: Record<string, string> = {}) => t.app.http.inject({ method: 'GET', url, headers });
 
 describe('the built scripts and stylesheets', () => {
@@ -83,5 +86,35 @@ describe('the built scripts and stylesheets', () => {
     const built = await get('/assets/later-9f9f9f.js');
     expect(built.statusCode).toBe(200);
     expect(built.body).toBe('export {};');
+  });
+});
+
+describe('pages and JSON answers', () => {
+  it('go out gzipped to a browser that takes gzip, and as they are to one that does not', async () => {
+    for (const url of ['/conversations/x', '/api/openapi.yaml', '/api/docs']) {
+      const zipped = await get(url, { 'accept-encoding': 'gzip, deflate, br' });
+      expect(zipped.statusCode, url).toBe(200);
+      expect(zipped.headers['content-encoding'], url).toBe('gzip');
+      const plain = await get(url);
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(gunzipSync(zipped.rawPayload).toString(), url).toBe(plain.body);
+      expect(zipped.rawPayload.length, url).toBeLessThan(plain.rawPayload.length / 2);
+    }
+    // An API answer: the countries of onboarding, about 10 kB of JSON.
+    const ada = await signUp(hosted.app, hosted.db, 'ada-gzip@acme.example');
+    const countries = (headers: Record<string, string>) =>
+      hosted.app.http.inject({
+        method: 'GET',
+        url: '/api/atelier/onboarding/countries',
+        headers: { authorization: `Bearer ${ada.token}`, ...headers },
+      });
+    const [zipped, plain] = [await countries({ 'accept-encoding': 'gzip' }), await countries({})];
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(plain.json());
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    // A built script is gzipped once, not twice.
+    const script = await get('/assets/workspace-a1b2c3.js', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(script.rawPayload).toString()).toMatch(/^export const rows/);
   });
 });
