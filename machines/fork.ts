@@ -1,7 +1,7 @@
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 
-// Forking a conversation from one of its rows (issue 20). "Fork from here" forks at once; "Edit
+// Forking a conversation from one of its rows (beyond the spec: try another way without losing this one). "Fork from here" forks at once; "Edit
 // and retry" on one of the user's messages opens its text for editing first, and sends the
 // edited text in a fork that ends just before it. Once the server made the fork, it opens. A
 // failure is announced; an edit that failed stays open with its text, to send again.

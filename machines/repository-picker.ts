@@ -2,7 +2,7 @@ import { assign, setup, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
 import { notProvidedPromise } from './not-provided.ts';
 
-// The home page's repository and branch pickers (issue 16). The user's repositories on the chosen
+// The home page's repository and branch pickers (a conversation starts on a repository). The user's repositories on the chosen
 // provider load a page at a time (30, the next page as the server's Link header names it); typing
 // searches the provider once the typing pauses for 300 ms (an empty box lists the repositories
 // again); picking a repository loads its branches and selects its main branch. A failed load

@@ -8,7 +8,7 @@ import { BUILD_NUMBER_SLOT } from '../server/http/landing-page.ts';
 import { escapeHtml } from '../server/shared/web-text.ts';
 import type * as Prerender from '../src/features/landing/prerender.tsx';
 
-// The landing page, prerendered at build time (issue 15: its first paint must not wait for
+// The landing page, prerendered at build time (its first paint must not wait for
 // JavaScript, and it must not pay for the application): after the application's build, the page's
 // own small script (src/features/landing/island.ts) is built alone, the page's markup is rendered
 // in Node once per language, and dist/landing/<language>.html is what the server sends for `/`.

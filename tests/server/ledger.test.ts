@@ -13,7 +13,7 @@ import {
 } from '../../server/modules/credits/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
-// The credits ledger of issue 14 on whichever database the pass uses (PGlite, or PostgreSQL with
+// The credits ledger (integer micro-dollars, append-only, row locks) on whichever database the pass uses (PGlite, or PostgreSQL with
 // a pool of ten connections, where the concurrent charges really do race).
 
 let database: TestDatabase;

@@ -77,7 +77,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
   const figures = {
     totalClicks: sql<number>`(select count(*)::int from ${affiliateClicks} c where c.link_id = ${affiliateLinks}.id and c.counted)`,
     uniqueClicks: sql<number>`(select count(distinct c.visitor)::int from ${affiliateClicks} c where c.link_id = ${affiliateLinks}.id and c.counted)`,
-    // A conversion is a referred customer's first paid purchase (issue 15): customers with a direct commission.
+    // A conversion is a referred customer's first paid purchase (a sign-up alone earns nothing): customers with a direct commission.
     conversions: sql<number>`(select count(distinct m.user_id)::int from ${affiliateCommissions} m where m.link_id = ${affiliateLinks}.id and m.level = 1)`,
     earnings: sql<string>`(select coalesce(sum(m.amount_micros), 0) from ${affiliateCommissions} m where m.link_id = ${affiliateLinks}.id)`,
   };

@@ -18,7 +18,7 @@ import type { GitProvider } from '../../api/git-providers.ts';
 type PickerActor = ActorRefFrom<typeof repositoryPickerMachine>;
 
 /**
- * The repository and branch pickers of the home page (issue 16): the user's repositories on the
+ * The repository and branch pickers of the home page (a conversation starts on a repository): the user's repositories on the
  * chosen provider, page by page, a search as they type, then the picked repository's branches.
  */
 export function RepositoryPicker(props: {
