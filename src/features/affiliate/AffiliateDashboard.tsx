@@ -21,7 +21,7 @@ import { queryClient, showErrorToast } from '../../app/services.ts';
 import { Banner, Button, PageSpinner } from '../../ui/index.ts';
 import * as styles from './affiliate.css.ts';
 import { AffiliateHeader } from './AffiliateHeader.tsx';
-import { affiliateKeys, affiliateLogin, type AffiliateLink } from './api.ts';
+import { affiliateKeys, affiliateLogin, type AffiliateLink } from './requests.ts';
 import { CommissionTiers } from './CommissionTiers.tsx';
 import { ArchiveLinkDialog, CreateLinkDialog } from './LinkDialogs.tsx';
 import { LinksTable } from './LinksTable.tsx';

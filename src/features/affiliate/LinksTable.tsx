@@ -9,7 +9,7 @@ import type { LinkEditorEvent } from '../../../machines/link-editor.ts';
 import { visuallyHidden } from '../../styles/visually-hidden.css.ts';
 import { Button } from '../../ui/index.ts';
 import * as styles from './affiliate.css.ts';
-import type { AffiliateLink } from './api.ts';
+import type { AffiliateLink } from './requests.ts';
 import { dollars } from './tiers.ts';
 
 const copyLogic = copyLinkMachine.provide({

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Dialog } from '../../ui/index.ts';
 import * as styles from './affiliate.css.ts';
-import { affiliateKeys } from './api.ts';
+import { affiliateKeys } from './requests.ts';
 import { useAffiliateRequests } from './session.tsx';
 import { dollars, percentOfWay, progressToNextTier, tierOf } from './tiers.ts';
 

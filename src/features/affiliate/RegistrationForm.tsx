@@ -14,7 +14,7 @@ import {
 import { storedAffiliateCode } from '../../app/local-data.ts';
 import { Button, Dialog, TextField, toast } from '../../ui/index.ts';
 import * as styles from './affiliate.css.ts';
-import { affiliateLogin } from './api.ts';
+import { affiliateLogin } from './requests.ts';
 import { PhoneField } from './PhoneField.tsx';
 import { useAffiliateRequests, useAffiliateSession } from './session.tsx';
 

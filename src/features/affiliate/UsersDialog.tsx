@@ -3,7 +3,7 @@ import { Tabs } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../ui/index.ts';
 import * as styles from './affiliate.css.ts';
-import { affiliateKeys, type AffiliateLink, type ReferredUser } from './api.ts';
+import { affiliateKeys, type AffiliateLink, type ReferredUser } from './requests.ts';
 import { useAffiliateRequests } from './session.tsx';
 import { dollars } from './tiers.ts';
 

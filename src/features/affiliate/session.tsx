@@ -6,7 +6,7 @@ import { fromPromise, type ActorRefFrom } from 'xstate';
 import { affiliateSessionMachine, type AffiliateSessionSnapshot } from '../../../machines/affiliate-session.ts';
 import { ApiError } from '../../api/errors.ts';
 import { queryClient, showErrorToast } from '../../app/services.ts';
-import { affiliateKeys, affiliateLogin, createAffiliateRequests, type AffiliateRequests } from './api.ts';
+import { affiliateKeys, affiliateLogin, createAffiliateRequests, type AffiliateRequests } from './requests.ts';
 
 type AffiliateSessionActor = ActorRefFrom<typeof affiliateSessionMachine>;
 const SessionActor = createContext<AffiliateSessionActor | null>(null);
