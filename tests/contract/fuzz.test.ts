@@ -30,6 +30,9 @@ beforeAll(async () => {
     idempotencyKey: 'fuzz',
   });
   conversation = await createRunning(t.app, owner.token, { initial_user_msg: 'hi' });
+  // Saved before the fuzzing, so the last test checks they survive it (not that a fuzzed call saved them).
+  const saved = await call(t.app, 'POST', '/api/settings', { token: owner.token, body: { language: 'en' } });
+  if (saved.status !== 200) throw new Error(`settings not saved: ${saved.status} ${JSON.stringify(saved.body)}`);
 });
 
 /** A fixed-seed generator (mulberry32), so every run sends the same requests. */
