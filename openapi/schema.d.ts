@@ -903,8 +903,9 @@ export interface paths {
          * @description createCustomerSetupSession for an account still in registration onboarding (which
          *     reaches only onboarding's operations): Stripe's page takes the card and sends the
          *     browser back to `/registration-onboarding?payment=card-saved&setup_session={id}`,
-         *     which names the session to saveCardSetup. 501 with the test payment provider, whose
-         *     card form is savePaymentInformation.
+         *     which names the session to saveCardSetup (and the onboarding chat `chat` that sent
+         *     the person there, so that they go back to it when done). 501 with the test payment
+         *     provider, whose card form is savePaymentInformation.
          */
         post: operations["createOnboardingCardSetupSession"];
         delete?: never;
@@ -2402,6 +2403,13 @@ export interface components {
              * @enum {string}
              */
             return_to?: "profile" | "claim";
+        };
+        OnboardingCardSetupRequest: {
+            /**
+             * Format: uuid
+             * @description The onboarding chat to go back to.
+             */
+            chat?: string;
         };
         CardSetupResultInput: {
             contact_information_id: string;
@@ -4784,7 +4792,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OnboardingCardSetupRequest"];
+            };
+        };
         responses: {
             /** @description Where to send the browser. */
             200: {

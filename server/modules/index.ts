@@ -92,7 +92,7 @@ export function createModules(config: Config, database: Database, services: Modu
     saveCard: payments.saveCard,
     verifyCard: payments.verifyCard,
     cardSetup: payments.cardSetup,
-    cardSetupPage: (userId) => payments.setup(userId, 'onboarding'),
+    cardSetupPage: (userId, chat) => payments.setup(userId, 'onboarding', chat ? { chat } : {}),
     fingerprint: (digits) => box.fingerprint(digits),
   });
   const ownsConversation = async (userId: string, conversationId: string) =>

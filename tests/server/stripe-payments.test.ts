@@ -118,10 +118,18 @@ describe('buying credits through Stripe', () => {
     expect(
       (await call(t.app, 'POST', '/api/billing/create-customer-setup-session', { token: newcomer.token })).status,
     ).toBe(403);
-    expect(
-      (await call(t.app, 'POST', '/api/atelier/onboarding/card-setup-session', { token: newcomer.token })).body
-        ?.redirect_url,
-    ).toMatch(/\/checkout\/cs_test_/);
+    const chat = '6f1f9e2a-4b7c-4d3e-9a10-2b3c4d5e6f70';
+    const opened = await call(t.app, 'POST', '/api/atelier/onboarding/card-setup-session', {
+      token: newcomer.token,
+      body: { chat },
+    });
+    // Back from Stripe's page, the person who came from the onboarding chat goes back to it when done.
+    const toChat = new URL(stripe.returnUrl(sessionOf(opened.body?.redirect_url as string)));
+    expect([toChat.pathname, toChat.searchParams.get('chat'), toChat.searchParams.get('payment')]).toEqual([
+      '/registration-onboarding',
+      chat,
+      'card-saved',
+    ]);
 
     expect((await purchase(ada.token, 40)).body).toEqual({ new_balance: 100 });
     const charge = stripe.requests.filter((r) => r.path === '/v1/payment_intents').at(-1);

@@ -37,8 +37,8 @@ export interface OnboardingDeps {
   verifyCard: (card: CardInput) => Promise<void>;
   /** The card this user's completed setup session took on the provider's own page (Stripe). */
   cardSetup: (userId: string, sessionId: string) => Promise<CardSetup>;
-  /** The provider's page that takes the card, coming back to onboarding: its address. */
-  cardSetupPage: (userId: string) => Promise<{ redirect_url: string }>;
+  /** The provider's page that takes the card, coming back to onboarding (and its chat): its address. */
+  cardSetupPage: (userId: string, chat: string | undefined) => Promise<{ redirect_url: string }>;
   now?: () => Date;
 }
 
@@ -202,7 +202,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
       });
     },
 
-    cardSetupPage: (userId: string) => deps.cardSetupPage(userId),
+    cardSetupPage: (userId: string, chat: string | undefined) => deps.cardSetupPage(userId, chat),
 
     /** The card Stripe's page took (no number reached Atelier), billed at the contact address. */
     async saveCardSetup(userId: string, input: CardSetupInput) {
@@ -261,7 +261,7 @@ export function onboardingHandlers(service: OnboardingService, hosted: boolean):
     saveUserCountry: async (ctx) => service.saveCountry(userOf(ctx), ctx.body.country),
     saveContactInformation: async (ctx) => service.saveContact(userOf(ctx), ctx.body),
     savePaymentInformation: async (ctx) => service.savePayment(userOf(ctx), ctx.body),
-    createOnboardingCardSetupSession: async (ctx) => service.cardSetupPage(userOf(ctx)),
+    createOnboardingCardSetupSession: async (ctx) => service.cardSetupPage(userOf(ctx), ctx.body?.chat),
     saveCardSetup: async (ctx) => service.saveCardSetup(userOf(ctx), ctx.body),
     claimCredits: async (ctx) => {
       if (!hosted) throw notFound('Not found');

@@ -179,6 +179,10 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     return row !== undefined;
   }
 
+  const kept = (back: Record<string, string>) =>
+    Object.entries(back)
+      .map(([name, value]) => `&${name}=${encodeURIComponent(value)}`)
+      .join('');
   const returnUrl = (outcome: string, page: SetupReturn = 'profile') =>
     `${deps.publicUrl}${SETUP_RETURN_PATHS[page]}?payment=${outcome}`;
 
@@ -271,14 +275,15 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
         return { redirect_url: await checkoutPage(provider.hosted, userId, payer, amountCents, attempt) };
       }),
 
-    setup: (userId: string, page: SetupReturn = 'profile') =>
+    /** `back` is kept in the return addresses (the onboarding chat the person came from). */
+    setup: (userId: string, page: SetupReturn = 'profile', back: Record<string, string> = {}) =>
       answering(async () => {
         if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
         const { payer } = await payerOf(userId);
         const session = await provider.hosted.setup(payer, {
           // The provider fills the session's id in: the page back names it to the server.
-          successUrl: `${returnUrl('card-saved', page)}&setup_session={CHECKOUT_SESSION_ID}`,
-          cancelUrl: returnUrl('cancelled', page),
+          successUrl: `${returnUrl('card-saved', page)}${kept(back)}&setup_session={CHECKOUT_SESSION_ID}`,
+          cancelUrl: `${returnUrl('cancelled', page)}${kept(back)}`,
           purpose: page === 'claim' ? 'verify' : 'pay',
         });
         await remember(userId, { customerId: session.customerId });

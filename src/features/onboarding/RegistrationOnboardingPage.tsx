@@ -91,7 +91,7 @@ function Onboarding({
         saveContact: fromPromise(({ input }) => onboardingRequests.saveContact(input)),
         savePayment: fromPromise(({ input }) => onboardingRequests.savePayment(input)),
         startFree: fromPromise(() => onboardingRequests.startFree()),
-        startCardSetup: fromPromise(() => onboardingRequests.cardSetupPage('onboarding')),
+        startCardSetup: fromPromise(() => onboardingRequests.cardSetupPage('onboarding', chatId ?? undefined)),
         saveCardSetup: fromPromise(({ input }) => onboardingRequests.saveCardSetup(input)),
       },
       actions: {

@@ -30,12 +30,12 @@ export const onboardingRequests = {
       .payment_information,
   startFree: () => dataOf(apiClient.POST('/api/{provider}/onboarding/start-free', provider)),
   /** Stripe's page that takes a card and sends the browser back to `returnTo`: its address. */
-  cardSetupPage: async (returnTo: CardSetupReturn | 'onboarding') =>
+  cardSetupPage: async (returnTo: CardSetupReturn | 'onboarding', chat?: string) =>
     (
       await dataOf(
         returnTo === 'onboarding'
-          ? // An account in onboarding reaches only onboarding's operations.
-            apiClient.POST('/api/{provider}/onboarding/card-setup-session', provider)
+          ? // An account in onboarding reaches only onboarding's operations; back there, to its chat.
+            apiClient.POST('/api/{provider}/onboarding/card-setup-session', { ...provider, body: chat ? { chat } : {} })
           : apiClient.POST('/api/billing/create-customer-setup-session', { body: { return_to: returnTo } }),
       )
     ).redirect_url,
