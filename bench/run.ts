@@ -10,6 +10,7 @@ import { benchLandingPaint } from './landing-paint.ts';
 import { benchLedgerDebits } from './ledger-debits.ts';
 import { benchLoopbackFloor } from './loopback-floor.ts';
 import { benchMachineSpeed } from './machine-speed.ts';
+import { benchPgliteClient } from './pglite-client.ts';
 import { benchRestReads } from './rest-reads.ts';
 import { benchSandboxStart } from './sandbox-start.ts';
 import { benchServerStart } from './server-start.ts';
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
   'loopback-floor': benchLoopbackFloor,
   'workspace-history': benchWorkspaceHistory,
   'ledger-debits': benchLedgerDebits,
+  'pglite-client': benchPgliteClient,
   'affiliate-clicks': benchAffiliateClicks,
   'server-start': benchServerStart,
   fork: benchFork,

@@ -166,6 +166,8 @@ class PreparedStatements {
 /**
  * The client drizzle talks to on the embedded database (see PreparedStatements). A value that
  * is not text, a number, a boolean or a date goes through PGlite's own query(), which types it.
+ * Kept over drizzle's own PGlite driver because `npm run bench -- pglite-client` measured it
+ * 5.4× as fast on pages of conversation events and 1.6× on usage debits (one run, alternating).
  */
 export function clientForDrizzle(pg: PGlite, options: { maxStatements?: number } = {}) {
   const statements = new PreparedStatements(pg, options.maxStatements ?? 500);

@@ -155,4 +155,19 @@ describe('files', () => {
       await rm(zipPath, { force: true });
     }
   });
+
+  it('zips a symlink as the link itself, never what it points at', async () => {
+    await symlink('/etc', path.join(session.workspaceDir, 'etc-link'));
+    const zipPath = path.join(os.tmpdir(), `atelier-zip-link-${process.pid}.zip`);
+    try {
+      await writeFile(zipPath, await session.zip());
+      const info = execFileSync('zipinfo', [zipPath, 'etc-link'], { encoding: 'utf8' });
+      expect(info).toMatch(/^l/);
+      expect(execFileSync('unzip', ['-p', zipPath, 'etc-link'], { encoding: 'utf8' })).toBe('/etc');
+      expect(execFileSync('unzip', ['-l', zipPath], { encoding: 'utf8' })).not.toContain('etc-link/passwd');
+    } finally {
+      await rm(path.join(session.workspaceDir, 'etc-link'));
+      await rm(zipPath, { force: true });
+    }
+  });
 });

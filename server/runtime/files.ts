@@ -2,8 +2,9 @@ import type { Dirent } from 'node:fs';
 import { lstat, open, readdir, readlink, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { ZipFile } from 'yazl';
 import { Beneath, inside, type Owner } from './beneath.ts';
-import { createZip, type ZipEntry } from './zip.ts';
 
 /** Git's own store: not part of what the user edits or downloads. */
 const GIT_DIR = '.git';
@@ -96,9 +97,14 @@ export class WorkspaceFiles {
     return this.beneath.remove(requested);
   }
 
-  /** A zip of everything in the workspace except git's store. Symlinks are stored as links, never followed out. */
+  /**
+   * A zip of everything in the workspace except git's store. Symlinks are stored as links (their
+   * Unix mode and target), never followed out. yazl deflates on the thread pool, so a large
+   * workspace does not stall the server.
+   */
   async zip(): Promise<Uint8Array> {
-    const entries: ZipEntry[] = [];
+    const archive = new ZipFile();
+    const zipped = buffer(archive.outputStream);
     let bytes = 0;
     const visit = async (dir: FileHandle, relDir: string): Promise<void> => {
       const found = (await readdir(inside(dir), { withFileTypes: true })).sort((a, b) =>
@@ -119,7 +125,7 @@ export class WorkspaceFiles {
           if (!child) continue;
           try {
             const stats = await child.stat();
-            entries.push({ name: `${rel}/`, kind: 'directory', mode: stats.mode, modified: stats.mtime });
+            archive.addEmptyDirectory(rel, { mode: stats.mode, mtime: stats.mtime });
             await visit(child, rel);
           } finally {
             await child.close();
@@ -129,13 +135,7 @@ export class WorkspaceFiles {
             lstat(inside(dir, entry.name)),
             readlink(inside(dir, entry.name)),
           ]);
-          entries.push({
-            name: rel,
-            kind: 'symlink',
-            mode: stats.mode,
-            modified: stats.mtime,
-            data: Buffer.from(target),
-          });
+          archive.addBuffer(Buffer.from(target), rel, { mode: stats.mode, mtime: stats.mtime, compress: false });
         } else if (type === 'file') {
           const handle = await this.beneath.openRegular(dir, entry.name, constants.O_RDONLY, rel).catch(() => null); // no longer a plain file: left out
           if (!handle) continue;
@@ -144,13 +144,7 @@ export class WorkspaceFiles {
             bytes += stats.size;
             if (bytes > ZIP_LIMIT_BYTES)
               throw new Error(`The workspace is too large to zip (over ${ZIP_LIMIT_BYTES / 2 ** 20} MB of files)`);
-            entries.push({
-              name: rel,
-              kind: 'file',
-              mode: stats.mode,
-              modified: stats.mtime,
-              data: await handle.readFile(),
-            });
+            archive.addBuffer(await handle.readFile(), rel, { mode: stats.mode, mtime: stats.mtime });
           } finally {
             await handle.close();
           }
@@ -158,7 +152,8 @@ export class WorkspaceFiles {
       }
     };
     await this.beneath.withDirectory('.', (root) => visit(root, ''));
-    return createZip(entries);
+    archive.end();
+    return zipped;
   }
 }
 

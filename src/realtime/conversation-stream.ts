@@ -1,8 +1,6 @@
-import { WebSocket as ReconnectingWebSocket } from 'partysocket';
 import { createActor, fromCallback, type EventObject } from 'xstate';
 import type { components } from '../../openapi/schema.d.ts';
 import {
-  APP_PROFILE,
   connectionMachine,
   connectionStatus,
   type ConnectionNotice,
@@ -66,10 +64,10 @@ function frameOf(data: unknown): ServerFrame | null {
 }
 
 /**
- * The conversation's events: the newest page over REST, then the socket (partysocket, driven by
- * the connection machine with the app profile) from the newest id held, older pages on demand.
- * Each socket attempt is one partysocket with no retries of its own: the machine waits between
- * attempts and starts the next one at the newest id, so a reconnect resumes without a gap.
+ * The conversation's events: the newest page over REST, then the socket (driven by the connection
+ * machine with the app profile) from the newest id held, older pages on demand. Each socket
+ * attempt is one plain WebSocket: the machine times the attempt out, waits between attempts and
+ * starts the next one at the newest id, so a reconnect resumes without a gap.
  */
 export function createConversationStream(options: ConversationStreamOptions): LiveConversationStream {
   const pageSize = options.pageSize ?? HISTORY_PAGE_SIZE;
@@ -82,7 +80,8 @@ export function createConversationStream(options: ConversationStreamOptions): Li
   let disposed = false;
   /** Actions sent before the machine exists (the newest page is still loading). */
   let early: ClientAction[] = [];
-  let socket: ReconnectingWebSocket | null = null;
+  let socket: WebSocket | null = null;
+  const Socket = (options.WebSocket ?? globalThis.WebSocket) as typeof WebSocket;
   let snapshot: StreamSnapshot = {
     events,
     hasOlder,
@@ -97,14 +96,9 @@ export function createConversationStream(options: ConversationStreamOptions): Li
       latest_event_id: String(input.latestEventId),
       ...options.credentials(),
     });
-    const attempt = new ReconnectingWebSocket(`${options.socketUrl}?${query.toString()}`, [], {
-      WebSocket: options.WebSocket,
-      // One attempt: the connection machine owns the retries and their 1–5 s randomised delays.
-      maxRetries: 0,
-      connectionTimeout: APP_PROFILE.timeout,
-      minReconnectionDelay: APP_PROFILE.minDelay,
-      maxReconnectionDelay: APP_PROFILE.maxDelay,
-    });
+    const attempt = new Socket(`${options.socketUrl}?${query.toString()}`);
+    // A failed attempt is reported by its 'close'; an 'error' nobody listens to, `ws` (in Node) throws.
+    attempt.addEventListener('error', () => undefined);
     let opened = false;
     const onOpen = () => {
       opened = true;

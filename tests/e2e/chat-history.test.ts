@@ -81,12 +81,11 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
 
     // Walking down the whole list shows every message once, ascending.
     const seen = new Set<number>();
-    // The log is bottom-anchored: its position is 0 at the end and negative above it.
     const { height, step } = await log.evaluate((element) => ({
       height: element.scrollHeight,
       step: element.clientHeight / 2,
     }));
-    for (let top = -height; top <= 0; top += step) {
+    for (let top = 0; top <= height; top += step) {
       // Two frames: the scroll event, then the virtualiser's render of the rows there.
       await log.evaluate((element, to) => {
         element.scrollTo({ top: to });
@@ -126,7 +125,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     expect(await box.inputValue()).toBe('Typed before and after');
     expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
     await waitFor(
-      () => log.evaluate((element) => -element.scrollTop),
+      () => log.evaluate((element) => element.scrollHeight - element.clientHeight - element.scrollTop),
       (distance) => distance <= 20,
       5_000,
       'the chat at its end in its tile',
@@ -158,8 +157,8 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     await page.mouse.wheel(0, -300);
     await toLatest.waitFor();
 
-    // The log is bottom-anchored: what the reader sees keeps its distance from the log's bottom (the
-    // panel below it may change height meanwhile, which the browser takes from the top).
+    // What the reader sees keeps its distance from the log's bottom (the panel below it may change
+    // height meanwhile).
     /** The first row whose top is in view: its message, and its distance from the log's bottom. */
     const anchor = () =>
       log.evaluate((element) => {
@@ -230,7 +229,7 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
       await released;
       await route.continue();
     });
-    const fromTop = await log.evaluate((element) => element.scrollHeight - element.clientHeight + element.scrollTop);
+    const fromTop = await log.evaluate((element) => element.scrollTop);
     await page.mouse.wheel(0, -(fromTop - 100));
     await settled();
     expect(asked).toBe(true);
@@ -258,7 +257,9 @@ describe.skipIf(browserMissing())('a long chat history in the browser', () => {
     await toLatest.click();
     await log.getByText('kept-2').first().waitFor();
     await toLatest.waitFor({ state: 'detached' });
-    expect(await log.evaluate((element) => -element.scrollTop)).toBeLessThanOrEqual(20);
+    expect(
+      await log.evaluate((element) => element.scrollHeight - element.clientHeight - element.scrollTop),
+    ).toBeLessThanOrEqual(20);
     await page.close();
   }, 120_000);
 });

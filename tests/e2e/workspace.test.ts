@@ -301,8 +301,7 @@ describe.skipIf(browserMissing())('the workspace in the browser', () => {
     await page.setViewportSize({ width: viewport?.width ?? 1280, height: 480 });
     const log = page.getByRole('log', { name: 'Messages' });
     const distanceFromEnd = () =>
-      // The log is bottom-anchored: its position is 0 at the end and negative above it.
-      log.evaluate((element) => -element.scrollTop);
+      log.evaluate((element) => element.scrollHeight - element.clientHeight - element.scrollTop);
     await log.hover();
     await waitFor(
       async () => {

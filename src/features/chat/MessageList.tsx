@@ -1,18 +1,16 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { PendingMessage } from '../../../machines/chat-input.ts';
 import type { LaunchTask } from '../../../machines/microagent-launch.ts';
 import type { ConversationStream, StreamSnapshot } from '../../realtime/types.ts';
 import { Button } from '../../ui/index.ts';
-import { useVirtualRows } from '../../ui/use-virtual-rows.ts';
-import { virtualBody } from '../../ui/virtual-rows.css.ts';
 import * as styles from './chat.css.ts';
 import { EventRow, RowTextProvider, type EventRowProps, type RowFork } from './EventRow.tsx';
 import { createReaderInput } from './reader-input.ts';
 import type { ForkControls } from './use-fork.ts';
 import {
   createRowsSelector,
-  distanceFromTop,
   isAtBottom,
   isUserRow,
   lastAgentRowId,
@@ -124,17 +122,20 @@ export function MessageList({
   // position too, upward at times while rows are measured, and on a slow machine such a scroll
   // event can see the position moved before the list's new height: it is not the reader's.
   const [reader] = useState(createReaderInput);
-  // The list opens at its end, and keeps its end in view as rows come (the virtualiser's scroller
-  // is bottom-anchored); older rows put in front leave what the reader sees where it is.
-  const keyOf = useCallback((index: number) => rowKey(rows[index] as ChatRow), [rows]);
-  const virtual = useVirtualRows({
-    scrollRef,
+  // The list opens at its end; older rows put in front leave what the reader sees where it is
+  // (anchored to the end), and rows measured above the view do not move it either. (The warning
+  // concerns the React Compiler, which this project does not use.)
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtual = useVirtualizer({
     count: rows.length,
-    keyOf,
-    estimate: ESTIMATED_ROW_PX,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    getItemKey: (index) => rowKey(rows[index] as ChatRow),
     overscan: 3,
+    anchorTo: 'end',
+    initialOffset: () => rows.length * ESTIMATED_ROW_PX,
   });
-  const { scrollToEnd } = virtual;
+  const scrollToEnd = useCallback(() => virtual.scrollToEnd(), [virtual]);
   // Back to the end and following it, at the user's word: the scrolls that follow are the list's.
   const followAgain = useCallback(() => {
     reader.forget();
@@ -143,7 +144,8 @@ export function MessageList({
   }, [reader, scrollToEnd]);
 
   // Following from within the tolerance above the end, the list's changes bring it to the end.
-  const { totalSize, viewportHeight } = virtual;
+  const totalSize = virtual.getTotalSize();
+  const viewportHeight = virtual.scrollRect?.height ?? 0;
   useLayoutEffect(() => {
     if (following) scrollToEnd();
   }, [following, scrollToEnd, totalSize]);
@@ -189,19 +191,23 @@ export function MessageList({
     lastScrollTop.current = element.scrollTop;
     if (isAtBottom(element)) setFollowing(true);
     else if (movedUp && reader.byReader(event)) setFollowing(false);
-    if (distanceFromTop(element) < LOAD_OLDER_THRESHOLD_PX) loadOlder();
+    if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) loadOlder();
   };
 
   // A detached element forgets its scroll position (the chat moves from the first frame into its
   // tile, and into popout windows): once laid out again, the list goes back to its end when it
-  // follows it, else to where the reader was.
+  // follows it, else to where the reader was. When the list's height changes (the panel below it
+  // grows or shrinks), what the reader sees keeps its distance from the list's bottom.
   const place = useRef({ following, scrollToEnd });
   useLayoutEffect(() => {
     place.current = { following, scrollToEnd };
   });
+  const lastHeight = useRef(0);
   const placeAgain = (element: HTMLElement) => {
+    const grown = lastHeight.current === 0 ? 0 : element.clientHeight - lastHeight.current;
+    lastHeight.current = element.clientHeight;
     if (place.current.following) place.current.scrollToEnd();
-    else if (element.scrollTop !== lastScrollTop.current) element.scrollTop = lastScrollTop.current;
+    else if (element.scrollTop !== lastScrollTop.current - grown) element.scrollTop = lastScrollTop.current - grown;
   };
   useEffect(() => {
     const element = scrollRef.current;
@@ -226,10 +232,18 @@ export function MessageList({
         aria-label={t('panel.messages')}
         tabIndex={0}
       >
+        {/* Over the top of the rows: it takes no room from them, which would move what the reader sees. */}
+        {loadingOlder && (
+          <div className={styles.loadingOlder}>
+            <p className={styles.loadingOlderNote} role="status">
+              {t('panel.loadingOlder')}
+            </p>
+          </div>
+        )}
         {rows.length > 0 && (
           <RowTextProvider value={t}>
-            <div className={virtualBody} style={{ height: totalSize }}>
-              {virtual.rows.map((item) => {
+            <div className={styles.virtualBody} style={{ height: totalSize }}>
+              {virtual.getVirtualItems().map((item) => {
                 const row = rows[item.index] as ChatRow;
                 const props: EventRowProps = {
                   row,
@@ -242,8 +256,7 @@ export function MessageList({
                   <div
                     key={item.key}
                     data-index={item.index}
-                    data-key={item.key}
-                    ref={virtual.measure}
+                    ref={virtual.measureElement}
                     className={styles.virtualRow}
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
@@ -254,13 +267,7 @@ export function MessageList({
             </div>
           </RowTextProvider>
         )}
-        {/* After the rows: the scroller shows its last child on top. */}
-        {loadingOlder && (
-          <p className={styles.centred} role="status">
-            {t('panel.loadingOlder')}
-          </p>
-        )}
-        {rows.length === 0 && !loadingOlder && <p className={styles.emptyNote}>{t('panel.empty')}</p>}
+        {rows.length === 0 && !loadingOlder && <p className={styles.centred}>{t('panel.empty')}</p>}
       </div>
       {!following && (
         <Button className={styles.scrollToBottom} size="sm" tone="secondary" onClick={followAgain}>

@@ -1,6 +1,5 @@
 import { style, styleVariants } from '@vanilla-extract/css';
 import { messageTextarea } from '../../ui/message-input.css.ts';
-import { virtualScroller } from '../../ui/virtual-rows.css.ts';
 import { vars } from '../../styles/theme.css.ts';
 
 export const panel = style({
@@ -38,10 +37,16 @@ export const toolbar = style({
   padding: `${vars.space.xs} ${vars.space.md}`,
 });
 
-export const scroller = style([
-  virtualScroller,
-  { flex: 1, minHeight: 0, overflowY: 'auto', position: 'relative', padding: `0 ${vars.space.md}` },
-]);
+export const scroller = style({
+  flex: 1,
+  minHeight: 0,
+  overflowY: 'auto',
+  position: 'relative',
+  padding: `0 ${vars.space.md}`,
+  // The virtualiser keeps the reader's place itself; the browser's anchoring would move it a second time.
+  overflowAnchor: 'none',
+});
+export const virtualBody = style({ position: 'relative', width: '100%' });
 export const virtualRow = style({ position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: vars.space.sm });
 
 export const centred = style({
@@ -50,8 +55,9 @@ export const centred = style({
   color: vars.color.textMuted,
   fontSize: vars.fontSize.sm,
 });
-/** Alone in the bottom-anchored scroller: at its top. */
-export const emptyNote = style([centred, { marginBottom: 'auto' }]);
+/** Over the first rows, without taking room from them. */
+export const loadingOlder = style({ position: 'sticky', top: 0, height: 0, zIndex: 1 });
+export const loadingOlderNote = style([centred, { background: vars.color.background }]);
 
 const bubbleBase = style({
   maxWidth: '80%',

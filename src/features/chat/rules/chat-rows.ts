@@ -203,18 +203,10 @@ export function isUserRow(row: ChatRow | undefined): boolean {
   return row !== undefined && (row.kind === 'pending' || (row.kind === 'message' && row.event.source === 'user'));
 }
 
-// The chat's scroller is bottom-anchored (flex-direction: column-reverse): its scrollTop is 0 at
-// the end and negative above it.
-
 /** Whether the scroll position is at the bottom, within the spec's 20 px tolerance. */
 export const AUTO_SCROLL_TOLERANCE_PX = 20;
-export function isAtBottom(metrics: { scrollTop: number }): boolean {
-  return -metrics.scrollTop <= AUTO_SCROLL_TOLERANCE_PX;
-}
-
-/** How far the scroll position is below the top. */
-export function distanceFromTop(metrics: { scrollTop: number; scrollHeight: number; clientHeight: number }): number {
-  return metrics.scrollHeight - metrics.clientHeight + metrics.scrollTop;
+export function isAtBottom(metrics: { scrollTop: number; scrollHeight: number; clientHeight: number }): boolean {
+  return metrics.scrollHeight - metrics.clientHeight - metrics.scrollTop <= AUTO_SCROLL_TOLERANCE_PX;
 }
 
 /** How long after the reader's input a scroll is still theirs. */
