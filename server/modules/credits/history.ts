@@ -2,8 +2,6 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, max, sql, type SQL } 
 import type { Db } from '../../db/index.ts';
 import { conversations, creditLedger } from '../../db/schema.ts';
 import { notFound } from '../../shared/http-error.ts';
-import { requireUser, type Handlers } from '../../shared/operations.ts';
-import { balanceMicros } from './balance.ts';
 import { settleExpiredCredit } from './ledger.ts';
 import { microsToDollars } from './money.ts';
 
@@ -151,23 +149,5 @@ export async function listCategoryTransactions(
     transactions: found.rows.map(shown),
     total_pages: pages(found.n, query.perPage),
     total: microsToDollars(found.spentMicros),
-  };
-}
-
-/** The billing history's lists and the billing view's balance. */
-export function billingHandlers(db: Db): Handlers {
-  return {
-    getBillingCredits: async (ctx) => ({ credits: microsToDollars(await balanceMicros(db, requireUser(ctx).id)) }),
-    listOtherTransactions: async (ctx) =>
-      listOtherTransactions(db, requireUser(ctx).id, ctx.query.page ?? 1, ctx.query.per_page ?? 5),
-    listConversationGroupTransactions: async (ctx) =>
-      listConversationGroups(db, requireUser(ctx).id, ctx.query.page ?? 1, ctx.query.per_page ?? 10),
-    listCategoryTransactions: async (ctx) =>
-      listCategoryTransactions(db, requireUser(ctx).id, ctx.params.conversation_id, {
-        category: ctx.query.category,
-        ...(ctx.query.subcategory && { subcategory: ctx.query.subcategory }),
-        page: ctx.query.page ?? 1,
-        perPage: ctx.query.per_page ?? 10,
-      }),
   };
 }

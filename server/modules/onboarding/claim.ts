@@ -3,7 +3,7 @@ import type { Db } from '../../db/index.ts';
 import { cardClaims, users } from '../../db/schema.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import { balanceMicros, grantFreeCredit, hasFreeCredit, microsToDollars } from '../credits/index.ts';
-import type { CardInput, CardSetup } from '../payments/index.ts';
+import type { CardInput, CardSetup } from '../billing/index.ts';
 import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { components } from '../../../openapi/schema.d.ts';
 import { passesLuhn } from '../../shared/luhn.ts';

@@ -5,7 +5,7 @@ import { onboarding, userSettings, users } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { grantFreeCredit } from '../credits/index.ts';
-import type { CardInput, CardSetup } from '../payments/index.ts';
+import type { CardInput, CardSetup } from '../billing/index.ts';
 import { providerCard } from './cards.ts';
 import { createClaims } from './claim.ts';
 import { detectCountry, findCountry, listCountries } from './countries.ts';

@@ -1,10 +1,10 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { creditLedger, purchaseRefunds } from '../../db/schema.ts';
-import { reversePurchaseCommissions } from '../affiliates/index.ts';
+import { reversePurchaseCommissions } from '../affiliate/index.ts';
 import { balanceMicros, dollarsText, takeBackCredit } from '../credits/index.ts';
 
-/** The ledger key of a purchase by its provider reference (payments/index.ts credits it under it). */
+/** The ledger key of a purchase by its provider reference (billing/index.ts credits it under it). */
 export const purchaseKey = (reference: string) => `purchase:${reference}`;
 
 /** Ledger rows of completed purchases, with `more` conditions. */

@@ -5,7 +5,7 @@ import type { Db } from '../../db/index.ts';
 import { paymentAccounts, users } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
-import { recordPurchaseCommissions } from '../affiliates/index.ts';
+import { recordPurchaseCommissions } from '../affiliate/index.ts';
 import { balanceMicros, dollarsText, grantCredit, microsToDollars, recordFailedPurchase } from '../credits/index.ts';
 import { recordRefund, RefundTooLarge } from './refunds.ts';
 import {
@@ -22,6 +22,7 @@ import {
   type SavedCard,
 } from './provider.ts';
 
+export { billingHistoryHandlers } from './history.ts';
 export { listPurchases, recordRefund, RefundTooLarge } from './refunds.ts';
 export { createStripeProvider, type StripeConfig } from './stripe-provider.ts';
 export { TEST_PAYMENT_PREFIX, testPaymentProvider } from './test-provider.ts';
