@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { affiliateLinks, affiliates } from '../server/db/schema.ts';
-import { createAffiliates } from '../server/modules/affiliates/index.ts';
+import { createAffiliates } from '../server/modules/affiliate/index.ts';
 import { SecretBox } from '../server/shared/secret-box.ts';
 import { createTestDatabase } from '../tests/support/database.ts';
 import type { BenchResult } from './result.ts';

@@ -1,5 +1,5 @@
 // The commission tiers of public-site spec §4 and §9, defined once: the server pays by them (in
-// micro-dollars, server/modules/affiliates/commissions.ts) and the affiliate pages show them.
+// micro-dollars, server/modules/affiliate/commissions.ts) and the affiliate pages show them.
 // A tier applies from its threshold on: the month's referred revenue before a purchase of
 // exactly $50,000 is tier 2 (§4; §9's "$50,001" contradicts it, and §4 is followed).
 

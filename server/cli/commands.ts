@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
-import { listAffiliates, setAffiliateStatus } from '../modules/affiliates/index.ts';
+import { listAffiliates, setAffiliateStatus } from '../modules/affiliate/index.ts';
 import { findUserId, listUsers, setUserActive } from '../modules/auth/index.ts';
 import { dollarsText, grantCredit, parseDollars } from '../modules/credits/index.ts';
 import { readOutbox } from '../modules/mail/index.ts';
-import { listPurchases, recordRefund, TEST_PAYMENT_PREFIX } from '../modules/payments/index.ts';
+import { listPurchases, recordRefund, TEST_PAYMENT_PREFIX } from '../modules/billing/index.ts';
 
 // The operator's commands, run against a database: by `npm run admin` itself, or by the running
 // server that holds the embedded database when the command line hands them over.

@@ -48,6 +48,13 @@ const OPEN_WHILE_INACTIVE = new Set([
   'settings',
   'system',
 ]);
+/** Billing calls an account that is not active yet may make too: they were open under `/api/auth` before billing had them. */
+const BILLING_OPEN_WHILE_INACTIVE = new Set([
+  'purchaseCredits',
+  'listConversationGroupTransactions',
+  'listOtherTransactions',
+  'listCategoryTransactions',
+]);
 
 export interface AppOptions {
   config: Config;
@@ -331,8 +338,8 @@ export async function buildApp({
         }
         // Spec §6: an account that has not finished registration onboarding reaches only that.
         const user = request.auth.user;
-        if (user && !user.isActive && !isPublic && !OPEN_WHILE_INACTIVE.has(op.tag))
-          throw new HttpError(403, INACTIVE_ACCOUNT);
+        const openWhileInactive = OPEN_WHILE_INACTIVE.has(op.tag) || BILLING_OPEN_WHILE_INACTIVE.has(op.operationId);
+        if (user && !user.isActive && !isPublic && !openWhileInactive) throw new HttpError(403, INACTIVE_ACCOUNT);
       },
       handler: async (request, reply) => {
         if (!handler) return reply.status(501).send({ detail: 'Not implemented' });

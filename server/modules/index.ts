@@ -7,12 +7,11 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Handlers } from '../shared/operations.ts';
 import { loadSecret, SecretBox } from '../shared/secret-box.ts';
-import { affiliateHandlers, createAffiliates } from './affiliates/index.ts';
+import { affiliateHandlers, createAffiliates } from './affiliate/index.ts';
 import { apiKeysHandlers, createApiKeysService } from './api-keys/index.ts';
 import { authHandlers, createAuthService, findUser, hashToken, newToken } from './auth/index.ts';
 import { createChatOnboardingModule } from './chat-onboarding/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
-import { billingHandlers } from './credits/index.ts';
 import {
   createDeploymentsService,
   deploymentsHandlers,
@@ -28,11 +27,12 @@ import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
 import { createOnboardingService, onboardingHandlers } from './onboarding/index.ts';
 import { optionsHandlers } from './options/index.ts';
 import {
+  billingHistoryHandlers,
   createPaymentsService,
   createStripeProvider,
   paymentsHandlers,
   testPaymentProvider,
-} from './payments/index.ts';
+} from './billing/index.ts';
 import { createSecretsService, secretsHandlers } from './secrets/index.ts';
 import { createSettingsService, settingsHandlers } from './settings/index.ts';
 import { systemHandlers } from './system/index.ts';
@@ -146,7 +146,7 @@ export function createModules(config: Config, database: Database, services: Modu
     ...conversations.handlers,
     ...feedbackHandlers(feedback),
     ...onboardingHandlers(onboarding, config.appMode === 'saas'),
-    ...billingHandlers(db),
+    ...billingHistoryHandlers(db),
     ...paymentsHandlers(payments),
     ...affiliateHandlers(affiliates),
     ...deploymentsHandlers(deployments),

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailVerifications } from '../../server/db/schema.ts';
-import { setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
+import { setAffiliateStatus } from '../../server/modules/affiliate/index.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { giveCredit, saveOnboardingContact, signUp, waitRunning } from '../support/conversations.ts';

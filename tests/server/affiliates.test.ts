@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { affiliateClicks, affiliates, users } from '../../server/db/schema.ts';
-import { setAffiliateStatus } from '../../server/modules/affiliates/index.ts';
+import { setAffiliateStatus } from '../../server/modules/affiliate/index.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { signUp } from '../support/conversations.ts';
 

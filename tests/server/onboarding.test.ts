@@ -184,6 +184,19 @@ describe('registration onboarding', () => {
     expect((await call(t.app, 'GET', `${base}/form-data`)).status).toBe(401);
     expect((await eve.as('GET', '/form-data')).body).toEqual({ status: 'not_started', form_data: null });
   });
+
+  it('lets an account not active yet buy credits and read its billing history, and nothing else of billing', async () => {
+    const eve = await newcomer('eve-billing@acme.example');
+    const as = (method: string, path: string, body?: unknown) =>
+      call(t.app, method, path, { token: eve.token, ...(body !== undefined && { body }) });
+    // No card saved yet: refused by billing itself, not by the inactive account's gate.
+    expect(await as('POST', '/api/auth/purchase-credits', { amount: 25 })).toMatchObject({ status: 400 });
+    expect((await as('GET', '/api/auth/transactions/other')).status).toBe(200);
+    expect((await as('GET', '/api/auth/transactions/conversation-groups')).status).toBe(200);
+    expect((await as('GET', `/api/auth/transactions/category/${crypto.randomUUID()}?category=llm`)).status).toBe(404);
+    expect((await as('GET', '/api/billing/credits')).status).toBe(403);
+    expect((await as('POST', '/api/billing/create-checkout-session', { amount: 25 })).status).toBe(403);
+  });
 });
 
 describe('registration onboarding in oss mode', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPurchases } from '../../server/modules/payments/index.ts';
+import { listPurchases } from '../../server/modules/billing/index.ts';
 import { call, withTestApp } from '../support/app.ts';
 import { saveCardThroughOnboarding, saveOnboardingContact, signUp } from '../support/conversations.ts';
 import { startStripeServer } from '../support/stripe-server.ts';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { apiKeys, users } from '../../db/schema.ts';
+import { apiKeys } from '../../db/schema.ts';
 import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
-import { RawResponse, requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
+import { RawResponse, requireUser, type Handlers } from '../../shared/operations.ts';
 
 /** Every key starts so; it tells an API key from a session token at a glance (and to secret scanners). */
 export const API_KEY_PREFIX = 'atl_';
@@ -21,14 +21,13 @@ const shown = (row: typeof apiKeys.$inferSelect) => ({
 });
 
 /**
- * The user an API key stands for, or null when it is unknown or revoked; notes the use. A key can
- * do whatever its user can (including managing keys), like the user's own sign-in.
+ * The id of the user an API key stands for, or null when it is unknown or revoked; notes the use.
+ * A key can do whatever its user can (including managing keys), like the user's own sign-in.
  */
-export async function apiKeyUser(db: Db, keyHash: string): Promise<AuthUser | null> {
+export async function apiKeyOwner(db: Db, keyHash: string): Promise<string | null> {
   const [row] = await db
-    .select({ keyId: apiKeys.id, id: users.id, email: users.email, isActive: users.isActive })
+    .select({ keyId: apiKeys.id, userId: apiKeys.userId })
     .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
   if (!row) return null;
   const now = new Date();
@@ -41,7 +40,7 @@ export async function apiKeyUser(db: Db, keyHash: string): Promise<AuthUser | nu
         or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_PRECISION_MS))),
       ),
     );
-  return { id: row.id, email: row.email, isActive: row.isActive };
+  return row.userId;
 }
 
 /**

@@ -42,7 +42,7 @@ export function authHandlers(auth: AuthService, hosted: boolean): Handlers {
   };
 }
 export { findUserId, listUsers, setUserActive } from './admin.ts';
-export { findUser } from './lookup.ts';
+export { accountsWithReferral, activateUser, findUser, lockUser } from './lookup.ts';
 export { SESSION_CACHE_TTL_MS } from './session-cache.ts';
 export { checkPassword, hashPassword } from './passwords.ts';
 export { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens.ts';

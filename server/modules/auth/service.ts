@@ -6,7 +6,7 @@ import { sessions, users } from '../../db/schema.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
 import type { AuthUser } from '../../shared/operations.ts';
-import { API_KEY_PREFIX, apiKeyUser } from '../api-keys/index.ts';
+import { API_KEY_PREFIX, apiKeyOwner } from '../api-keys/index.ts';
 import { balanceMicros, microsToDollars, userBalanceMicros } from '../credits/index.ts';
 import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { Mailer } from '../mail/index.ts';
@@ -15,6 +15,7 @@ import { createEmailVerification } from './email-verification.ts';
 import { createUsageAgreement } from './usage-agreement.ts';
 import { isPersonalEmail } from './personal-email.ts';
 import { SESSION_CACHE_TTL_MS, SessionCache } from './session-cache.ts';
+import { findUser } from './lookup.ts';
 import { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens.ts';
 
 export interface AuthOptions {
@@ -59,7 +60,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
       isActive: users.isActive,
       signedAgreement: users.signedAgreement,
       emailVerified: users.emailVerified,
-      balance: userBalanceMicros(),
+      balance: userBalanceMicros(sql`${users}.id`),
     })
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')))
@@ -231,7 +232,9 @@ export function createAuthService(db: Db, options: AuthOptions) {
       const cached = cache.get(tokenHash);
       if (cached) return cached;
       if (token.startsWith(API_KEY_PREFIX)) {
-        const user = await apiKeyUser(db, tokenHash);
+        const owner = await apiKeyOwner(db, tokenHash);
+        const account = owner ? await findUser(db, owner) : null;
+        const user = account && { id: account.id, email: account.email, isActive: account.isActive };
         // A key has no expiry: the cache's own TTL bounds it, and revocation clears it at once.
         if (user) cache.set(tokenHash, user, new Date(Date.now() + SESSION_CACHE_TTL_MS));
         return user;

@@ -19,6 +19,7 @@ import { createWorkspaceCalls } from './workspace.ts';
 
 export { UPLOAD_LIMIT_BYTES, receiveUpload, type MultipartParts, type UploadForm } from './upload.ts';
 export { RUNTIME_OPERATIONS } from './handlers.ts';
+export { conversationTitles, isUsersConversation } from './store.ts';
 
 export interface ConversationsDeps {
   db: Db;

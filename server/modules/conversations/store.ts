@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { conversations, users } from '../../db/schema.ts';
+import { conversations } from '../../db/schema.ts';
+import { lockUser } from '../auth/index.ts';
 
 /** The owner already has as many conversations running as they may. */
 export class RunningLimitError extends Error {
@@ -40,6 +41,25 @@ function decodeCursor(cursor: string): { at: Date; id: string } | null {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const date = new Date(at ?? '');
   return id && !Number.isNaN(date.getTime()) ? { at: date, id } : null;
+}
+
+/** The titles of those of `ids` that are the user's conversations (a deleted one has none). */
+export async function conversationTitles(db: Db, userId: string, ids: string[]): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: conversations.id, title: conversations.title })
+    .from(conversations)
+    .where(and(eq(conversations.userId, userId), inArray(conversations.id, ids)));
+  return new Map(rows.map((row) => [row.id, row.title]));
+}
+
+/** Whether the conversation exists and is the user's. */
+export async function isUsersConversation(db: Db, userId: string, conversationId: string): Promise<boolean> {
+  const [owned] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
+  return owned !== undefined;
 }
 
 /** Data access for conversation rows; every read that serves a user is scoped to that user. */
@@ -149,7 +169,7 @@ export function createConversationStore(db: Db) {
     ): Promise<ConversationRow | null> {
       return db.transaction(async (tx) => {
         if (runningLimit) {
-          await tx.select({ id: users.id }).from(users).where(eq(users.id, runningLimit.userId)).for('update');
+          await lockUser(tx, runningLimit.userId);
           const [others] = await tx
             .select({ n: sql<number>`count(*)::int` })
             .from(conversations)

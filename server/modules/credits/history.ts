@@ -1,9 +1,7 @@
-import { and, count, desc, eq, inArray, isNotNull, isNull, max, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, max, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { conversations, creditLedger } from '../../db/schema.ts';
+import { creditLedger } from '../../db/schema.ts';
 import { notFound } from '../../shared/http-error.ts';
-import { requireUser, type Handlers } from '../../shared/operations.ts';
-import { balanceMicros } from './balance.ts';
 import { settleExpiredCredit } from './ledger.ts';
 import { microsToDollars } from './money.ts';
 
@@ -80,7 +78,14 @@ export async function listOtherTransactions(db: Db, userId: string, pageNumber: 
   return { transactions: found.rows.map(shown), total_pages: pages(found.n, perPage) };
 }
 
-export async function listConversationGroups(db: Db, userId: string, pageNumber: number, perPage: number) {
+/** `titlesOf` names the user's conversations among the ids (the conversations module's data). */
+export async function listConversationGroups(
+  db: Db,
+  userId: string,
+  pageNumber: number,
+  perPage: number,
+  titlesOf: (ids: string[]) => Promise<Map<string, string | null>>,
+) {
   const spent = and(eq(creditLedger.userId, userId), isNotNull(creditLedger.conversationId));
   const [totals] = await db
     .select({ n: sql<number>`count(distinct ${creditLedger.conversationId})::int` })
@@ -96,16 +101,7 @@ export async function listConversationGroups(db: Db, userId: string, pageNumber:
     .limit(perPage)
     .offset((pageNumber - 1) * perPage);
   const ids = groups.flatMap((group) => (group.conversationId ? [group.conversationId] : []));
-  const titles = new Map(
-    ids.length === 0
-      ? []
-      : (
-          await db
-            .select({ id: conversations.id, title: conversations.title })
-            .from(conversations)
-            .where(and(eq(conversations.userId, userId), inArray(conversations.id, ids)))
-        ).map((row) => [row.id, row.title]),
-  );
+  const titles = await titlesOf(ids);
   const conversationGroups = await Promise.all(
     ids.map(async (conversationId) => {
       const [droplet, devops, chat] = await Promise.all([
@@ -127,20 +123,19 @@ export async function listConversationGroups(db: Db, userId: string, pageNumber:
   return { conversation_groups: conversationGroups, total_pages: pages(totals?.n ?? 0, perPage) };
 }
 
+/** `isUsers` tells whether the conversation is the user's (the conversations module's data). */
 export async function listCategoryTransactions(
   db: Db,
   userId: string,
   conversationId: string,
   query: { category: Category; subcategory?: Subcategory; page: number; perPage: number },
+  isUsers: (conversationId: string) => Promise<boolean>,
 ) {
   // Subcategories split LLM usage only.
   const subcategory = query.category === 'llm' ? query.subcategory : undefined;
   const found = await page(db, usageOf(userId, conversationId, query.category, subcategory), query.page, query.perPage);
   if (found.n === 0) {
-    const [owned] = await db
-      .select({ id: conversations.id })
-      .from(conversations)
-      .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
+    const owned = await isUsers(conversationId);
     const [spentIn] = await db
       .select({ n: count() })
       .from(creditLedger)
@@ -151,23 +146,5 @@ export async function listCategoryTransactions(
     transactions: found.rows.map(shown),
     total_pages: pages(found.n, query.perPage),
     total: microsToDollars(found.spentMicros),
-  };
-}
-
-/** The billing history's lists and the billing view's balance. */
-export function billingHandlers(db: Db): Handlers {
-  return {
-    getBillingCredits: async (ctx) => ({ credits: microsToDollars(await balanceMicros(db, requireUser(ctx).id)) }),
-    listOtherTransactions: async (ctx) =>
-      listOtherTransactions(db, requireUser(ctx).id, ctx.query.page ?? 1, ctx.query.per_page ?? 5),
-    listConversationGroupTransactions: async (ctx) =>
-      listConversationGroups(db, requireUser(ctx).id, ctx.query.page ?? 1, ctx.query.per_page ?? 10),
-    listCategoryTransactions: async (ctx) =>
-      listCategoryTransactions(db, requireUser(ctx).id, ctx.params.conversation_id, {
-        category: ctx.query.category,
-        ...(ctx.query.subcategory && { subcategory: ctx.query.subcategory }),
-        page: ctx.query.page ?? 1,
-        perPage: ctx.query.per_page ?? 10,
-      }),
   };
 }

@@ -2,7 +2,13 @@ import { MICROS_PER_DOLLAR } from './money.ts';
 
 export { dollarsText, MICROS_PER_DOLLAR, microsToDollars } from './money.ts';
 export { balanceMicros, userBalanceMicros } from './balance.ts';
-export { billingHandlers } from './history.ts';
+export { listCategoryTransactions, listConversationGroups, listOtherTransactions } from './history.ts';
+export {
+  completedPurchasesOf,
+  firstCompletedPurchaseAt,
+  firstCompletedPurchaseOf,
+  lockCompletedPurchase,
+} from './purchases.ts';
 export { FREE_CREDIT, grantFreeCredit, hasFreeCredit } from './free-credit.ts';
 export {
   chargeUsage,

@@ -1,6 +1,6 @@
 import { HttpError } from '../../shared/http-error.ts';
 import { passesLuhn } from '../../shared/luhn.ts';
-import type { CardInput } from '../payments/index.ts';
+import type { CardInput } from '../billing/index.ts';
 
 /** What a payment method keeps of a card: never its number or security code. */
 export interface CardSummary {

@@ -1,9 +1,10 @@
 import { eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { cardClaims, users } from '../../db/schema.ts';
+import { cardClaims } from '../../db/schema.ts';
 import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
+import { findUser } from '../auth/index.ts';
 import { balanceMicros, grantFreeCredit, hasFreeCredit, microsToDollars } from '../credits/index.ts';
-import type { CardInput, CardSetup } from '../payments/index.ts';
+import type { CardInput, CardSetup } from '../billing/index.ts';
 import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { components } from '../../../openapi/schema.d.ts';
 import { passesLuhn } from '../../shared/luhn.ts';
@@ -61,7 +62,7 @@ export function createClaims(db: Db, deps: ClaimDeps) {
   async function claimant(userId: string, claimedFor: string | null | undefined) {
     if (claimedFor && claimedFor !== userId)
       throw new HttpError(400, 'The card verification is for the signed-in account only.');
-    const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    const account = await findUser(db, userId);
     if (!account) throw new HttpError(401, 'Not authenticated');
     if (await hasFreeCredit(db, userId, 'agreementOrTrial')) throw new HttpError(409, ALREADY_RECEIVED);
     return claimantOf(account.email);

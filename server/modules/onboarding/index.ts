@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { onboarding, userSettings, users } from '../../db/schema.ts';
+import { onboarding } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
+import { activateUser, findUser } from '../auth/index.ts';
 import { grantFreeCredit } from '../credits/index.ts';
-import type { CardInput, CardSetup } from '../payments/index.ts';
+import { userLanguage } from '../settings/index.ts';
+import type { CardInput, CardSetup } from '../billing/index.ts';
 import { providerCard } from './cards.ts';
 import { createClaims } from './claim.ts';
 import { detectCountry, findCountry, listCountries } from './countries.ts';
@@ -47,13 +49,9 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
   const now = deps.now ?? (() => new Date());
 
   async function account(userId: string) {
-    const [row] = await db
-      .select({ isPersonal: users.isPersonal, isActive: users.isActive, language: userSettings.language })
-      .from(users)
-      .leftJoin(userSettings, eq(userSettings.userId, users.id))
-      .where(eq(users.id, userId));
-    if (!row) throw new HttpError(401, 'Not authenticated');
-    return row;
+    const user = await findUser(db, userId);
+    if (!user) throw new HttpError(401, 'Not authenticated');
+    return { isPersonal: user.isPersonal, isActive: user.isActive, language: await userLanguage(db, userId) };
   }
 
   async function saved(userId: string) {
@@ -236,7 +234,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
       if (missing.length > 0)
         return { success: false, message: 'Please complete the required steps first.', missing_steps: missing };
       await db.transaction(async (tx) => {
-        await tx.update(users).set({ isActive: true, updatedAt: now() }).where(eq(users.id, userId));
+        await activateUser(tx, userId, now());
         await tx.update(onboarding).set({ completedAt: now() }).where(eq(onboarding.userId, userId));
       });
       await deps.userChanged(userId);

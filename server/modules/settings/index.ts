@@ -18,6 +18,7 @@ import { createTokenRefresh, type RefreshToken } from './token-refresh.ts';
 import { DEFAULT_GIT_USER, EMPTY_MCP_CONFIG, toColumns, toSettings, type Settings } from './view.ts';
 
 export { configuredModelId, DEFAULT_MODEL } from './llm.ts';
+export { userLanguage } from './store.ts';
 export type { GitProvider, TokenGrant } from './store.ts';
 export type { RefreshToken } from './token-refresh.ts';
 

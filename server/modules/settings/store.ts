@@ -23,6 +23,15 @@ export interface StoredProviderToken {
 }
 
 /** Settings rows and provider tokens; key columns hold SecretBox ciphertext only. */
+/** The language the user chose for the interface, null until they choose one. */
+export async function userLanguage(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ language: userSettings.language })
+    .from(userSettings)
+    .where(eq(userSettings.userId, userId));
+  return row?.language ?? null;
+}
+
 export function createSettingsStore(db: Db, box: SecretBox) {
   /** A token's columns as stored: sealed, with its grant's refresh token (sealed) and expiry, none for a saved token. */
   const sealedToken = (token: string, grant: TokenGrant | undefined) => ({

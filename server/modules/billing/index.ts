@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
-import { paymentAccounts, users } from '../../db/schema.ts';
+import { paymentAccounts } from '../../db/schema.ts';
 import { HttpError } from '../../shared/http-error.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
-import { recordPurchaseCommissions } from '../affiliates/index.ts';
+import { recordPurchaseCommissions } from '../affiliate/index.ts';
+import { findUser } from '../auth/index.ts';
 import { balanceMicros, dollarsText, grantCredit, microsToDollars, recordFailedPurchase } from '../credits/index.ts';
 import { recordRefund, RefundTooLarge } from './refunds.ts';
 import {
@@ -22,6 +23,7 @@ import {
   type SavedCard,
 } from './provider.ts';
 
+export { billingHistoryHandlers } from './history.ts';
 export { listPurchases, recordRefund, RefundTooLarge } from './refunds.ts';
 export { createStripeProvider, type StripeConfig } from './stripe-provider.ts';
 export { TEST_PAYMENT_PREFIX, testPaymentProvider } from './test-provider.ts';
@@ -105,23 +107,21 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
   const { provider } = deps;
 
   async function payerOf(userId: string) {
-    const [row] = await db
+    const user = await findUser(db, userId);
+    if (!user) throw new HttpError(401, 'Not authenticated');
+    const [account] = await db
       .select({
-        email: users.email,
-        name: users.fullname,
         customerId: paymentAccounts.customerId,
         paymentMethodId: paymentAccounts.paymentMethodId,
         provider: paymentAccounts.provider,
       })
-      .from(users)
-      .leftJoin(paymentAccounts, eq(paymentAccounts.userId, users.id))
-      .where(eq(users.id, userId));
-    if (!row) throw new HttpError(401, 'Not authenticated');
+      .from(paymentAccounts)
+      .where(eq(paymentAccounts.userId, userId));
     // References of another provider (the server switched to or from Stripe) mean nothing to this one.
-    const mine = row.provider === provider.name;
+    const mine = account?.provider === provider.name;
     return {
-      payer: { userId, email: row.email, name: row.name, customerId: mine ? row.customerId : null },
-      paymentMethodId: mine ? row.paymentMethodId : null,
+      payer: { userId, email: user.email, name: user.fullname, customerId: mine ? account.customerId : null },
+      paymentMethodId: mine ? account.paymentMethodId : null,
     };
   }
 
@@ -175,8 +175,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
   async function userExists(userId: string) {
     // Not every reference Stripe carries is a user id, nor even a uuid.
     if (!UUID.test(userId)) return false;
-    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
-    return row !== undefined;
+    return (await findUser(db, userId)) !== null;
   }
 
   const kept = (back: Record<string, string>) =>

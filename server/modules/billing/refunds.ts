@@ -1,15 +1,17 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { creditLedger, purchaseRefunds } from '../../db/schema.ts';
-import { reversePurchaseCommissions } from '../affiliates/index.ts';
-import { balanceMicros, dollarsText, takeBackCredit } from '../credits/index.ts';
+import { purchaseRefunds } from '../../db/schema.ts';
+import { reversePurchaseCommissions } from '../affiliate/index.ts';
+import {
+  balanceMicros,
+  completedPurchasesOf,
+  dollarsText,
+  lockCompletedPurchase,
+  takeBackCredit,
+} from '../credits/index.ts';
 
-/** The ledger key of a purchase by its provider reference (payments/index.ts credits it under it). */
+/** The ledger key of a purchase by its provider reference (billing/index.ts credits it under it). */
 export const purchaseKey = (reference: string) => `purchase:${reference}`;
-
-/** Ledger rows of completed purchases, with `more` conditions. */
-const completedPurchases = (...more: SQL[]) =>
-  and(eq(creditLedger.transactionType, 'purchase'), eq(creditLedger.status, 'completed'), ...more);
 
 /** What a refund came to (recorded now, or before: the same refund again). */
 export type RefundOutcome = {
@@ -39,11 +41,7 @@ export async function recordRefund(
   // One transaction, so the credit taken back and the commissions reversed happen together or not at all.
   return db.transaction(async (tx) => {
     // The purchase's row, locked: refunds of one purchase are told apart one at a time.
-    const [purchase] = await tx
-      .select({ userId: creditLedger.userId, amountMicros: creditLedger.amountMicros })
-      .from(creditLedger)
-      .where(completedPurchases(eq(creditLedger.idempotencyKey, key)))
-      .for('update');
+    const purchase = await lockCompletedPurchase(tx, key);
     // Not a purchase of Atelier's (or not one that completed): nothing to take back.
     if (!purchase) return null;
     const refunds = await tx
@@ -94,10 +92,6 @@ export class RefundTooLarge extends Error {
 
 /** A user's completed purchases, newest first, by the reference a refund names. */
 export async function listPurchases(db: Db, userId: string) {
-  const rows = await db
-    .select({ key: creditLedger.idempotencyKey, amountMicros: creditLedger.amountMicros, at: creditLedger.createdAt })
-    .from(creditLedger)
-    .where(completedPurchases(eq(creditLedger.userId, userId)))
-    .orderBy(desc(creditLedger.createdAt));
+  const rows = await completedPurchasesOf(db, userId);
   return rows.map((row) => ({ ...row, reference: row.key.slice(purchaseKey('').length) }));
 }

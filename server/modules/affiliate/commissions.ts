@@ -1,9 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
-import { affiliateCommissions, affiliateLinks, affiliates, creditLedger, users } from '../../db/schema.ts';
+import { affiliateCommissions, affiliateLinks, affiliates } from '../../db/schema.ts';
 import { COMMISSION_MONTHS, COMMISSION_TIERS, SECOND_LEVEL_PERCENT } from '../../../machines/commission-tiers.ts';
-import { MICROS_PER_DOLLAR } from '../credits/index.ts';
+import { accountsWithReferral } from '../auth/index.ts';
+import { firstCompletedPurchaseAt, MICROS_PER_DOLLAR } from '../credits/index.ts';
 
 // Commissions of public-site spec §9: on every paid purchase of a referred customer during the
 // 12 months after that customer's first purchase, the direct affiliate earns the rate of their
@@ -82,6 +83,7 @@ async function recordInTransaction(
   db: Db,
   purchase: { userId: string; purchaseKey: string; revenueMicros: bigint; at: Date },
 ) {
+  const account = accountsWithReferral(db);
   const [referral] = await db
     .select({
       linkId: affiliateLinks.id,
@@ -90,28 +92,18 @@ async function recordInTransaction(
       parentId: affiliates.parentAffiliateId,
       parentLinkId: affiliates.referredByLinkId,
       // No affiliate earns on their own purchases, at any level.
-      selfReferred: sql<boolean>`lower(${affiliates.email}) = lower(${users.email})`,
-      parentEarns: sql<boolean>`coalesce(${parents.status} <> 'rejected' and lower(${parents.email}) <> lower(${users.email}), false)`,
+      selfReferred: sql<boolean>`lower(${affiliates.email}) = lower(${account.email})`,
+      parentEarns: sql<boolean>`coalesce(${parents.status} <> 'rejected' and lower(${parents.email}) <> lower(${account.email}), false)`,
     })
-    .from(users)
-    .innerJoin(affiliateLinks, sql`lower(${affiliateLinks.code}) = lower(${users.affiliateCode})`)
+    .from(account)
+    .innerJoin(affiliateLinks, sql`lower(${affiliateLinks.code}) = lower(${account.affiliateCode})`)
     .innerJoin(affiliates, eq(affiliates.id, affiliateLinks.affiliateId))
     .leftJoin(parents, eq(parents.id, affiliates.parentAffiliateId))
-    .where(eq(users.id, purchase.userId));
+    .where(eq(account.id, purchase.userId));
   // A rejected affiliate's links earn nothing from the rejection on; nor does their recruiter on them.
   if (!referral || referral.selfReferred || referral.rejected) return;
 
-  const [first] = await db
-    .select({ at: sql<string | Date | null>`min(${creditLedger.createdAt})` })
-    .from(creditLedger)
-    .where(
-      and(
-        eq(creditLedger.userId, purchase.userId),
-        eq(creditLedger.transactionType, 'purchase'),
-        eq(creditLedger.status, 'completed'),
-      ),
-    );
-  const firstPurchase = first?.at ? new Date(first.at) : purchase.at;
+  const firstPurchase = (await firstCompletedPurchaseAt(db, purchase.userId)) ?? purchase.at;
   if (purchase.at >= windowEnd(firstPurchase)) return;
 
   // One purchase of an affiliate's customers at a time: the month's revenue read here must hold

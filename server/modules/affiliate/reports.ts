@@ -1,8 +1,9 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { affiliateCommissions, affiliateLinks, affiliates, creditLedger, users } from '../../db/schema.ts';
+import { affiliateCommissions, affiliateLinks, affiliates } from '../../db/schema.ts';
 import { notFound } from '../../shared/http-error.ts';
-import { microsToDollars } from '../credits/index.ts';
+import { accountsWithReferral } from '../auth/index.ts';
+import { firstCompletedPurchaseOf, microsToDollars } from '../credits/index.ts';
 import { commissionedRevenue, monthStart, windowEnd } from './commissions.ts';
 import { LINK_NOT_FOUND, ownLink } from './links.ts';
 
@@ -20,8 +21,11 @@ const AFFILIATE_STATUS: Record<string, string> = { pending: 'Pending', verified:
 export function createAffiliateReports(db: Db, deps: { now?: () => number }) {
   const now = () => new Date((deps.now ?? Date.now)());
 
-  const firstPurchaseOf = sql<string | null>`(select min(l.created_at) from ${creditLedger} l
-    where l.user_id = ${users}.id and l.transaction_type = 'purchase' and l.status = 'completed')`;
+  const account = accountsWithReferral(db);
+  // Qualified by hand: Drizzle leaves columns unqualified in a one-table select, and inside a
+  // correlated subquery an unqualified id would be the subquery's own.
+  const accountId = sql`${sql.identifier(account._.alias)}.${sql.identifier('id')}`;
+  const firstPurchase = firstCompletedPurchaseOf(accountId);
 
   async function ownedLink(affiliateId: string, linkId: string) {
     const [link] = await db
@@ -44,9 +48,9 @@ export function createAffiliateReports(db: Db, deps: { now?: () => number }) {
         .where(eq(affiliateCommissions.affiliateId, affiliateId));
       const revenue = await commissionedRevenue(db, affiliateId, { from: monthStart(at) });
       const customers = await db
-        .select({ first: firstPurchaseOf })
-        .from(users)
-        .innerJoin(affiliateLinks, sql`lower(${affiliateLinks.code}) = lower(${users.affiliateCode})`)
+        .select({ first: firstPurchase })
+        .from(account)
+        .innerJoin(affiliateLinks, sql`lower(${affiliateLinks.code}) = lower(${account.affiliateCode})`)
         .where(eq(affiliateLinks.affiliateId, affiliateId));
       return {
         total_earnings: microsToDollars(BigInt(totals?.total ?? 0)),
@@ -64,17 +68,17 @@ export function createAffiliateReports(db: Db, deps: { now?: () => number }) {
       const link = await ownedLink(affiliateId, linkId);
       const rows = await db
         .select({
-          id: users.id,
-          name: users.fullname,
-          email: users.email,
-          createdAt: users.createdAt,
-          first: firstPurchaseOf,
+          id: account.id,
+          name: account.fullname,
+          email: account.email,
+          createdAt: account.createdAt,
+          first: firstPurchase,
           commission: sql<string>`(select coalesce(sum(m.amount_micros), 0) from ${affiliateCommissions} m
-            where m.user_id = ${users}.id and m.affiliate_id = ${affiliateId} and m.level = 1)`,
+            where m.user_id = ${accountId} and m.affiliate_id = ${affiliateId} and m.level = 1)`,
         })
-        .from(users)
-        .where(sql`lower(${users.affiliateCode}) = lower(${link.code})`)
-        .orderBy(desc(users.createdAt));
+        .from(account)
+        .where(sql`lower(${account.affiliateCode}) = lower(${link.code})`)
+        .orderBy(desc(account.createdAt));
       const at = now();
       return rows.map((row) => ({
         id: row.id,
