@@ -17,7 +17,8 @@ import type * as RadixParts from './RadixDropdownMenu.tsx';
 
 // Radix's menu (with floating-ui, which places it) is a tenth of every page's first load, and no
 // menu is open then. The triggers show at once; the menu code loads once the page is idle,
-// and a trigger pressed before it has arrived opens its menu when it does.
+// and a trigger pressed before it has arrived opens its menu when it does. Measured 2026-12-07
+// with Radix's menu imported directly: entry 187.0 kB gzip (budget 170), workspace 238.1 kB (230).
 type Parts = typeof RadixParts;
 let loaded: Parts | null = null;
 let loading: Promise<Parts | null> | null = null;
