@@ -8,7 +8,7 @@ import * as schema from '../../server/db/schema.ts';
 import { listOperations } from '../../server/http/openapi.ts';
 
 /**
- * Static checks of the server's modules (docs/adr/0001-server-modules-tag-is-folder.md): an
+ * Static checks of the server's modules (docs/adr/0021-server-modules-tag-is-folder.md): an
  * operation's handler lives in server/modules/<its tag>, and a module reads and writes only
  * the tables it owns — others' data comes through the owner's exported functions.
  */
