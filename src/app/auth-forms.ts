@@ -1,6 +1,5 @@
 import { useRouter } from '@tanstack/react-router';
 import { useActorRef } from '@xstate/react';
-import { useState } from 'react';
 import { fromPromise } from 'xstate';
 import { registrationMachine } from '../../machines/registration.ts';
 import { signInMachine } from '../../machines/sign-in.ts';
@@ -37,16 +36,15 @@ export function createRegistrationLogic(session: SessionActor, navigation: { sho
 /** A Sign In form actor for the lifetime of the calling component. */
 export function useSignInForm() {
   const session = SessionContext.useActorRef();
-  const [logic] = useState(() => createSignInLogic(session));
-  return useActorRef(logic);
+  return useActorRef(createSignInLogic(session));
 }
 
 /** A Sign Up form actor for the lifetime of the calling component, with the stored referral code. */
 export function useRegistrationForm() {
   const session = SessionContext.useActorRef();
   const router = useRouter();
-  const [logic] = useState(() =>
+  return useActorRef(
     createRegistrationLogic(session, { showDashboard: () => void router.navigate({ to: '/dashboard' }) }),
+    { input: { affiliateCode: storedAffiliateCode() } },
   );
-  return useActorRef(logic, { input: { affiliateCode: storedAffiliateCode() } });
 }

@@ -1,5 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createActor, fromCallback, type AnyEventObject, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import {
+  createActor,
+  fromCallback,
+  SimulatedClock,
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  type EventObject,
+} from 'xstate';
 import { getShortestPaths, type StatePath } from 'xstate/graph';
 import {
   APP_PROFILE,
@@ -191,6 +198,7 @@ describe('connection rules', () => {
     const attempts: SocketInput[] = [];
     const transmitted: ClientAction[] = [];
     let report: ((event: SocketReport) => void) | null = null;
+    const clock = new SimulatedClock();
     const actor = createActor(
       connectionMachine.provide({
         actors: {
@@ -204,9 +212,8 @@ describe('connection rules', () => {
           receive: () => undefined,
           clearTempMessage: () => undefined,
         },
-        delays: { reconnect: 0 },
       }),
-      { input: { latestEventId: 7, tempMessage: 'Hello' } },
+      { clock, input: { latestEventId: 7, tempMessage: 'Hello' } },
     ).start();
     actor.send({ type: 'CONNECT' });
     expect(selectConnectionStatus(actor.getSnapshot())).toBe('CONNECTING');
@@ -218,7 +225,8 @@ describe('connection rules', () => {
     report!({ type: 'SOCKET_CLOSED', reason: 'ping timeout' });
     expect(selectConnectionStatus(actor.getSnapshot())).toBe('DISCONNECTED');
     expect(actor.getSnapshot().context.notice).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The longest the profile ever waits before trying again.
+    clock.increment(APP_PROFILE.maxDelay);
     report!({ type: 'SOCKET_OPENED' });
     expect(attempts).toEqual([{ latestEventId: 7 }, { latestEventId: 9 }]);
     expect(transmitted).toEqual([{ action: 'message', args: { content: 'Hello', image_urls: [], file_urls: [] } }]);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type AnyEventObject } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, type AnyEventObject } from 'xstate';
 import {
   feedbackMachine,
   isRatable,
@@ -104,24 +104,33 @@ describe('feedback rules', () => {
 
   it('counts down 10 s in ticks of a second, then sends the low rating without a reason and locks the stars', async () => {
     const sent: Feedback[] = [];
+    const clock = new SimulatedClock();
     const actor = createActor(
       feedbackMachine.provide({
         actors: {
           checkFeedback: fromPromise(async () => unrated),
           submitFeedback: fromPromise<void, Feedback>(async ({ input }) => void sent.push(input)),
         },
-        delays: { countdownTick: 1 },
       }),
-      { input: { conversationId: 'c-1', eventId: 7, ratable: true } },
+      { clock, input: { conversationId: 'c-1', eventId: 7, ratable: true } },
     ).start();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+    await settle();
     actor.send({ type: 'RATE', rating: 1 });
     expect(selectCountdown(actor.getSnapshot())).toBe(10);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Tick by tick on the machine's own 1 s delay: nothing is sent before the tenth second.
+    for (let second = 1; second < REASON_COUNTDOWN_SECONDS; second += 1) {
+      clock.increment(1_000);
+      expect(selectCountdown(actor.getSnapshot())).toBe(REASON_COUNTDOWN_SECONDS - second);
+    }
+    expect(sent).toEqual([]);
+    clock.increment(1_000);
+    await settle();
     expect(sent).toEqual([
       { conversation_id: 'c-1', event_id: 7, rating: 1, reason: null, metadata: { source: 'likert-scale' } },
     ]);
     expect(selectShowThanks(actor.getSnapshot())).toBe(true);
     expect(selectStarsLocked(actor.getSnapshot())).toBe(true);
+    actor.stop();
   });
 });

@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createActor, fromCallback, type AnyEventObject, type EventObject } from 'xstate';
+import { createActor, fromCallback, SimulatedClock, type AnyEventObject, type EventObject } from 'xstate';
 import {
   EXPIRED_CLOSE,
   GONE_CLOSE,
   selectAttached,
   selectLost,
   TERMINAL_ATTEMPTS,
+  TERMINAL_RETRY_MS,
   terminalSessionMachine,
   type TerminalKeys,
   type TerminalSessionEvent,
@@ -116,8 +117,9 @@ describe('terminal session rules', () => {
     expect(selectAttached(actor.getSnapshot())).toBe(true);
   });
 
-  it('tries five times a second apart, then waits for Reconnect', async () => {
+  it('tries five times a second apart, then waits for Reconnect', () => {
     let attempts = 0;
+    const clock = new SimulatedClock();
     const actor = createActor(
       terminalSessionMachine.provide({
         actors: {
@@ -126,15 +128,23 @@ describe('terminal session rules', () => {
             sendBack({ type: 'DROPPED', code: 1006 });
           }),
         },
-        delays: { retryDelay: 1 },
       }),
-      { input },
+      { clock, input },
     ).start();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(attempts).toBe(TERMINAL_ATTEMPTS);
+    expect(attempts).toBe(1);
+    // A second apart: no new attempt a moment before the second is over.
+    clock.increment(TERMINAL_RETRY_MS - 1);
+    expect(attempts).toBe(1);
+    for (let attempt = 2; attempt <= TERMINAL_ATTEMPTS; attempt += 1) {
+      clock.increment(TERMINAL_RETRY_MS);
+      expect(attempts).toBe(attempt);
+    }
     expect(selectLost(actor.getSnapshot())).toBe(true);
+    clock.increment(10 * TERMINAL_RETRY_MS);
+    expect(attempts).toBe(TERMINAL_ATTEMPTS);
     actor.send({ type: 'RECONNECT' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let second = 0; second < TERMINAL_ATTEMPTS; second += 1) clock.increment(TERMINAL_RETRY_MS);
     expect(attempts).toBe(2 * TERMINAL_ATTEMPTS);
+    actor.stop();
   });
 });

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { selectAffiliate, selectChecking } from '../../../machines/affiliate-session.ts';
@@ -43,25 +43,22 @@ function ReferralLinks({ verified }: { verified: boolean }) {
     queryFn: () => requests.links(),
     meta: { affiliate: true, errorFallback: t('errors.loadLinks') },
   });
-  const logic = useMemo(
-    () =>
-      linkEditorMachine.provide({
-        actors: {
-          createLink: fromPromise(({ input }) => requests.createLink(input)),
-          renameLink: fromPromise(({ input }) => requests.renameLink(input.linkId, input.name)),
-          archiveLink: fromPromise(({ input }) => requests.archiveLink(input.linkId)),
-        },
-        actions: {
-          // The earnings count conversions too: everything of the affiliate is loaded again.
-          refreshLinks: () => void queryClient.invalidateQueries({ queryKey: affiliateKeys.all }),
-          announceCreateFailure: announce('errors.createLink'),
-          announceArchiveFailure: announce('errors.deleteLink'),
-          logRenameFailure: (_, error) => console.warn('the link was not renamed', error),
-        },
-      }),
-    [requests],
+  const editor = useActorRef(
+    linkEditorMachine.provide({
+      actors: {
+        createLink: fromPromise(({ input }) => requests.createLink(input)),
+        renameLink: fromPromise(({ input }) => requests.renameLink(input.linkId, input.name)),
+        archiveLink: fromPromise(({ input }) => requests.archiveLink(input.linkId)),
+      },
+      actions: {
+        // The earnings count conversions too: everything of the affiliate is loaded again.
+        refreshLinks: () => void queryClient.invalidateQueries({ queryKey: affiliateKeys.all }),
+        announceCreateFailure: announce('errors.createLink'),
+        announceArchiveFailure: announce('errors.deleteLink'),
+        logRenameFailure: (_, error) => console.warn('the link was not renamed', error),
+      },
+    }),
   );
-  const editor = useActorRef(logic);
   const createOpen = useSelector(editor, selectCreateOpen);
   const creating = useSelector(editor, selectCreating);
   const canCreate = useSelector(editor, selectCanCreate);

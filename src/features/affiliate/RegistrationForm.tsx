@@ -1,7 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
-import { useMemo, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import {
@@ -32,30 +32,28 @@ export function RegistrationForm() {
   const requests = useAffiliateRequests();
   const session = useAffiliateSession();
   const navigate = useNavigate();
-  const logic = useMemo(
-    () =>
-      affiliateRegistrationMachine.provide({
-        actors: {
-          register: fromPromise(({ input }) => requests.register(input)),
-          logIn: fromPromise(async ({ input }) => {
-            const answer = await requests.logIn({ ...input, remember_me: true });
-            return { token: answer.access_token, affiliateId: answer.affiliate_id, rememberMe: true };
-          }),
-        },
-        actions: {
-          storeAffiliateId: (_, id) => affiliateLogin.keepAffiliateId(id),
-          signIn: (_, login) => session.send({ type: 'SIGNED_IN', login }),
-          goToDashboard: () => void navigate({ to: '/affiliate/dashboard' }),
-          askToLogIn: () => {
-            toast.success(i18next.t('affiliate:login.afterRegistration'));
-            session.send({ type: 'OPEN_LOGIN' });
-          },
-        },
-      }),
-    [requests, session, navigate],
-  );
   // The referrer's code from a referral link makes this affiliate a second-level one.
-  const registration = useActorRef(logic, { input: { affiliateCode: storedAffiliateCode() } });
+  const registration = useActorRef(
+    affiliateRegistrationMachine.provide({
+      actors: {
+        register: fromPromise(({ input }) => requests.register(input)),
+        logIn: fromPromise(async ({ input }) => {
+          const answer = await requests.logIn({ ...input, remember_me: true });
+          return { token: answer.access_token, affiliateId: answer.affiliate_id, rememberMe: true };
+        }),
+      },
+      actions: {
+        storeAffiliateId: (_, id) => affiliateLogin.keepAffiliateId(id),
+        signIn: (_, login) => session.send({ type: 'SIGNED_IN', login }),
+        goToDashboard: () => void navigate({ to: '/affiliate/dashboard' }),
+        askToLogIn: () => {
+          toast.success(i18next.t('affiliate:login.afterRegistration'));
+          session.send({ type: 'OPEN_LOGIN' });
+        },
+      },
+    }),
+    { input: { affiliateCode: storedAffiliateCode() } },
+  );
   const registering = useSelector(registration, selectRegistering);
   const whatsappInvalid = useSelector(registration, selectWhatsappInvalid);
   const failure = useSelector(registration, selectFailure);

@@ -27,42 +27,40 @@ export function useAffiliateSelector<T>(select: (snapshot: AffiliateSessionSnaps
 export function AffiliateSessionProvider({ apiUrl, children }: { apiUrl: string; children: ReactNode }) {
   const navigate = useNavigate();
   const requests = useMemo(() => createAffiliateRequests(apiUrl), [apiUrl]);
-  const logic = useMemo(
-    () =>
-      affiliateSessionMachine.provide({
-        actors: {
-          loadAffiliate: fromPromise(() => requests.me()),
-          logIn: fromPromise(async ({ input }) => {
-            const answer = await requests.logIn({
-              email: input.email,
-              password: input.password,
-              remember_me: input.rememberMe,
-            });
-            return { token: answer.access_token, affiliateId: answer.affiliate_id, rememberMe: input.rememberMe };
-          }),
-          logOut: fromPromise(async () => {
-            await requests.logOut();
-          }),
+  const session = useActorRef(
+    affiliateSessionMachine.provide({
+      actors: {
+        loadAffiliate: fromPromise(() => requests.me()),
+        logIn: fromPromise(async ({ input }) => {
+          const answer = await requests.logIn({
+            email: input.email,
+            password: input.password,
+            remember_me: input.rememberMe,
+          });
+          return { token: answer.access_token, affiliateId: answer.affiliate_id, rememberMe: input.rememberMe };
+        }),
+        logOut: fromPromise(async () => {
+          await requests.logOut();
+        }),
+      },
+      actions: {
+        storeLogin: (_, { token, affiliateId, rememberMe }) => {
+          affiliateLogin.tokens.save(token, rememberMe);
+          affiliateLogin.keepAffiliateId(affiliateId);
         },
-        actions: {
-          storeLogin: (_, { token, affiliateId, rememberMe }) => {
-            affiliateLogin.tokens.save(token, rememberMe);
-            affiliateLogin.keepAffiliateId(affiliateId);
-          },
-          clearStoredLogin: () => {
-            affiliateLogin.clear();
-            queryClient.removeQueries({ queryKey: affiliateKeys.all });
-          },
-          announceFetchFailure: () => showErrorToast(i18next.t('affiliate:errors.fetchAffiliate')),
-          // §8: the server's detail, else 'Login failed'.
-          announceLoginFailure: (_, error) =>
-            showErrorToast((error instanceof ApiError && error.message) || i18next.t('affiliate:login.toastFallback')),
-          goToAffiliatePage: () => void navigate({ to: '/affiliate' }),
+        clearStoredLogin: () => {
+          affiliateLogin.clear();
+          queryClient.removeQueries({ queryKey: affiliateKeys.all });
         },
-      }),
-    [requests, navigate],
+        announceFetchFailure: () => showErrorToast(i18next.t('affiliate:errors.fetchAffiliate')),
+        // §8: the server's detail, else 'Login failed'.
+        announceLoginFailure: (_, error) =>
+          showErrorToast((error instanceof ApiError && error.message) || i18next.t('affiliate:login.toastFallback')),
+        goToAffiliatePage: () => void navigate({ to: '/affiliate' }),
+      },
+    }),
+    { input: { startedWithToken: affiliateLogin.tokens.read() !== null } },
   );
-  const session = useActorRef(logic, { input: { startedWithToken: affiliateLogin.tokens.read() !== null } });
   useEffect(() => requests.whenUnauthorized(() => session.send({ type: 'UNAUTHORIZED' })), [requests, session]);
   return (
     <Requests.Provider value={requests}>

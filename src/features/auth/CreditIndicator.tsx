@@ -1,5 +1,5 @@
 import { useActorRef } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { balanceTone, creditAlertsMachine } from '../../../machines/credit-alerts.ts';
 import { toast } from '../../ui/index.ts';
@@ -14,7 +14,7 @@ import { money } from '../../rules/usd.ts';
 export function CreditIndicator({ balance }: { balance: number }) {
   const { t, i18n } = useTranslation();
   const dollars = (amount: number) => money.total(amount, i18n.language);
-  const [logic] = useState(() =>
+  const alerts = useActorRef(
     creditAlertsMachine.provide({
       actions: {
         notifyLow: (_, amount) => toast.warning(t('credits.low', { amount: dollars(amount) })),
@@ -22,7 +22,6 @@ export function CreditIndicator({ balance }: { balance: number }) {
       },
     }),
   );
-  const alerts = useActorRef(logic);
   // The notices are about a balance that falls while the app is open (the session's cost
   // rising): the balance found on opening it only sets the colour.
   const previous = useRef(balance);

@@ -123,8 +123,9 @@ export function ChatOnboardingPage({ chatId, showChat, openConversation }: ChatO
   const { t } = useTranslation('chatOnboarding');
   const session = SessionContext.useActorRef();
   const [stream, setStream] = useState<LiveConversationStream | null>(null);
-  const [logic] = useState(() => chatOnboardingLogic(session, { showChat, openConversation }, setStream));
-  const chatActor = useActorRef(logic, { input: { chatId } });
+  const chatActor = useActorRef(chatOnboardingLogic(session, { showChat, openConversation }, setStream), {
+    input: { chatId },
+  });
   const opening = useSelector(chatActor, selectIsOpening);
   const failed = useSelector(chatActor, selectFailedToOpen);
   const notice = useSelector(chatActor, (snapshot) => snapshot.context.notice);

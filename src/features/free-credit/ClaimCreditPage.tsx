@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { claimCreditMachine, selectClaiming, type ClaimField } from '../../../machines/claim-credit.ts';
@@ -23,35 +23,33 @@ export function ClaimCreditPage({ setupSession }: { setupSession: string | null 
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const hostedCard = useClientConfig()?.HOSTED_PAYMENTS ?? false;
-  const logic = useMemo(
-    () =>
-      claimCreditMachine.provide({
-        actors: {
-          claim: fromPromise(async ({ input: { setupSession: session, ...form } }) => {
-            const claimed = session
-              ? await freeCreditRequests.claimWithCardSetup({
-                  setup_session_id: session,
-                  billing_address: form.billing_address,
-                  acceptTerms: true,
-                })
-              : await freeCreditRequests.claim({ ...form, acceptTerms: true });
-            toast.success(claimed.message ?? t('claim.done'));
-            return claimed;
-          }),
-          startCardSetup: fromPromise(() => onboardingRequests.cardSetupPage('claim')),
-        },
-        actions: {
-          claimed: () => {
-            void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
-            void navigate({ to: '/dashboard' });
-          },
-          openCardSetup: (_, url) => window.location.assign(url),
-        },
-      }),
-    [queryClient, navigate, t],
-  );
   // The route remounts the page for another setup session, so the first render's input is the visit's.
-  const claim = useActorRef(logic, { input: { hostedCard, setupSession } });
+  const claim = useActorRef(
+    claimCreditMachine.provide({
+      actors: {
+        claim: fromPromise(async ({ input: { setupSession: session, ...form } }) => {
+          const claimed = session
+            ? await freeCreditRequests.claimWithCardSetup({
+                setup_session_id: session,
+                billing_address: form.billing_address,
+                acceptTerms: true,
+              })
+            : await freeCreditRequests.claim({ ...form, acceptTerms: true });
+          toast.success(claimed.message ?? t('claim.done'));
+          return claimed;
+        }),
+        startCardSetup: fromPromise(() => onboardingRequests.cardSetupPage('claim')),
+      },
+      actions: {
+        claimed: () => {
+          void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+          void navigate({ to: '/dashboard' });
+        },
+        openCardSetup: (_, url) => window.location.assign(url),
+      },
+    }),
+    { input: { hostedCard, setupSession } },
+  );
   const { form, errors, failure } = useSelector(claim, (snapshot) => snapshot.context);
   const claiming = useSelector(claim, selectClaiming);
   const change = (field: ClaimField, value: string | boolean) => claim.send({ type: 'CHANGE', field, value });

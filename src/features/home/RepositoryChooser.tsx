@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { repositoryPickerMachine, selectPicked } from '../../../machines/repository-picker.ts';
 import type { GitProvider } from '../../api/git-providers.ts';
@@ -21,17 +21,16 @@ function ProviderPicker(props: {
   onChoice: (choice: RepositoryChoice | null) => void;
 }) {
   const { provider, onChoice } = props;
-  const logic = useMemo(() => {
-    const calls = repositoryRequests(provider);
-    return repositoryPickerMachine.provide({
+  const calls = repositoryRequests(provider);
+  const picker = useActorRef(
+    repositoryPickerMachine.provide({
       actors: {
         loadPage: fromPromise(({ input }) => calls.page(input.page)),
         search: fromPromise(({ input }) => calls.search(input.query)),
         loadBranches: fromPromise(({ input }) => calls.branches(input.repository)),
       },
-    });
-  }, [provider]);
-  const picker = useActorRef(logic);
+    }),
+  );
   const picked = useSelector(picker, selectPicked);
   const repository = picked?.repository.full_name;
   const branch = picked?.branch;

@@ -1,7 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import {
@@ -83,7 +82,8 @@ function Onboarding({
     queryFn: ({ signal }) => onboardingRequests.countries(signal),
     staleTime: Infinity,
   });
-  const [logic] = useState(() =>
+  // The page remounts per visit (the route), so the first render's input is the visit's.
+  const onboarding = useActorRef(
     onboardingMachine.provide({
       actors: {
         loadStart: fromPromise(() => onboardingRequests.start()),
@@ -108,9 +108,8 @@ function Onboarding({
         },
       },
     }),
+    { input: { hostedCard, setupSession } },
   );
-  // The page remounts per visit (the route), so the first render's input and closures are the visit's.
-  const onboarding = useActorRef(logic, { input: { hostedCard, setupSession } });
   const step = useSelector(onboarding, selectStep);
   const canAgree = useSelector(onboarding, selectCanAgree);
   const saving = useSelector(onboarding, selectIsSaving);

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import {
@@ -21,23 +21,21 @@ import { purchaseCredits, refreshBalance } from './requests.ts';
 export function BuyCreditsDialog({ onClose }: { onClose: () => void }) {
   const { t, i18n } = useTranslation('billing');
   const queryClient = useQueryClient();
-  const logic = useMemo(
-    () =>
-      buyCreditsMachine.provide({
-        actors: { purchase: fromPromise(({ input }) => purchaseCredits(input)) },
-        actions: {
-          purchased: (_, balance) => {
-            refreshBalance(queryClient);
-            toast.success(t('buy.done', { balance: money.total(balance, i18n.language) }));
-            onClose();
-          },
-          openPaymentPage: (_, url) => window.location.assign(url),
-        },
-      }),
-    [queryClient, onClose, t, i18n],
-  );
   // One key per dialog: with the machine's count of purchases, each purchase's Idempotency-Key.
-  const buy = useActorRef(logic, { input: { dialogKey: crypto.randomUUID() } });
+  const buy = useActorRef(
+    buyCreditsMachine.provide({
+      actors: { purchase: fromPromise(({ input }) => purchaseCredits(input)) },
+      actions: {
+        purchased: (_, balance) => {
+          refreshBalance(queryClient);
+          toast.success(t('buy.done', { balance: money.total(balance, i18n.language) }));
+          onClose();
+        },
+        openPaymentPage: (_, url) => window.location.assign(url),
+      },
+    }),
+    { input: { dialogKey: crypto.randomUUID() } },
+  );
   const amount = useSelector(buy, selectAmount);
   const problem = useSelector(buy, selectAmountProblem);
   const canBuy = useSelector(buy, selectCanBuy);

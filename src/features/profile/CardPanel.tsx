@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { cardDialogMachine, selectFailure, selectIsOpen, selectIsSaving } from '../../../machines/card-dialog.ts';
@@ -28,7 +27,7 @@ export function CardPanel() {
   const queryClient = useQueryClient();
   const saved = useQuery(savedOnboarding);
   // The actor reads the contact through the query client when it runs, not from this render.
-  const [logic] = useState(() =>
+  const dialog = useActorRef(
     cardDialogMachine.provide({
       actors: {
         saveCard: fromPromise(async ({ input }) => {
@@ -46,7 +45,6 @@ export function CardPanel() {
       },
     }),
   );
-  const dialog = useActorRef(logic);
   const open = useSelector(dialog, selectIsOpen);
   const saving = useSelector(dialog, selectIsSaving);
   const failure = useSelector(dialog, selectFailure);

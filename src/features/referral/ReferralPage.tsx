@@ -30,21 +30,19 @@ export function ReferralPage(props: { code: string; affiliateApiUrl: string; unk
   const { code, affiliateApiUrl } = props;
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const logic = useMemo(
-    () =>
-      referralMachine.provide({
-        actors: { reportClick: fromPromise(({ input }) => reportClick(affiliateApiUrl, input)) },
-        actions: {
-          keepCode: (_, kept) => localStorage.setItem(AFFILIATE_CODE_KEY, kept),
-          logFailure: (_, error) => console.warn('the referral click was not recorded', error),
-          goHome: () => void navigate({ to: '/', replace: true }),
-        },
-      }),
-    [affiliateApiUrl, navigate],
-  );
   // Read before the machine keeps the new code: `unique` compares with what was kept before.
   const [previous] = useMemo(() => [storedAffiliateCode()], []);
-  const referral = useActorRef(logic, { input: { code, previous } });
+  const referral = useActorRef(
+    referralMachine.provide({
+      actors: { reportClick: fromPromise(({ input }) => reportClick(affiliateApiUrl, input)) },
+      actions: {
+        keepCode: (_, kept) => localStorage.setItem(AFFILIATE_CODE_KEY, kept),
+        logFailure: (_, error) => console.warn('the referral click was not recorded', error),
+        goHome: () => void navigate({ to: '/', replace: true }),
+      },
+    }),
+    { input: { code, previous } },
+  );
   const unknownCode = useSelector(referral, selectUnknownCode);
   if (unknownCode) return props.unknown;
   return <PageSpinner label={t('referral.redirecting')} />;

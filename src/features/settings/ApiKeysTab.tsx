@@ -1,18 +1,58 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fromPromise } from 'xstate';
+import {
+  apiKeysMachine,
+  selectBusy,
+  selectCopy,
+  selectCreatedKey,
+  selectDialog,
+  selectFailure,
+  selectName,
+  selectNameMissing,
+  selectRevoking,
+} from '../../../machines/api-keys.ts';
 import { errorText } from '../../api/errors.ts';
 import { Button, Dialog, Spinner, TextField } from '../../ui/index.ts';
 import { ConfirmActionDialog, ErrorAlert } from './ConfirmActionDialog.tsx';
-import { apiKeyRequests, settingsQueryKeys, type ApiKey, type CreatedApiKey } from './requests.ts';
+import { apiKeyRequests, settingsQueryKeys } from './requests.ts';
 import * as styles from './settings.css.ts';
+
+type ApiKeysActor = ReturnType<typeof useApiKeysActor>;
+
+function useApiKeysActor() {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsQueryKeys.apiKeys });
+  return useActorRef(
+    apiKeysMachine.provide({
+      actors: {
+        createKey: fromPromise(async ({ input }) => {
+          const created = await apiKeyRequests.create(input);
+          void refresh();
+          return created;
+        }),
+        revokeKey: fromPromise(async ({ input }) => {
+          await apiKeyRequests.revoke(input);
+          await refresh();
+        }),
+        writeClipboard: fromPromise(({ input }) => navigator.clipboard.writeText(input)),
+      },
+    }),
+  );
+}
 
 /** API keys: created (the key shown once), listed by name and prefix, revoked. */
 export function ApiKeysTab() {
   const { t, i18n } = useTranslation('settings');
   const keys = useQuery({ queryKey: settingsQueryKeys.apiKeys, queryFn: ({ signal }) => apiKeyRequests.list(signal) });
-  const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const actor = useApiKeysActor();
+  const dialog = useSelector(actor, selectDialog);
+  const revoking = useSelector(actor, selectRevoking);
+  const busy = useSelector(actor, selectBusy);
+  const failure = useSelector(actor, selectFailure);
+  const close = () => actor.send({ type: 'CLOSE' });
   const date = (iso: string | null) =>
     iso
       ? new Date(iso).toLocaleString(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'short' })
@@ -25,7 +65,7 @@ export function ApiKeysTab() {
       </h2>
       <p className={styles.muted}>{t('apiKeys.intro')}</p>
       <div className={styles.actions}>
-        <Button onClick={() => setCreating(true)}>{t('apiKeys.create')}</Button>
+        <Button onClick={() => actor.send({ type: 'CREATE' })}>{t('apiKeys.create')}</Button>
       </div>
       {keys.isPending ? <Spinner label={t('loading')} /> : null}
       {keys.isError ? <p className={styles.error}>{errorText(keys.error)}</p> : null}
@@ -56,7 +96,7 @@ export function ApiKeysTab() {
                     size="sm"
                     tone="ghost"
                     aria-label={t('apiKeys.revokeOne', { name: key.name })}
-                    onClick={() => setRevoking(key)}
+                    onClick={() => actor.send({ type: 'REVOKE', key })}
                   >
                     {t('apiKeys.revoke')}
                   </Button>
@@ -66,91 +106,93 @@ export function ApiKeysTab() {
           </tbody>
         </table>
       ) : null}
-      {creating ? <CreateKeyDialog onClose={() => setCreating(false)} /> : null}
-      {revoking ? (
+      {dialog === 'create' ? <CreateKeyDialog actor={actor} /> : null}
+      {dialog === 'created' ? <CreatedKeyDialog actor={actor} /> : null}
+      {dialog === 'revoke' && revoking ? (
         <ConfirmActionDialog
           title={t('apiKeys.revokeTitle', { name: revoking.name })}
           description={t('apiKeys.revokeDescription')}
           confirmLabel={t('apiKeys.revoke')}
-          action={() => apiKeyRequests.revoke(revoking.id)}
-          refresh={settingsQueryKeys.apiKeys}
-          onClose={() => setRevoking(null)}
+          busy={busy}
+          failure={failure}
+          onConfirm={() => actor.send({ type: 'CONFIRM' })}
+          onClose={close}
         />
       ) : null}
     </section>
   );
 }
 
-function CreateKeyDialog({ onClose }: { onClose: () => void }) {
+function CreateKeyDialog({ actor }: { actor: ApiKeysActor }) {
   const { t } = useTranslation('settings');
-  const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [submitted, setSubmitted] = useState(false);
-  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
-  const create = useMutation({
-    mutationFn: () => apiKeyRequests.create(name.trim()),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsQueryKeys.apiKeys }),
-    meta: { disableToast: true },
-  });
-  const created: CreatedApiKey | undefined = create.data;
-  const nameError = submitted && name.trim() === '' ? t('apiKeys.nameRequired') : undefined;
+  const name = useSelector(actor, selectName);
+  const nameMissing = useSelector(actor, selectNameMissing);
+  const busy = useSelector(actor, selectBusy);
+  const failure = useSelector(actor, selectFailure);
+  const close = () => actor.send({ type: 'CLOSE' });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    if (name.trim() !== '' && !create.isPending) create.mutate();
+    actor.send({ type: 'SUBMIT' });
   };
-  // The clipboard may be refused (permissions, an insecure origin): the key can still be selected.
-  const copy = (key: string) =>
-    navigator.clipboard.writeText(key).then(
-      () => setCopied('yes'),
-      () => setCopied('failed'),
-    );
-
   return (
     <Dialog
       open
-      onOpenChange={(open) => (open ? undefined : onClose())}
-      title={created ? t('apiKeys.createdTitle') : t('apiKeys.create')}
-      description={created ? t('apiKeys.createdDescription') : t('apiKeys.createDescription')}
+      onOpenChange={(open) => (open ? undefined : close())}
+      title={t('apiKeys.create')}
+      description={t('apiKeys.createDescription')}
       closeLabel={t('close')}
     >
-      {created ? (
-        <div className={styles.form}>
-          <TextField
-            label={t('apiKeys.key')}
-            value={created.key}
-            readOnly
-            onFocus={(event) => event.target.select()}
-            error={copied === 'failed' ? t('apiKeys.copyFailed') : undefined}
-          />
-          <div className={styles.dialogButtons}>
-            <Button tone="secondary" onClick={() => void copy(created.key)}>
-              {copied === 'yes' ? t('apiKeys.copied') : t('apiKeys.copy')}
-            </Button>
-            <Button onClick={onClose}>{t('apiKeys.done')}</Button>
-          </div>
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        <TextField
+          label={t('apiKeys.name')}
+          value={name}
+          maxLength={100}
+          onChange={(event) => actor.send({ type: 'NAME_CHANGED', name: event.target.value })}
+          error={nameMissing ? t('apiKeys.nameRequired') : undefined}
+          autoComplete="off"
+        />
+        <ErrorAlert error={failure} />
+        <div className={styles.dialogButtons}>
+          <Button tone="secondary" onClick={close}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {t('apiKeys.create')}
+          </Button>
         </div>
-      ) : (
-        <form className={styles.form} onSubmit={onSubmit} noValidate>
-          <TextField
-            label={t('apiKeys.name')}
-            value={name}
-            maxLength={100}
-            onChange={(event) => setName(event.target.value)}
-            error={nameError}
-            autoComplete="off"
-          />
-          <ErrorAlert error={create.error} />
-          <div className={styles.dialogButtons}>
-            <Button tone="secondary" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {t('apiKeys.create')}
-            </Button>
-          </div>
-        </form>
-      )}
+      </form>
+    </Dialog>
+  );
+}
+
+function CreatedKeyDialog({ actor }: { actor: ApiKeysActor }) {
+  const { t } = useTranslation('settings');
+  const key = useSelector(actor, selectCreatedKey) ?? '';
+  const copy = useSelector(actor, selectCopy);
+  const close = () => actor.send({ type: 'CLOSE' });
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => (open ? undefined : close())}
+      title={t('apiKeys.createdTitle')}
+      description={t('apiKeys.createdDescription')}
+      closeLabel={t('close')}
+    >
+      <div className={styles.form}>
+        <TextField
+          label={t('apiKeys.key')}
+          value={key}
+          readOnly
+          onFocus={(event) => event.target.select()}
+          error={copy === 'refused' ? t('apiKeys.copyFailed') : undefined}
+        />
+        <div className={styles.dialogButtons}>
+          <Button tone="secondary" onClick={() => actor.send({ type: 'COPY' })}>
+            {copy === 'copied' ? t('apiKeys.copied') : t('apiKeys.copy')}
+          </Button>
+          <Button onClick={close}>{t('apiKeys.done')}</Button>
+        </div>
+      </div>
     </Dialog>
   );
 }

@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
 import { ConfirmDialog } from '../../ui/index.ts';
@@ -14,25 +13,17 @@ export function ErrorAlert({ error }: { error: unknown }) {
   );
 }
 
-/** Asks before an action that cannot be undone; runs it, refreshes `refresh` and closes, or shows why it failed. */
+/** Asks before an action that cannot be undone; the caller runs it and says when it is busy or why it failed. */
 export function ConfirmActionDialog(props: {
   title: string;
   description: string;
   confirmLabel: string;
-  action: () => Promise<unknown>;
-  refresh: QueryKey;
+  busy: boolean;
+  failure: unknown;
+  onConfirm: () => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation('settings');
-  const queryClient = useQueryClient();
-  const run = useMutation({
-    mutationFn: props.action,
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: props.refresh });
-      props.onClose();
-    },
-    meta: { disableToast: true },
-  });
   return (
     <ConfirmDialog
       title={props.title}
@@ -40,11 +31,11 @@ export function ConfirmActionDialog(props: {
       confirmLabel={props.confirmLabel}
       cancelLabel={t('cancel')}
       closeLabel={t('close')}
-      busy={run.isPending}
-      onConfirm={() => run.mutate()}
+      busy={props.busy}
+      onConfirm={props.onConfirm}
       onCancel={props.onClose}
     >
-      <ErrorAlert error={run.error} />
+      <ErrorAlert error={props.failure} />
     </ConfirmDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { EMPTY_MCP_CONFIG, type McpConfig } from '../../../machines/mcp-config.ts';
@@ -33,7 +33,7 @@ export function McpTab() {
 function McpEditor({ saved }: { saved: McpConfig }) {
   const { t } = useTranslation('settings');
   const queryClient = useQueryClient();
-  const [logic] = useState(() =>
+  const editor = useActorRef(
     mcpEditorMachine.provide({
       actors: {
         saveMcpConfig: fromPromise<void, McpConfig>(async ({ input }) => {
@@ -42,8 +42,8 @@ function McpEditor({ saved }: { saved: McpConfig }) {
         }),
       },
     }),
+    { input: { saved } },
   );
-  const editor = useActorRef(logic, { input: { saved } });
   const shown = useSelector(editor, selectShownConfig);
   const editing = useSelector(editor, selectIsEditing);
   const canSave = useSelector(editor, selectCanSave);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import {
@@ -43,7 +43,7 @@ export function ModelSettingsForm(props: {
 }) {
   const { t } = useTranslation('settings');
   const queryClient = useQueryClient();
-  const [logic] = useState(() =>
+  const form = useActorRef(
     settingsFormMachine.provide({
       actors: {
         // Through the query cache, without the actor's abort signal: React's development double
@@ -57,10 +57,10 @@ export function ModelSettingsForm(props: {
         }),
       },
     }),
+    {
+      input: { knownModels: props.knownModels, inConversation: props.endSession !== undefined },
+    },
   );
-  const form = useActorRef(logic, {
-    input: { knownModels: props.knownModels, inConversation: props.endSession !== undefined },
-  });
   const loading = useSelector(form, selectIsLoading);
   const failed = useSelector(form, selectLoadFailed);
   const saving = useSelector(form, selectIsSaving);

@@ -1,12 +1,46 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fromPromise } from 'xstate';
+import type { SecretDraft } from '../../../machines/secret-form.ts';
+import {
+  secretsMachine,
+  selectBusy,
+  selectDeleting,
+  selectDialog,
+  selectDraft,
+  selectFailure,
+  selectFieldErrors,
+  selectSecret,
+} from '../../../machines/secrets.ts';
 import { errorText } from '../../api/errors.ts';
 import { Button, Dialog, Spinner, TextField } from '../../ui/index.ts';
 import { ConfirmActionDialog, ErrorAlert } from './ConfirmActionDialog.tsx';
-import { secretRequests, settingsQueryKeys, type CustomSecret } from './requests.ts';
-import { createSecretBody, secretDraftErrors, updateSecretBody, type SecretDraft } from './secret-form.ts';
+import { secretRequests, settingsQueryKeys } from './requests.ts';
 import * as styles from './settings.css.ts';
+
+type SecretsActor = ReturnType<typeof useSecretsActor>;
+
+function useSecretsActor() {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsQueryKeys.secrets });
+  return useActorRef(
+    secretsMachine.provide({
+      actors: {
+        saveSecret: fromPromise(async ({ input }) => {
+          if ('create' in input) await secretRequests.create(input.create);
+          else if (input.update) await secretRequests.update(input.name, input.update);
+          await refresh();
+        }),
+        deleteSecret: fromPromise(async ({ input }) => {
+          await secretRequests.remove(input);
+          await refresh();
+        }),
+      },
+    }),
+  );
+}
 
 /** Custom secrets: names and descriptions listed, values written but never shown again. */
 export function SecretsTab() {
@@ -15,9 +49,11 @@ export function SecretsTab() {
     queryKey: settingsQueryKeys.secrets,
     queryFn: ({ signal }) => secretRequests.list(signal),
   });
-  // The secret being edited, 'new' while adding one, null when the form is closed.
-  const [editing, setEditing] = useState<CustomSecret | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<CustomSecret | null>(null);
+  const actor = useSecretsActor();
+  const dialog = useSelector(actor, selectDialog);
+  const deleting = useSelector(actor, selectDeleting);
+  const busy = useSelector(actor, selectBusy);
+  const failure = useSelector(actor, selectFailure);
 
   return (
     <section className={styles.section} aria-labelledby="secrets-heading">
@@ -26,7 +62,7 @@ export function SecretsTab() {
       </h2>
       <p className={styles.muted}>{t('secrets.intro')}</p>
       <div className={styles.actions}>
-        <Button onClick={() => setEditing('new')}>{t('secrets.add')}</Button>
+        <Button onClick={() => actor.send({ type: 'ADD' })}>{t('secrets.add')}</Button>
       </div>
       {secrets.isPending ? <Spinner label={t('loading')} /> : null}
       {secrets.isError ? <p className={styles.error}>{errorText(secrets.error)}</p> : null}
@@ -57,7 +93,7 @@ export function SecretsTab() {
                       size="sm"
                       tone="secondary"
                       aria-label={t('secrets.editOne', { name: secret.name })}
-                      onClick={() => setEditing(secret)}
+                      onClick={() => actor.send({ type: 'EDIT', secret })}
                     >
                       {t('secrets.edit')}
                     </Button>
@@ -65,7 +101,7 @@ export function SecretsTab() {
                       size="sm"
                       tone="ghost"
                       aria-label={t('secrets.deleteOne', { name: secret.name })}
-                      onClick={() => setDeleting(secret)}
+                      onClick={() => actor.send({ type: 'DELETE', secret })}
                     >
                       {t('secrets.delete')}
                     </Button>
@@ -76,59 +112,45 @@ export function SecretsTab() {
           </tbody>
         </table>
       ) : null}
-      {editing ? <SecretDialog secret={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
-      {deleting ? (
+      {dialog === 'edit' ? <SecretDialog actor={actor} /> : null}
+      {dialog === 'delete' && deleting ? (
         <ConfirmActionDialog
           title={t('secrets.deleteTitle', { name: deleting.name })}
           description={t('secrets.deleteDescription')}
           confirmLabel={t('secrets.delete')}
-          action={() => secretRequests.remove(deleting.name)}
-          refresh={settingsQueryKeys.secrets}
-          onClose={() => setDeleting(null)}
+          busy={busy}
+          failure={failure}
+          onConfirm={() => actor.send({ type: 'CONFIRM' })}
+          onClose={() => actor.send({ type: 'CLOSE' })}
         />
       ) : null}
     </section>
   );
 }
 
-function SecretDialog({ secret, onClose }: { secret: CustomSecret | null; onClose: () => void }) {
+function SecretDialog({ actor }: { actor: SecretsActor }) {
   const { t } = useTranslation('settings');
-  const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<SecretDraft>({
-    name: secret?.name ?? '',
-    value: '',
-    description: secret?.description ?? '',
-  });
-  const [submitted, setSubmitted] = useState(false);
-  const errors = secretDraftErrors(draft, secret !== null);
-  const save = useMutation({
-    mutationFn: async () => {
-      if (!secret) return secretRequests.create(createSecretBody(draft));
-      const body = updateSecretBody(secret, draft);
-      return body ? secretRequests.update(secret.name, body) : null;
-    },
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: settingsQueryKeys.secrets });
-      onClose();
-    },
-    meta: { disableToast: true },
-  });
+  const secret = useSelector(actor, selectSecret);
+  const draft = useSelector(actor, selectDraft);
+  const errors = useSelector(actor, selectFieldErrors);
+  const busy = useSelector(actor, selectBusy);
+  const failure = useSelector(actor, selectFailure);
+  const close = () => actor.send({ type: 'CLOSE' });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    if (Object.keys(errors).length === 0 && !save.isPending) save.mutate();
+    actor.send({ type: 'SUBMIT' });
   };
   const shown = (field: keyof SecretDraft) => {
-    const error = submitted ? errors[field] : undefined;
+    const error = errors[field];
     return error ? t(`secrets.errors.${error}`) : undefined;
   };
   const change = (field: keyof SecretDraft) => (event: { target: { value: string } }) =>
-    setDraft({ ...draft, [field]: event.target.value });
+    actor.send({ type: 'FIELD_CHANGED', field, value: event.target.value });
 
   return (
     <Dialog
       open
-      onOpenChange={(open) => (open ? undefined : onClose())}
+      onOpenChange={(open) => (open ? undefined : close())}
       title={secret ? t('secrets.editTitle', { name: secret.name }) : t('secrets.addTitle')}
       description={secret ? t('secrets.editDescription') : t('secrets.addDescription')}
       closeLabel={t('close')}
@@ -157,13 +179,13 @@ function SecretDialog({ secret, onClose }: { secret: CustomSecret | null; onClos
           onChange={change('description')}
           error={shown('description')}
         />
-        <ErrorAlert error={save.error} />
+        <ErrorAlert error={failure} />
         <div className={styles.dialogButtons}>
-          <Button tone="secondary" onClick={onClose}>
+          <Button tone="secondary" onClick={close}>
             {t('cancel')}
           </Button>
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? t('saving') : t('save')}
+          <Button type="submit" disabled={busy}>
+            {busy ? t('saving') : t('save')}
           </Button>
         </div>
       </form>

@@ -67,7 +67,7 @@ export function TerminalTab({ stream, conversation }: TerminalTabProps) {
 
 function TerminalViews({ stream, conversationId }: { stream: ConversationStream; conversationId: string }) {
   const { t } = useTranslation('tabs');
-  const [logic] = useState(() =>
+  const terminals = useActorRef(
     terminalsMachine.provide({
       actors: {
         listTerminals: fromPromise(({ input }) => tabRequests.terminals(input.conversationId)),
@@ -84,8 +84,8 @@ function TerminalViews({ stream, conversationId }: { stream: ConversationStream;
       },
       actions: { announceFailure: (_, { error }) => showErrorToast(errorText(error)) },
     }),
+    { input: { conversationId } },
   );
-  const terminals = useActorRef(logic, { input: { conversationId } });
   const ids = useSelector(terminals, selectTerminalIds);
   const selected = useSelector(terminals, selectSelectedView);
   const canOpenMore = useSelector(terminals, selectCanOpenMore);
@@ -189,7 +189,7 @@ function UserTerminal({
   const host = useRef<HTMLDivElement>(null);
   const [screen] = useState(() => new XtermScreen());
   const queryClient = useQueryClient();
-  const [logic] = useState(() =>
+  const session = useActorRef(
     terminalSessionMachine.provide({
       actors: { socket: terminalSocket(screen, socketCredentials) },
       actions: {
@@ -199,8 +199,8 @@ function UserTerminal({
         },
       },
     }),
+    { input: { conversationId, terminalId } },
   );
-  const session = useActorRef(logic, { input: { conversationId, terminalId } });
   const attached = useSelector(session, selectAttached);
   const lost = useSelector(session, selectLost);
   const end = useSelector(session, selectTerminalEnd);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSecretBody, secretDraftErrors, updateSecretBody } from './secret-form.ts';
+import { createSecretBody, secretDraftErrors, updateSecretBody } from '../../machines/secret-form.ts';
 
 const draft = (name: string, value = 'v', description = '') => ({ name, value, description });
 

@@ -1,5 +1,8 @@
-import { RESERVED_SECRET_NAME, SECRET_NAME_MAX_LENGTH, SECRET_NAME_PATTERN } from '../../../openapi/secret-names.ts';
-import type { SecretCreateRequest, SecretUpdateRequest } from './requests.ts';
+import { RESERVED_SECRET_NAME, SECRET_NAME_MAX_LENGTH, SECRET_NAME_PATTERN } from '../openapi/secret-names.ts';
+import type { components } from '../openapi/schema.d.ts';
+
+type SecretCreateRequest = components['schemas']['SecretCreateRequest'];
+type SecretUpdateRequest = components['schemas']['SecretUpdateRequest'];
 
 export interface SecretDraft {
   name: string;
