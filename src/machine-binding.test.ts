@@ -3,7 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// The binding idiom of docs/adr/binding-machines-in-react.md, checked over the application's
+// The binding idiom of docs/adr/0022-binding-machines-in-react.md, checked over the application's
 // source: a component passes `machine.provide(…)` straight to `useActorRef` (which keeps one actor
 // and installs every render's implementations), never a logic kept in useState, useMemo or useRef,
 // whose implementations would stay the first render's.
