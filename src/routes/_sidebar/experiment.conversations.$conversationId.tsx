@@ -11,13 +11,17 @@ import { LAZY_TAB_VIEWS } from '../-workspace-tabs.ts';
 export const Route = createFileRoute('/_sidebar/experiment/conversations/$conversationId')({
   validateSearch: workspaceSearch,
   // The chat (in every preset layout) comes with the route, so that its tab shows at once rather
-  // than a fallback, which React keeps on screen for at least 300 ms. On entering (not on a link's
-  // hover, nor when only the search changes), the conversation and its newest events are asked
-  // for meanwhile, beside the session's requests, instead of after the workspace rendered.
-  loader: async ({ params, cause }) => {
+  // than a fallback, which React keeps on screen for at least 300 ms. On entering or on a link's
+  // hover (not when only the search changes), the conversation and its newest events are asked for
+  // meanwhile, into the query cache the workspace reads, instead of after the workspace rendered.
+  loader: async ({ params, cause, context: { queryClient } }) => {
     const chat = import('../../features/chat/index.ts');
-    if (cause === 'enter')
-      (await import('../../features/conversations/index.ts')).prefetchConversation(params.conversationId);
+    if (cause !== 'stay') {
+      // Imported here: the route's loader is in the first download, the conversations feature is not.
+      const { conversationQuery, newestEventsQuery } = await import('../../features/conversations/index.ts');
+      void queryClient.prefetchQuery(conversationQuery(params.conversationId));
+      void queryClient.prefetchQuery(newestEventsQuery(params.conversationId));
+    }
     return { ChatPanel: (await chat).ChatPanel };
   },
   component: ExperimentWorkspace,
