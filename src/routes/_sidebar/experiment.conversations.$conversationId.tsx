@@ -1,8 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectUser } from '../../../machines/session.ts';
-import { SessionContext } from '../../app/session.ts';
+import { useCurrentUser } from '../../app/hooks.ts';
 import { toast } from '../../ui/index.ts';
 import { WorkspacePage } from '../../features/workspace/index.ts';
 import { workspaceSearch } from '../-workspace-search.ts';
@@ -43,7 +42,7 @@ function ExperimentWorkspace() {
   }, [conversationId, from, navigate, t]);
   const { ChatPanel } = Route.useLoaderData();
   // Signing in (or switching account) on this page opens the conversation anew, as that user.
-  const userId = SessionContext.useSelector((snapshot) => selectUser(snapshot)?.id ?? null);
+  const userId = useCurrentUser()?.id ?? null;
   const views = useMemo(() => ({ ...LAZY_TAB_VIEWS, chat: ChatPanel }), [ChatPanel]);
   return (
     <WorkspacePage
