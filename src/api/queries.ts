@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { Requests } from './client.ts';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
@@ -32,6 +32,11 @@ export function currentUserQuery(requests: Requests) {
     retryDelay: USER_RETRY_DELAY_MS,
     meta: { disableToast: true },
   });
+}
+
+/** The account changed on the server (verified, signed, granted, renamed): it is read again everywhere. */
+export function refreshCurrentUser(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
 }
 
 export function configQuery(requests: Requests) {

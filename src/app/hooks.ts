@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useEffect } from 'react';
 import type { User } from '../../machines/session.ts';
-import { configQuery, currentUserQuery, queryKeys, settingsQuery } from '../api/queries.ts';
+import { configQuery, currentUserQuery, refreshCurrentUser, settingsQuery } from '../api/queries.ts';
 import { isSupportedLanguage } from '../../locales/languages.ts';
 import { requests } from './services.ts';
 
@@ -44,7 +44,7 @@ export function useVerifyEmail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: requests.verifyEmail,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
+    onSuccess: () => refreshCurrentUser(queryClient),
     meta: { disableToast: true },
   });
 }

@@ -14,7 +14,7 @@ import {
   type FailedSave,
 } from '../../../machines/onboarding.ts';
 import { errorText } from '../../api/errors.ts';
-import { queryKeys } from '../../api/queries.ts';
+import { refreshCurrentUser } from '../../api/queries.ts';
 import { useClientConfig, useCurrentUser, useHeldForOnboarding } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Avatar, Button, Dialog, SelectField, Spinner } from '../../ui/index.ts';
@@ -97,13 +97,11 @@ function Onboarding({
         openCardSetup: (_, url) => window.location.assign(url),
         leaveCardSetup: onSetupSessionUsed,
         showDashboard: () => {
-          void queryClient
-            .invalidateQueries({ queryKey: queryKeys.currentUser })
-            .then(() =>
-              chatId
-                ? router.navigate({ to: '/onboarding', search: { conversation: chatId } })
-                : router.navigate({ to: '/dashboard' }),
-            );
+          void refreshCurrentUser(queryClient).then(() =>
+            chatId
+              ? router.navigate({ to: '/onboarding', search: { conversation: chatId } })
+              : router.navigate({ to: '/dashboard' }),
+          );
         },
       },
     }),
