@@ -1,5 +1,8 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { components } from '../../openapi/schema.d.ts';
 import type { Requests } from './client.ts';
+
+type User = components['schemas']['User'];
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -37,6 +40,14 @@ export function currentUserQuery(requests: Requests) {
 /** The account changed on the server (verified, signed, granted, renamed): it is read again everywhere. */
 export function refreshCurrentUser(queryClient: QueryClient) {
   return queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+}
+
+/** The server pushed the user's new balance (after a charge): the cached user shows it, unread. */
+export function setCurrentUserBalance(queryClient: QueryClient, balance: number) {
+  queryClient.setQueryData<User>(
+    queryKeys.currentUser,
+    (user) => user && { ...user, credits: { ...user.credits, balance } },
+  );
 }
 
 export function configQuery(requests: Requests) {
