@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { assertEvent, assign, raise, setup, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
 import type { Credentials, ObtainedToken } from './credentials.ts';
@@ -10,8 +11,11 @@ import { isServerRejection, messageNotice, serverNotice, type Notice } from './n
 //   user is loaded straight away. In saas mode a token stored from an earlier visit loads the
 //   user, else the visitor is signed out. Signing in stores the token (localStorage or
 //   sessionStorage, see `storeToken`) and loads the user; a failed load clears the token.
+//   Signing in as someone else while signed in keeps the current user when it fails.
 //   Logging out asks the server to end the session, then always forgets everything local and
 //   reloads the page at /dashboard.
+//   The user itself lives in the query cache (the `queryClient` of the input), which the actors
+//   read and the views select from; this machine only decides whether one is signed in.
 // dialog: which form the auth dialog shows, if any; sign-in and sign-up are saas only. The sign-in
 //   form also leaves for a git host's authorization page; the return is /oauth/$identity/callback,
 //   which hands the token over with SIGNED_IN.
@@ -33,16 +37,16 @@ export function loginFailure(error: unknown): LoginFailure {
 
 const errorOf = ({ event }: { event: ErrorActorEvent }) => event.error;
 
-interface SessionContext {
+interface SessionContext extends SessionInput {
   mode: AppMode | null;
-  startedWithToken: boolean;
-  user: User | null;
   loginFailure: LoginFailure | null;
 }
 
 export interface SessionInput {
   /** A token was kept from an earlier visit. */
   startedWithToken: boolean;
+  /** The owner of the current user and the configuration; the actors read through it. */
+  queryClient: QueryClient;
 }
 
 export type SessionEvent =
@@ -50,7 +54,7 @@ export type SessionEvent =
   | { type: 'LOG_IN'; credentials: Credentials }
   /** A token obtained elsewhere (automatic sign-in after registration). */
   | { type: 'SIGNED_IN'; obtained: ObtainedToken }
-  | { type: 'USER_LOADED'; user: User }
+  | { type: 'USER_LOADED' }
   | { type: 'USER_FAILED'; unauthorized: boolean }
   | { type: 'LOG_OUT' }
   /** Sign in through a git host: its authorization page replaces this one. */
@@ -62,9 +66,9 @@ export type SessionEvent =
 export const sessionMachine = setup({
   types: { context: {} as SessionContext, events: {} as SessionEvent, input: {} as SessionInput },
   actors: {
-    loadConfig: notProvidedPromise<ClientConfig>('loadConfig'),
-    /** Follows the current user (GET /api/auth/me/extended) and sends USER_LOADED / USER_FAILED. */
-    observeUser: notProvidedCallback<SessionEvent>('observeUser'),
+    loadConfig: notProvidedPromise<ClientConfig, QueryClient>('loadConfig'),
+    /** Follows the cached current user (GET /api/auth/me/extended) and sends USER_LOADED / USER_FAILED. */
+    observeUser: notProvidedCallback<SessionEvent, QueryClient>('observeUser'),
     logIn: notProvidedPromise<ObtainedToken, Credentials>('logIn'),
     /** Ends the session on the server when a token is stored. */
     logOut: notProvidedPromise<void>('logOut'),
@@ -81,8 +85,6 @@ export const sessionMachine = setup({
     continueAfterSignIn: notProvidedAction('continueAfterSignIn'),
     announceUserLoadFailure: notProvidedAction('announceUserLoadFailure'),
     rememberMode: assign((_, config: ClientConfig) => ({ mode: config.APP_MODE })),
-    rememberUser: assign((_, user: User) => ({ user })),
-    forgetUser: assign({ user: null }),
     rememberLoginFailure: assign((_, error: unknown) => ({ loginFailure: loginFailure(error) })),
     forgetLoginFailure: assign({ loginFailure: null }),
   },
@@ -91,13 +93,12 @@ export const sessionMachine = setup({
     isOssMode: ({ context }) => context.mode === 'oss',
     isSaasMode: ({ context }) => context.mode === 'saas',
     startedWithToken: ({ context }) => context.startedWithToken,
-    hasUser: ({ context }) => context.user !== null,
     isUnauthorized: (_, failure: { unauthorized: boolean }) => failure.unauthorized,
   },
 }).createMachine({
   id: 'session',
   type: 'parallel',
-  context: ({ input }) => ({ mode: null, startedWithToken: input.startedWithToken, user: null, loginFailure: null }),
+  context: ({ input }) => ({ ...input, mode: null, loginFailure: null }),
   states: {
     account: {
       initial: 'loadingConfig',
@@ -106,6 +107,7 @@ export const sessionMachine = setup({
           invoke: {
             id: 'loadConfig',
             src: 'loadConfig',
+            input: ({ context }) => context.queryClient,
             onDone: [
               {
                 guard: { type: 'isOssConfig', params: ({ event }) => event.output },
@@ -151,19 +153,11 @@ export const sessionMachine = setup({
                 'continueAfterSignIn',
               ],
             },
-            onError: [
-              // Switching account failed: the current user stays signed in.
-              {
-                guard: 'hasUser',
-                target: 'authenticated.ready',
-                actions: { type: 'rememberLoginFailure', params: errorOf },
-              },
-              { target: 'signedOut', actions: { type: 'rememberLoginFailure', params: errorOf } },
-            ],
+            onError: { target: 'signedOut', actions: { type: 'rememberLoginFailure', params: errorOf } },
           },
         },
         authenticated: {
-          invoke: { id: 'observeUser', src: 'observeUser' },
+          invoke: { id: 'observeUser', src: 'observeUser', input: ({ context }) => context.queryClient },
           initial: 'loadingUser',
           on: {
             SIGNED_IN: {
@@ -176,27 +170,45 @@ export const sessionMachine = setup({
           states: {
             loadingUser: {
               on: {
-                USER_LOADED: { target: 'ready', actions: { type: 'rememberUser', params: ({ event }) => event.user } },
+                USER_LOADED: { target: 'ready' },
                 USER_FAILED: [
                   { guard: 'isOssMode', target: '#session.account.unavailable' },
-                  {
-                    target: '#session.account.signedOut',
-                    actions: ['clearToken', 'forgetUser', 'announceUserLoadFailure'],
-                  },
+                  { target: '#session.account.signedOut', actions: ['clearToken', 'announceUserLoadFailure'] },
                 ],
               },
             },
             ready: {
               on: {
-                USER_LOADED: { actions: { type: 'rememberUser', params: ({ event }) => event.user } },
                 // Later failures sign out only when the server no longer accepts the token.
                 USER_FAILED: {
                   guard: { type: 'isUnauthorized', params: ({ event }) => event },
                   target: '#session.account.signedOut',
-                  actions: ['clearToken', 'forgetUser', 'announceUserLoadFailure'],
+                  actions: ['clearToken', 'announceUserLoadFailure'],
                 },
-                LOG_IN: { guard: 'isSaasMode', target: '#session.account.signingIn' },
+                LOG_IN: { guard: 'isSaasMode', target: 'switchingAccount' },
                 LOG_OUT: { guard: 'isSaasMode', target: '#session.account.signingOut' },
+              },
+            },
+            switchingAccount: {
+              entry: 'forgetLoginFailure',
+              invoke: {
+                id: 'logIn',
+                src: 'logIn',
+                input: ({ event }) => {
+                  assertEvent(event, 'LOG_IN');
+                  return event.credentials;
+                },
+                onDone: {
+                  target: '#session.account.authenticated',
+                  reenter: true,
+                  actions: [
+                    { type: 'storeToken', params: ({ event }) => event.output },
+                    raise({ type: 'CLOSE_DIALOG' }),
+                    'continueAfterSignIn',
+                  ],
+                },
+                // The current user stays signed in.
+                onError: { target: 'ready', actions: { type: 'rememberLoginFailure', params: errorOf } },
               },
             },
           },
@@ -205,8 +217,8 @@ export const sessionMachine = setup({
           invoke: {
             id: 'logOut',
             src: 'logOut',
-            onDone: { target: 'signedOut', actions: ['forgetSession', 'forgetUser', 'reloadAtDashboard'] },
-            onError: { target: 'signedOut', actions: ['forgetSession', 'forgetUser', 'reloadAtDashboard'] },
+            onDone: { target: 'signedOut', actions: ['forgetSession', 'reloadAtDashboard'] },
+            onError: { target: 'signedOut', actions: ['forgetSession', 'reloadAtDashboard'] },
           },
         },
       },
@@ -239,15 +251,13 @@ export const sessionMachine = setup({
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 export type AuthDialog = 'closed' | 'signIn' | 'signUp';
 
-export const selectUser = (snapshot: SessionSnapshot) => snapshot.context.user;
 export const selectSignInAvailable = (snapshot: SessionSnapshot) => snapshot.context.mode === 'saas';
 /** The configuration or the current user is still loading: nothing can be shown yet. */
 export const selectIsLoading = (snapshot: SessionSnapshot) =>
   snapshot.matches({ account: 'loadingConfig' }) || snapshot.matches({ account: { authenticated: 'loadingUser' } });
 export const selectIsUnavailable = (snapshot: SessionSnapshot) => snapshot.matches({ account: 'unavailable' });
-/** Signed in with an account that is not active yet: held at /registration-onboarding. */
-export const selectIsHeldForOnboarding = (snapshot: SessionSnapshot) => snapshot.context.user?.is_active === false;
-export const selectIsSigningIn = (snapshot: SessionSnapshot) => snapshot.matches({ account: 'signingIn' });
+export const selectIsSigningIn = (snapshot: SessionSnapshot) =>
+  snapshot.matches({ account: 'signingIn' }) || snapshot.matches({ account: { authenticated: 'switchingAccount' } });
 export const selectIsSigningOut = (snapshot: SessionSnapshot) => snapshot.matches({ account: 'signingOut' });
 export const selectLoginFailure = (snapshot: SessionSnapshot) => snapshot.context.loginFailure;
 export const selectAuthDialog = (snapshot: SessionSnapshot): AuthDialog => {

@@ -3446,6 +3446,12 @@ export interface components {
             type: "oh_event";
             data: components["schemas"]["Event"];
         };
+        /** @description The user's balance changed (a model call was charged): sent to every conversation socket the user has open, so their pages show it without reading the user again. */
+        BalanceFrame: {
+            /** @constant */
+            type: "balance";
+            data: components["schemas"]["CreditsBalance"];
+        };
         ErrorFrame: {
             /** @constant */
             error: true;
@@ -3485,7 +3491,7 @@ export interface components {
             type: "exit";
             exit_code: number;
         } | components["schemas"]["ErrorFrame"];
-        ServerFrame: components["schemas"]["EventFrame"] | components["schemas"]["ErrorFrame"];
+        ServerFrame: components["schemas"]["EventFrame"] | components["schemas"]["BalanceFrame"] | components["schemas"]["ErrorFrame"];
     };
     responses: {
         /** @description The request cannot be carried out as sent. */

@@ -12,6 +12,7 @@ import type { AgentFactory } from '../agent/types.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { USER_CHANGED } from '../modules/auth/index.ts';
+import { BALANCE_CHANGED, balanceMicros, microsToDollars } from '../modules/credits/index.ts';
 import { RUNTIME_OPERATIONS, UPLOAD_LIMIT_BYTES } from '../modules/conversations/index.ts';
 import { createModules } from '../modules/index.ts';
 import { createEventBus } from '../realtime/bus.ts';
@@ -369,6 +370,8 @@ export async function buildApp({
     identify: async (token) => (token ? await modules.auth.authenticate(token) : null) ?? localUser,
     bySessionKey: service.bySessionKey,
     onUserChanged: (listener) => bus.onAnnouncement(USER_CHANGED, listener),
+    onBalanceChanged: (listener) => bus.onAnnouncement(BALANCE_CHANGED, listener),
+    balance: async (userId) => microsToDollars(await balanceMicros(database.db, userId)),
     limits: config.socketLimits,
     owns: async (user, id) => (await service.find(user, id)) !== null,
     act: service.act,

@@ -13,6 +13,7 @@ import type { UserTerminal } from '../runtime/user-terminals.ts';
 
 type ClientFrame = components['schemas']['ClientFrame'];
 type TerminalClientFrame = components['schemas']['TerminalClientFrame'];
+type BalanceFrame = components['schemas']['BalanceFrame'];
 
 export interface SocketDeps {
   /** The user behind a token (the local user in oss mode), or null. */
@@ -21,6 +22,10 @@ export interface SocketDeps {
   bySessionKey(conversationId: string, key: string): Promise<AuthUser | null>;
   /** Calls `listener` when anything changed about who a user's tokens stand for (sign-out, a revoked key, deactivation), on any node. */
   onUserChanged(listener: (userId: string) => void): void;
+  /** Calls `listener` when a user's balance changed (a model call was charged), on any node. */
+  onBalanceChanged(listener: (userId: string) => void): void;
+  /** The user's balance in dollars. */
+  balance(userId: string): Promise<number>;
   /** Whether the conversation exists and is the user's. */
   owns(user: AuthUser, conversationId: string): Promise<boolean>;
   /** Records and carries out a client action (throws an error whose message the client sees). */
@@ -158,6 +163,19 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps) {
   app.addHook('onClose', async () => clearInterval(recheck));
   deps.onUserChanged((userId) => {
     for (const opener of openers.values()) if (opener.userId === userId) void opener.check();
+  });
+  // The user's sockets on this node are told the new balance, read once for all of them.
+  deps.onBalanceChanged(async (userId) => {
+    const sockets = [...openers].filter(([, opener]) => opener.userId === userId).map(([socket]) => socket);
+    if (sockets.length === 0) return;
+    try {
+      const frame: BalanceFrame = { type: 'balance', data: { balance: await deps.balance(userId) } };
+      const text = JSON.stringify(frame);
+      for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(text, TEXT);
+    } catch (error) {
+      // The next charge sends it again; the page reads it anew on its next load.
+      app.log.warn({ err: error }, 'balance not sent');
+    }
   });
   const perAddress = new OpenCounts();
   const perUser = new OpenCounts();

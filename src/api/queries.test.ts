@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import type { Requests } from './client.ts';
 import { ApiError } from './errors.ts';
-import { currentUserQuery, queryKeys, settingsQuery } from './queries.ts';
+import { currentUserQuery, queryKeys, setCurrentUserBalance, settingsQuery } from './queries.ts';
 import { createQueryClient } from './query-client.ts';
 
 describe('query keys', () => {
@@ -36,6 +36,15 @@ describe('the current user', () => {
     const requests = { currentUser } as unknown as Requests;
     await expect(client().fetchQuery(currentUserQuery(requests))).resolves.toBe(user);
     expect(currentUser).toHaveBeenCalledTimes(3);
+  });
+
+  it('takes a pushed balance without being read again, and stays unloaded when it was', () => {
+    const cache = new QueryClient();
+    setCurrentUserBalance(cache, 4.5);
+    expect(cache.getQueryData(queryKeys.currentUser)).toBeUndefined();
+    cache.setQueryData(queryKeys.currentUser, { id: 'u1', credits: { balance: 5 } });
+    setCurrentUserBalance(cache, 4.5);
+    expect(cache.getQueryData(queryKeys.currentUser)).toEqual({ id: 'u1', credits: { balance: 4.5 } });
   });
 
   it('is not fetched again when the server refuses the token', async () => {

@@ -1,5 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { components } from '../../openapi/schema.d.ts';
 import type { Requests } from './client.ts';
+
+type User = components['schemas']['User'];
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -32,6 +35,19 @@ export function currentUserQuery(requests: Requests) {
     retryDelay: USER_RETRY_DELAY_MS,
     meta: { disableToast: true },
   });
+}
+
+/** The account changed on the server (verified, signed, granted, renamed): it is read again everywhere. */
+export function refreshCurrentUser(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+}
+
+/** The server pushed the user's new balance (after a charge): the cached user shows it, unread. */
+export function setCurrentUserBalance(queryClient: QueryClient, balance: number) {
+  queryClient.setQueryData<User>(
+    queryKeys.currentUser,
+    (user) => user && { ...user, credits: { ...user.credits, balance } },
+  );
 }
 
 export function configQuery(requests: Requests) {

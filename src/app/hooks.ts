@@ -1,20 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useEffect } from 'react';
-import { selectUser } from '../../machines/session.ts';
-import { configQuery, queryKeys, settingsQuery } from '../api/queries.ts';
+import type { User } from '../../machines/session.ts';
+import { configQuery, currentUserQuery, refreshCurrentUser, settingsQuery } from '../api/queries.ts';
 import { isSupportedLanguage } from '../../locales/languages.ts';
 import { requests } from './services.ts';
-import { SessionContext } from './session.ts';
 
 /** The configuration the server gives the client (mode, feature flags, support email...). */
 export function useClientConfig() {
   return useQuery(configQuery(requests)).data;
 }
 
+/**
+ * The signed-in user as the query cache has it (null: nobody is signed in, or not yet). The session
+ * machine decides when it is read; views only select it.
+ */
+export function useCurrentUser(): User | null {
+  return useQuery({ ...currentUserQuery(requests), enabled: false }).data ?? null;
+}
+
 /** The signed-in user's settings (data null: never saved); idle while nobody is signed in. */
 export function useSettings() {
-  const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  const signedIn = useCurrentUser() !== null;
   return useQuery({ ...settingsQuery(requests), enabled: signedIn });
 }
 
@@ -37,7 +44,7 @@ export function useVerifyEmail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: requests.verifyEmail,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
+    onSuccess: () => refreshCurrentUser(queryClient),
     meta: { disableToast: true },
   });
 }
@@ -53,5 +60,10 @@ export function useIdentityCallback() {
 
 /** Whether the signed-in user's email still waits for verification (never in oss mode, whose user has none to verify). */
 export function useEmailUnverified() {
-  return SessionContext.useSelector((snapshot) => selectUser(snapshot)?.email_verified === false);
+  return useCurrentUser()?.email_verified === false;
+}
+
+/** Signed in with an account that is not active yet: held at /registration-onboarding. */
+export function useHeldForOnboarding() {
+  return useCurrentUser()?.is_active === false;
 }

@@ -1,9 +1,9 @@
-import { QueryObserver, type QueryObserverResult } from '@tanstack/react-query';
+import { QueryObserver, type QueryClient, type QueryObserverResult } from '@tanstack/react-query';
 import { createActorContext } from '@xstate/react';
 import i18next from 'i18next';
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { Credentials, ObtainedToken } from '../../machines/credentials.ts';
-import { sessionMachine, type SessionEvent, type User } from '../../machines/session.ts';
+import { sessionMachine, type SessionEvent, type SessionInput, type User } from '../../machines/session.ts';
 import { isUnauthorized } from '../api/errors.ts';
 import { configQuery, currentUserQuery } from '../api/queries.ts';
 import { forgetPreferencesAndLayouts, keepOAuthState } from './local-data.ts';
@@ -31,10 +31,10 @@ function storeToken(_: unknown, { token, rememberMe }: ObtainedToken) {
 }
 
 /** Forwards the cached current-user query to the session: loaded, or failed (and whether the token was refused). */
-const observeUser = fromCallback<EventObject, void, SessionEvent>(({ sendBack }) => {
-  const observer = new QueryObserver(queryClient, currentUserQuery(requests));
+const observeUser = fromCallback<EventObject, QueryClient, SessionEvent>(({ sendBack, input }) => {
+  const observer = new QueryObserver(input, currentUserQuery(requests));
   const forward = (result: QueryObserverResult<User>) => {
-    if (result.status === 'success') sendBack({ type: 'USER_LOADED', user: result.data });
+    if (result.status === 'success') sendBack({ type: 'USER_LOADED' });
     if (result.status === 'error') sendBack({ type: 'USER_FAILED', unauthorized: isUnauthorized(result.error) });
   };
   const stopObserving = observer.subscribe(forward);
@@ -45,7 +45,7 @@ const observeUser = fromCallback<EventObject, void, SessionEvent>(({ sendBack })
 export function createSessionLogic(navigation: Navigation) {
   return sessionMachine.provide({
     actors: {
-      loadConfig: fromPromise(() => queryClient.fetchQuery(configQuery(requests))),
+      loadConfig: fromPromise(({ input }) => input.fetchQuery(configQuery(requests))),
       observeUser,
       logIn,
       logOut: fromPromise(async () => {
@@ -77,6 +77,6 @@ export function createSessionLogic(navigation: Navigation) {
   });
 }
 
-export function sessionInput() {
-  return { startedWithToken: tokenStore.read() !== null };
+export function sessionInput(): SessionInput {
+  return { startedWithToken: tokenStore.read() !== null, queryClient };
 }

@@ -219,6 +219,18 @@ describe('createConversationStream', () => {
     await until(() => reloads === 1, 4_000);
   });
 
+  it('hands a pushed balance over and keeps it out of the events', async () => {
+    server = await startFakeServer([event(1)], (socket) => {
+      socket.send(JSON.stringify({ type: 'balance', data: { balance: 8.5 } }));
+      return true;
+    });
+    const balances: number[] = [];
+    open({ onBalance: (balance) => balances.push(balance) }).connect();
+    await until(() => balances.length === 1 && ids(stream).length === 1);
+    expect(balances).toEqual([8.5]);
+    expect(ids(stream)).toEqual([1]);
+  });
+
   it('says the connection is lost when an attempt fails, and heals once the server is back', async () => {
     server = await startFakeServer([1].map(event));
     const port = Number(new URL(server.url).port);

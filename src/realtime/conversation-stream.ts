@@ -31,6 +31,8 @@ export interface ConversationStreamOptions {
   describe: (notice: ConnectionNotice) => string;
   /** Shows an error (a toast). */
   announceError: (text: string) => void;
+  /** The signed-in user's balance changed (dollars): the server pushes it after a charge. */
+  onBalance?: (balance: number) => void;
   reloadPage: () => void;
   /** The WebSocket class (the browser's by default; tests pass `ws`'s). */
   WebSocket?: unknown;
@@ -110,6 +112,7 @@ export function createConversationStream(options: ConversationStreamOptions): Li
       if (frame === null) return;
       if ('error' in frame) sendBack({ type: 'SOCKET_ERROR_FRAME', frame });
       else if (frame.type === 'oh_event') sendBack({ type: 'SOCKET_EVENT', event: frame.data });
+      else if (frame.type === 'balance') options.onBalance?.(frame.data.balance);
     };
     const onClose = (event: { reason?: string }) => {
       socket = null;

@@ -2,9 +2,15 @@
 import { createRouter } from '@tanstack/react-router';
 import { routeTree } from '../routeTree.gen.ts';
 import { showProgressWhileNavigating } from '../app/progress-bar.ts';
+import { queryClient } from '../app/services.ts';
 
 export function createAppRouter() {
-  const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+  const router = createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+  });
   showProgressWhileNavigating(router);
   return router;
 }

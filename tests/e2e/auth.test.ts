@@ -269,6 +269,27 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
       .getByText(/^This conversation: \$0\.2\d{3}$/)
       .waitFor();
     expect(new URL(page.url()).pathname).toBe(`/experiment/conversations/${conversationId}`);
+    // A model call charged while the conversation is open: the server pushes the new balance on
+    // the socket, and the header shows it without reading the user again.
+    const headerCredits = page.getByRole('banner').getByLabel(/^Credits: /);
+    const shownBefore = await headerCredits.getAttribute('aria-label');
+    const userReads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/auth/me')) userReads.push(request.url());
+    });
+    llm.enqueue(
+      reply.toolCall(
+        'finish',
+        { message: 'Charged again.', task_completed: 'true' },
+        // 4,000 prompt tokens of gpt-4o: $0.01, enough to move the header's cents.
+        { when: withTools, usage: { prompt_tokens: 4_000, completion_tokens: 0 } },
+      ),
+    );
+    const box = page.getByRole('textbox', { name: 'Message to the agent' });
+    await box.fill('And this?');
+    await box.press('Enter');
+    await expect.poll(() => headerCredits.getAttribute('aria-label'), { timeout: 60_000 }).not.toBe(shownBefore);
+    expect(userReads).toEqual([]);
     await page.goto(`${server.url}/profile`);
     await costs.waitFor();
     expect(
@@ -279,7 +300,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     ).toBe(0);
     const group = costs.getByRole('group');
     await group.waitFor();
-    expect(await group.locator('summary').innerText()).toMatch(/Billing check\s+\$0\.26/);
+    expect(await group.locator('summary').innerText()).toMatch(/Billing check\s+\$0\.27/);
     await group.locator('summary').click();
     const chat = group.getByRole('table', { name: 'Chat' });
     await chat.waitFor();
@@ -293,7 +314,7 @@ describe.skipIf(browserMissing())('signing up, in and out in the browser', () =>
     expect(deleted.status).toBe(200);
     await page.reload();
     await group.waitFor();
-    expect(await group.locator('summary').innerText()).toMatch(/^Deleted conversation\s+\$0\.26/);
+    expect(await group.locator('summary').innerText()).toMatch(/^Deleted conversation\s+\$0\.27/);
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.getByRole('banner').getByRole('button', { name: 'Sign in', exact: true }).waitFor();

@@ -1,6 +1,7 @@
+import { QueryClient } from '@tanstack/react-query';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
-import { sessionMachine, type ClientConfig, type SessionEvent, type User } from '../../machines/session.ts';
+import { sessionMachine, type ClientConfig, type SessionEvent } from '../../machines/session.ts';
 import {
   Coverage,
   describePath,
@@ -24,17 +25,6 @@ const config = (mode: ClientConfig['APP_MODE']): ClientConfig => ({
   HOSTED_PAYMENTS: false,
 });
 
-const user: User = {
-  id: 'u-1',
-  fullname: 'Ada Lovelace',
-  email: 'ada@atelier.test',
-  is_personal: false,
-  is_active: true,
-  signed_agreement: false,
-  email_verified: true,
-  credits: { balance: 0 },
-};
-
 /** What a server refusal looks like to the machine (the shape of src/api's ApiError). */
 const refusal = (status: number, message: string) => Object.assign(new Error(message), { status });
 
@@ -50,7 +40,7 @@ const events: (SessionEvent | AnyEventObject)[] = [
   { type: 'xstate.error.actor.logIn', error: refusal(503, '') },
   { type: 'xstate.error.actor.logIn', error: new TypeError('Failed to fetch') },
   { type: 'SIGNED_IN', obtained: { token: 'token-2', rememberMe: true } },
-  { type: 'USER_LOADED', user },
+  { type: 'USER_LOADED' },
   { type: 'USER_FAILED', unauthorized: true },
   { type: 'USER_FAILED', unauthorized: false },
   { type: 'LOG_OUT' },
@@ -83,11 +73,21 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
     case 'xstate.done.actor.logIn':
       expect(effects).toEqual(['storeToken', 'continueAfterSignIn']);
       expect(after.matches({ dialog: 'closed' })).toBe(true);
+      expect(after.matches({ account: { authenticated: 'loadingUser' } })).toBe(true);
+      break;
+    case 'xstate.error.actor.logIn':
+      expect(effects).toEqual([]);
+      // Switching account failed: the current user stays signed in; else the visitor stays signed out.
+      expect(after.matches({ account: was({ account: 'signingIn' }) ? 'signedOut' : { authenticated: 'ready' } })).toBe(
+        true,
+      );
+      expect(after.context.loginFailure).not.toBeNull();
       break;
     case 'xstate.done.actor.logOut':
     case 'xstate.error.actor.logOut':
+      // forgetSession drops the cached user with the rest of the account's queries.
       expect(effects).toEqual(['forgetSession', 'reloadAtDashboard']);
-      expect(after.context.user).toBeNull();
+      expect(after.matches({ account: 'signedOut' })).toBe(true);
       break;
     case 'SIGN_IN_WITH':
       // Only the sign-in form leaves for a provider; nothing else changes here.
@@ -99,8 +99,8 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
       break;
     case 'USER_FAILED':
       if (after.matches({ account: 'signedOut' })) {
+        // clearToken drops the cached user with the rest of the account's queries.
         expect(effects).toEqual(['clearToken', 'announceUserLoadFailure']);
-        expect(after.context.user).toBeNull();
       } else {
         expect(effects).toEqual([]);
       }
@@ -117,11 +117,14 @@ function expectSideEffects({ event, before, after, effects }: StepRecord) {
 const summarize = (snapshot: AnyMachineSnapshot) => ({
   value: snapshot.value,
   mode: snapshot.context.mode,
-  hasUser: snapshot.context.user !== null,
   hasLoginFailure: snapshot.context.loginFailure !== null,
 });
 
-const starts = [{ startedWithToken: false }, { startedWithToken: true }];
+const queryClient = new QueryClient();
+const starts = [
+  { startedWithToken: false, queryClient },
+  { startedWithToken: true, queryClient },
+];
 const coverage = new Coverage(sessionMachine);
 let pathCount = 0;
 
@@ -146,7 +149,7 @@ describe('session machine, every edge of its graph', () => {
 
 describe('session rules', () => {
   it('signs in the local user without a token in oss mode and offers no sign-in', async () => {
-    const oss = pathsThroughEveryEdge(sessionMachine, { events, input: { startedWithToken: false } }).find(
+    const oss = pathsThroughEveryEdge(sessionMachine, { events, input: { startedWithToken: false, queryClient } }).find(
       (path) => path.state.matches({ account: { authenticated: 'ready' } }) && path.state.context.mode === 'oss',
     );
     expect(oss).toBeDefined();

@@ -3,7 +3,15 @@ import type { AgentFactory, AgentHost } from '../../server/agent/types.ts';
 import { findUserId } from '../../server/modules/auth/index.ts';
 import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call, withTestApp } from '../support/app.ts';
-import { completeOnboarding, listen, SocketClient, waitFor, waitRunning } from '../support/conversations.ts';
+import {
+  completeOnboarding,
+  createRunning,
+  listen,
+  signUp,
+  SocketClient,
+  waitFor,
+  waitRunning,
+} from '../support/conversations.ts';
 import { verifyByMail } from '../support/mail.ts';
 import type { ClientAction, Event } from '../../openapi/types.ts';
 
@@ -201,5 +209,37 @@ describe('the agent host', () => {
     expect(await host?.charge?.(250_000n, 'call-1')).toBe(750_000n);
     expect((await call(saas.app, 'GET', '/api/auth/credits', { token })).body).toEqual({ balance: 0.75 });
     await call(saas.app, 'POST', `/api/conversations/${created.body?.conversation_id as string}/stop`, { token });
+  });
+
+  it('pushes the new balance to the charged user’s open sockets after a model call, never to another user’s', async () => {
+    const saasUrl = await listen(saas.app);
+    const users = [
+      await signUp(saas.app, saas.db, 'pushed@acme.example'),
+      await signUp(saas.app, saas.db, 'bystander@acme.example'),
+    ];
+    const open = [];
+    for (const user of users) {
+      const conversation = await createRunning(saas.app, user.token);
+      const socket = await SocketClient.open(
+        saasUrl,
+        { conversation_id: conversation.conversation_id, latest_event_id: -1 },
+        { authorization: `Bearer ${user.token}` },
+      );
+      // The replay has begun: the socket is counted as its user's.
+      await socket.waitFor((s) => s.events.length > 0, 'the replay');
+      open.push({ user, conversation, socket, host: saasAgent.sessions.at(-1)?.host });
+    }
+    const [charged, bystander] = open;
+    // signUp gave each $10.
+    expect(await charged?.host?.charge?.(1_500_000n, 'pushed-call')).toBe(8_500_000n);
+    await charged?.socket.waitFor((s) => s.balances.length > 0, 'the charged user’s balance');
+    expect(await bystander?.host?.charge?.(250_000n, 'bystander-call')).toBe(9_750_000n);
+    await bystander?.socket.waitFor((s) => s.balances.length > 0, 'the bystander’s balance');
+    expect(charged?.socket.balances).toEqual([8.5]);
+    expect(bystander?.socket.balances).toEqual([9.75]);
+    for (const { user, conversation, socket } of open) {
+      await socket.close();
+      await call(saas.app, 'POST', `/api/conversations/${conversation.conversation_id}/stop`, { token: user.token });
+    }
   });
 });

@@ -7,6 +7,7 @@ import { grantCredit } from '../../server/modules/credits/index.ts';
 import { call } from './app.ts';
 import { verifyByMail } from './mail.ts';
 import type { Conversation, Event } from '../../openapi/types.ts';
+import type { components } from '../../openapi/schema.d.ts';
 
 /** Polls `read` until `done` holds for its value (or fails after `timeoutMs`). */
 export async function waitFor<T>(
@@ -146,7 +147,7 @@ export async function listen(app: App): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-type Frame = { type?: 'oh_event'; data?: Event; error?: boolean; message?: string; error_code?: number };
+type Frame = { type?: 'oh_event' | 'balance'; data?: Event; error?: boolean; message?: string; error_code?: number };
 
 /** A socket client that keeps every frame it receives. */
 export class SocketClient {
@@ -192,6 +193,13 @@ export class SocketClient {
 
   get events(): Event[] {
     return this.frames.filter((f) => f.type === 'oh_event').map((f) => f.data as Event);
+  }
+
+  /** The balances the server pushed (dollars), in order. */
+  get balances(): number[] {
+    return this.frames
+      .filter((f) => f.type === 'balance')
+      .map((f) => (f.data as unknown as components['schemas']['CreditsBalance']).balance);
   }
 
   send(action: Record<string, unknown>) {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
 import type { Runtime } from '../../runtime/types.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
-import { balanceMicros, chargeUsage } from '../credits/index.ts';
+import { BALANCE_CHANGED, balanceMicros, chargeUsage } from '../credits/index.ts';
 import type { SecretsService } from '../secrets/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { AppProxy } from './app-proxy.ts';
@@ -64,8 +64,8 @@ export function createConversationsModule(deps: ConversationsDeps) {
       config.appMode === 'saas'
         ? (userId, conversationId) => ({
             balance: () => balanceMicros(db, userId),
-            charge: (amountMicros, idempotencyKey) =>
-              chargeUsage(db, {
+            charge: async (amountMicros, idempotencyKey) => {
+              const balance = await chargeUsage(db, {
                 userId,
                 amountMicros,
                 idempotencyKey,
@@ -73,7 +73,11 @@ export function createConversationsModule(deps: ConversationsDeps) {
                 conversationId,
                 category: 'llm',
                 subcategory: 'chat',
-              }),
+              });
+              // Committed: the user's open pages show the new balance without asking for it.
+              void deps.bus.announce(BALANCE_CHANGED, userId);
+              return balance;
+            },
           })
         : null,
     apps,

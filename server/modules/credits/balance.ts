@@ -25,3 +25,9 @@ export async function balanceMicros(db: Db, userId: string, at?: Date): Promise<
     .where(eq(creditAccounts.userId, userId));
   return BigInt(row?.total ?? 0);
 }
+
+/**
+ * The bus topic on which a change of a user's balance is announced (the message is the user's
+ * id), on every node: that user's open sockets are sent the new balance.
+ */
+export const BALANCE_CHANGED = 'balance';

@@ -1,7 +1,7 @@
 import { MICROS_PER_DOLLAR } from './money.ts';
 
 export { dollarsText, MICROS_PER_DOLLAR, microsToDollars } from './money.ts';
-export { balanceMicros, userBalanceMicros } from './balance.ts';
+export { BALANCE_CHANGED, balanceMicros, userBalanceMicros } from './balance.ts';
 export { listCategoryTransactions, listConversationGroups, listOtherTransactions } from './history.ts';
 export {
   completedPurchasesOf,

@@ -21,7 +21,7 @@ import { queryClient, showErrorToast } from '../../app/services.ts';
 import { Banner, Button, PageSpinner } from '../../ui/index.ts';
 import * as styles from './affiliate.css.ts';
 import { AffiliateHeader } from './AffiliateHeader.tsx';
-import { affiliateKeys, affiliateLogin, type AffiliateLink } from './requests.ts';
+import { affiliateKeys, affiliateLogin, refreshAffiliate, type AffiliateLink } from './requests.ts';
 import { CommissionTiers } from './CommissionTiers.tsx';
 import { ArchiveLinkDialog, CreateLinkDialog } from './LinkDialogs.tsx';
 import { LinksTable } from './LinksTable.tsx';
@@ -52,7 +52,7 @@ function ReferralLinks({ verified }: { verified: boolean }) {
       },
       actions: {
         // The earnings count conversions too: everything of the affiliate is loaded again.
-        refreshLinks: () => void queryClient.invalidateQueries({ queryKey: affiliateKeys.all }),
+        refreshLinks: () => void refreshAffiliate(queryClient),
         announceCreateFailure: announce('errors.createLink'),
         announceArchiveFailure: announce('errors.deleteLink'),
         logRenameFailure: (_, error) => console.warn('the link was not renamed', error),

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { Middleware } from 'openapi-fetch';
 import type { components } from '../../../openapi/schema.d.ts';
 import type { AffiliateRegistrationRequest } from '../../../machines/affiliate-registration.ts';
@@ -76,3 +77,8 @@ export const affiliateKeys = {
   earnings: ['affiliate', 'earnings'] as const,
   linkPeople: (id: string, kind: 'users' | 'affiliators') => ['affiliate', 'links', id, kind] as const,
 };
+
+/** A link was created, renamed or archived: the earnings count conversions too, so all of the affiliate's data is read again. */
+export function refreshAffiliate(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: affiliateKeys.all });
+}

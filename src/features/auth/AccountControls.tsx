@@ -1,6 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { selectSignInAvailable, selectUser } from '../../../machines/session.ts';
+import { selectSignInAvailable } from '../../../machines/session.ts';
+import { useCurrentUser } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import {
   Avatar,
@@ -20,7 +21,7 @@ export function AccountControls() {
   const { t } = useTranslation();
   const session = SessionContext.useActorRef();
   const signInAvailable = SessionContext.useSelector(selectSignInAvailable);
-  const user = SessionContext.useSelector(selectUser);
+  const user = useCurrentUser();
   const navigate = useNavigate();
 
   if (!signInAvailable) return null;

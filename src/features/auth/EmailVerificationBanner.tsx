@@ -1,15 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
-import { useEmailUnverified, useResendVerification } from '../../app/hooks.ts';
-import { SessionContext } from '../../app/session.ts';
-import { selectUser } from '../../../machines/session.ts';
+import { useCurrentUser, useEmailUnverified, useResendVerification } from '../../app/hooks.ts';
 import { Banner, Button } from '../../ui/index.ts';
 
 /** While the account's email waits for verification: what to do, and a new link on request. */
 export function EmailVerificationBanner() {
   const { t } = useTranslation('auth');
   const unverified = useEmailUnverified();
-  const email = SessionContext.useSelector((snapshot) => selectUser(snapshot)?.email ?? '');
+  const email = useCurrentUser()?.email ?? '';
   const resend = useResendVerification();
   if (!unverified) return null;
   return (

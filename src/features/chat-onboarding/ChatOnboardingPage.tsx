@@ -24,8 +24,8 @@ import { validateFiles, type UploadError } from '../../../machines/upload.ts';
 import { choicesOf, LETS_GO, withoutChoices } from '../../../openapi/chat-onboarding.ts';
 import { storedAffiliateCode } from '../../app/local-data.ts';
 import { queryClient, requests } from '../../app/services.ts';
+import { useCurrentUser } from '../../app/hooks.ts';
 import { SessionContext, type SessionActor } from '../../app/session.ts';
-import { selectUser } from '../../../machines/session.ts';
 import { EmailVerificationBanner } from '../auth/index.ts';
 import type { LiveConversationStream } from '../../realtime/conversation-stream.ts';
 import { currentUserQuery, queryKeys } from '../../api/queries.ts';
@@ -216,7 +216,7 @@ function Chat({ stream, chat }: { stream: LiveConversationStream; chat: ChatActo
  */
 function HandOff({ chatId }: { chatId: string }) {
   const { t } = useTranslation('chatOnboarding');
-  const user = SessionContext.useSelector(selectUser);
+  const user = useCurrentUser();
   useQuery({ ...currentUserQuery(requests), enabled: user !== null, refetchOnWindowFocus: 'always' });
   if (!user || (user.is_active && user.email_verified)) return null;
   return (

@@ -16,7 +16,6 @@ import { hasGitTarget, suggestionPrompt, type SuggestionKind } from '../../rules
 import { StatusBar } from './StatusBar.tsx';
 import { useChatActors, type ChatActors } from './use-chat-actors.ts';
 import { ConversationCost } from './ConversationCost.tsx';
-import { useBalanceRefresh } from './use-balance-refresh.ts';
 import { useFinishSound } from './use-finish-sound.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
@@ -63,7 +62,6 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
   const actors = useChatActors(stream, conversation);
   const { agent, chatInput, upload } = actors;
   useFinishSound(agent, stream);
-  useBalanceRefresh(stream);
   const pending = useSelector(chatInput, selectPending);
   const awaitingConfirmation = useSelector(agent, selectAwaitingConfirmation);
   const typing = useSelector(agent, selectTyping);

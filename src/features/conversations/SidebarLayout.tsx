@@ -1,8 +1,7 @@
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectUser } from '../../../machines/session.ts';
-import { useClientConfig, useEmailUnverified } from '../../app/hooks.ts';
+import { useClientConfig, useCurrentUser, useEmailUnverified } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { readSidebarCollapsed, keepSidebarCollapsed } from '../../app/local-data.ts';
 import { Button, useNarrowScreen } from '../../ui/index.ts';
@@ -17,7 +16,7 @@ import * as styles from './sidebar.css.ts';
 export function SidebarLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation('conversations');
   const session = SessionContext.useActorRef();
-  const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  const signedIn = useCurrentUser() !== null;
   // Spec §6: while the email is unverified the navigation is disabled (Settings stays, for its User tab).
   const locked = useEmailUnverified();
   const showMicroagents = useClientConfig()?.FEATURE_FLAGS.HIDE_MICROAGENT_MANAGEMENT === false;

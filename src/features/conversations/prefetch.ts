@@ -1,7 +1,7 @@
 import type { components } from '../../../openapi/schema.d.ts';
-import { HISTORY_PAGE_SIZE } from '../../realtime/types.ts';
-import { conversationRequests } from './requests.ts';
 import type { Conversation } from '../../../openapi/types.ts';
+import { queryClient } from '../../app/services.ts';
+import { conversationQuery, newestEventsQuery } from './queries.ts';
 
 type EventPage = components['schemas']['EventPage'];
 
@@ -10,26 +10,17 @@ export interface Prefetched {
   newestPage?: Promise<EventPage>;
 }
 
-// The conversation's record and newest history page, asked for as soon as the router matches the
-// workspace (beside the session's requests and the route's code) instead of once the signed-in
-// shell and the workspace have rendered. Only the latest is kept, for the workspace that opens next.
-// It lives here, with the requests the sidebar loads anyway, so that asking costs no extra code.
-let latest: (Prefetched & { conversationId: string }) | null = null;
-
-export function prefetchConversation(conversationId: string) {
-  const record = conversationRequests.get(conversationId);
-  const newestPage = conversationRequests.events(conversationId, { limit: HISTORY_PAGE_SIZE });
+/**
+ * The conversation's record and newest history page for the workspace that opens, read through the
+ * query cache: what the route's loader asked for while it is fresh, else asked for now.
+ */
+export function takePrefetched(conversationId: string): Prefetched {
+  const record = queryClient.fetchQuery(conversationQuery(conversationId));
+  const newestPage = queryClient.fetchQuery(newestEventsQuery(conversationId));
   // A failure is the workspace's to handle (it asks again); unobserved, it is no error yet.
   record.catch(() => undefined);
   newestPage.catch(() => undefined);
-  latest = { conversationId, record, newestPage };
-}
-
-/** The answers prefetched for this conversation, once: a later call gets none (its data would be old). */
-export function takePrefetched(conversationId: string): Prefetched {
-  const taken = latest?.conversationId === conversationId ? latest : null;
-  latest = null;
-  return { record: taken?.record, newestPage: taken?.newestPage };
+  return { record, newestPage };
 }
 
 /** Answers the first call with `early` (asking anew if it failed), every later one by asking anew. */

@@ -1,4 +1,5 @@
-import { socketCredentials } from '../../app/services.ts';
+import { setCurrentUserBalance } from '../../api/queries.ts';
+import { queryClient, socketCredentials } from '../../app/services.ts';
 import {
   createConversationStream,
   pageSocketUrl,
@@ -7,7 +8,10 @@ import {
 } from '../../realtime/conversation-stream.ts';
 import { conversationRequests } from './requests.ts';
 
-/** A conversation's event stream on this server: its socket on the page's host, as the signed-in user. */
+/**
+ * A conversation's event stream on this server: its socket on the page's host, as the signed-in
+ * user, whose balance the socket keeps current in the query cache.
+ */
 export function openConversationStream(
   options: Omit<ConversationStreamOptions, 'socketUrl' | 'credentials' | 'fetchEvents'>,
 ): LiveConversationStream {
@@ -17,5 +21,6 @@ export function openConversationStream(
     socketUrl: pageSocketUrl(),
     credentials: socketCredentials,
     fetchEvents: (query) => conversationRequests.events(conversationId, query),
+    onBalance: (balance) => setCurrentUserBalance(queryClient, balance),
   });
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
@@ -8,23 +8,15 @@ import type { Deployment } from '../../../openapi/types.ts';
 import { webAppUrl } from '../../rules/event-display.ts';
 import { Button, ConfirmDialog, Dialog, Spinner } from '../../ui/index.ts';
 import * as styles from './deployments.css.ts';
+import { useDeleteDeployment } from './requests.ts';
 import { formatCost, runtimeOf } from './format.ts';
 
 /** File → Deployments: the conversation's deployments with their size, runtime and cost; each can be deleted. */
 export function DeploymentsDialog({ conversationId, onClose }: { conversationId: string; onClose: () => void }) {
   const { t, i18n } = useTranslation('deployments');
-  const queryClient = useQueryClient();
-  const query = deploymentsQuery(requests, conversationId);
-  const deployments = useQuery(query);
+  const deployments = useQuery(deploymentsQuery(requests, conversationId));
   const [deleting, setDeleting] = useState<Deployment | null>(null);
-  const remove = useMutation({
-    mutationFn: (name: string) => requests.deleteDeployment(conversationId, name),
-    onSuccess: async () => {
-      setDeleting(null);
-      await queryClient.invalidateQueries({ queryKey: query.queryKey });
-    },
-    meta: { disableToast: true },
-  });
+  const remove = useDeleteDeployment(conversationId, () => setDeleting(null));
   const cost = (dollars: number) => formatCost(dollars, i18n.language);
   const runtime = (hours: number) => {
     const shown = runtimeOf(hours);

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { claimCreditMachine, selectClaiming, type ClaimField } from '../../../machines/claim-credit.ts';
 import { errorText } from '../../api/errors.ts';
-import { queryKeys } from '../../api/queries.ts';
+import { refreshCurrentUser } from '../../api/queries.ts';
 import { useClientConfig } from '../../app/hooks.ts';
 import { Button, TextField, toast } from '../../ui/index.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
@@ -42,7 +42,7 @@ export function ClaimCreditPage({ setupSession }: { setupSession: string | null 
       },
       actions: {
         claimed: () => {
-          void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+          void refreshCurrentUser(queryClient);
           void navigate({ to: '/dashboard' });
         },
         openCardSetup: (_, url) => window.location.assign(url),

@@ -2,9 +2,8 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectUser } from '../../../machines/session.ts';
 import { errorText } from '../../api/errors.ts';
-import { useClientConfig } from '../../app/hooks.ts';
+import { useClientConfig, useCurrentUser } from '../../app/hooks.ts';
 import { keepDismissedBanners, readDismissedBanners } from '../../app/local-data.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Banner, Button } from '../../ui/index.ts';
@@ -52,7 +51,7 @@ function FreeCreditBanner(props: {
 export function FreeCreditBanners() {
   const { t, ready } = useTranslation('billing', { useSuspense: false });
   const hosted = useClientConfig()?.APP_MODE === 'saas';
-  const user = SessionContext.useSelector(selectUser);
+  const user = useCurrentUser();
   const session = SessionContext.useActorRef();
   const { isDismissed, dismiss } = useDismissed();
   const signedIn = hosted && user !== null && user.is_active;

@@ -1,24 +1,16 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
-import { queryKeys } from '../../api/queries.ts';
 import { Button } from '../../ui/index.ts';
 import * as styles from './free-credit.css.ts';
-import { freeCreditRequests } from './requests.ts';
+import { useSignUsageAgreement } from './requests.ts';
 
 const TERMS = ['use', 'payment', 'content', 'ending'] as const;
 
 /** Where the mailed usage agreement opens: read it, then sign it — deliberately, never on load. */
 export function UsageAgreementPage({ token }: { token: string | undefined }) {
   const { t } = useTranslation('billing');
-  const queryClient = useQueryClient();
-  const sign = useMutation({
-    mutationFn: freeCreditRequests.signUsageAgreement,
-    // Signed, with more credit: the account is read again everywhere.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
-    meta: { disableToast: true },
-  });
+  const sign = useSignUsageAgreement();
   const outcome = () => {
     if (!token) return <p role="alert">{t('agreement.missingToken')}</p>;
     if (sign.isSuccess)

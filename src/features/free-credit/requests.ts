@@ -1,5 +1,7 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../../../openapi/schema.d.ts';
 import { dataOf } from '../../api/client.ts';
+import { refreshCurrentUser } from '../../api/queries.ts';
 import { apiClient } from '../../app/services.ts';
 
 export type ClaimRequest = components['schemas']['ClaimRequest'];
@@ -20,5 +22,15 @@ export const freeCreditRequests = {
     return Boolean(form.form_data?.contact_information?.payment_information);
   },
 };
+
+/** Signs the mailed usage agreement; signed, with more credit, the account is read again everywhere. */
+export function useSignUsageAgreement() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: freeCreditRequests.signUsageAgreement,
+    onSuccess: () => refreshCurrentUser(queryClient),
+    meta: { disableToast: true },
+  });
+}
 
 export const freeCreditKeys = { paymentDetails: ['user', 'payment-details'] as const };

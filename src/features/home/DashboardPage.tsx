@@ -2,9 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectUser } from '../../../machines/session.ts';
 import { GIT_PROVIDERS } from '../../api/git-providers.ts';
-import { useClientConfig, useSettings } from '../../app/hooks.ts';
+import { useClientConfig, useCurrentUser, useSettings } from '../../app/hooks.ts';
 import { keepHomeDraft, readHomeDraft } from '../../app/local-data.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, Spinner, lazyRetrying } from '../../ui/index.ts';
@@ -28,7 +27,7 @@ export function DashboardPage() {
   const { t } = useTranslation(['common', 'home']);
   const navigate = useNavigate();
   const session = SessionContext.useActorRef();
-  const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  const signedIn = useCurrentUser() !== null;
   // The draft survives reloads, and signing in, up and onboarding (sent then if Send was pressed before).
   const [text, setTextState] = useState(() => readHomeDraft()?.text ?? '');
   const setText = (next: string) => {

@@ -9,7 +9,7 @@ import { Button, ProviderIcon, SelectField, Spinner } from '../../ui/index.ts';
 import { MicroagentContent, MicroagentEntry } from '../conversations/index.ts';
 import { repositoryRequests } from '../home/index.ts';
 import * as styles from './microagents.css.ts';
-import { microagentQueryKeys, microagentRequests } from './requests.ts';
+import { microagentQueryKeys, microagentRequests, refreshMicroagents } from './requests.ts';
 import type { components } from '../../../openapi/schema.d.ts';
 
 type RepositoryMicroagent = components['schemas']['RepositoryMicroagent'];
@@ -146,11 +146,7 @@ export function MicroagentManagementPage() {
             onChange={(event) => setChosen(event.target.value as GitProvider)}
           />
         ) : null}
-        <Button
-          tone="secondary"
-          disabled={!provider}
-          onClick={() => void queryClient.invalidateQueries({ queryKey: microagentQueryKeys.all })}
-        >
+        <Button tone="secondary" disabled={!provider} onClick={() => void refreshMicroagents(queryClient)}>
           {t('refresh')}
         </Button>
       </div>

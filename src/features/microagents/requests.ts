@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { dataOf } from '../../api/client.ts';
 import type { GitProvider } from '../../api/git-providers.ts';
 import { apiClient } from '../../app/services.ts';
@@ -17,6 +18,11 @@ export const microagentQueryKeys = {
   content: (provider: GitProvider, repository: string, path: string) =>
     ['user', 'microagents', provider, repository, path] as const,
 };
+
+/** Refresh: every repository list and microagent is read again. */
+export function refreshMicroagents(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: microagentQueryKeys.all });
+}
 
 export const microagentRequests = {
   list: (provider: GitProvider, repository: string) =>

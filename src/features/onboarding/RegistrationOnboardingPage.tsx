@@ -12,10 +12,9 @@ import {
   selectStep,
   type FailedSave,
 } from '../../../machines/onboarding.ts';
-import { selectIsHeldForOnboarding, selectUser } from '../../../machines/session.ts';
 import { errorText } from '../../api/errors.ts';
-import { queryKeys } from '../../api/queries.ts';
-import { useClientConfig } from '../../app/hooks.ts';
+import { refreshCurrentUser } from '../../api/queries.ts';
+import { useClientConfig, useCurrentUser, useHeldForOnboarding } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Avatar, Button, Dialog, SelectField, Spinner } from '../../ui/index.ts';
 import { CardDialog } from './CardDialog.tsx';
@@ -37,8 +36,8 @@ export function RegistrationOnboardingPage({
   setupSession: string | null;
   onSetupSessionUsed: () => void;
 }) {
-  const held = SessionContext.useSelector(selectIsHeldForOnboarding);
-  const user = SessionContext.useSelector(selectUser);
+  const held = useHeldForOnboarding();
+  const user = useCurrentUser();
   if (!held || !user)
     return chatId ? (
       <Navigate to="/onboarding" search={{ conversation: chatId }} replace />
@@ -98,13 +97,11 @@ function Onboarding({
         openCardSetup: (_, url) => window.location.assign(url),
         leaveCardSetup: onSetupSessionUsed,
         showDashboard: () => {
-          void queryClient
-            .invalidateQueries({ queryKey: queryKeys.currentUser })
-            .then(() =>
-              chatId
-                ? router.navigate({ to: '/onboarding', search: { conversation: chatId } })
-                : router.navigate({ to: '/dashboard' }),
-            );
+          void refreshCurrentUser(queryClient).then(() =>
+            chatId
+              ? router.navigate({ to: '/onboarding', search: { conversation: chatId } })
+              : router.navigate({ to: '/dashboard' }),
+          );
         },
       },
     }),

@@ -1,9 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectUser } from '../../../machines/session.ts';
-import { useClientConfig } from '../../app/hooks.ts';
-import { SessionContext } from '../../app/session.ts';
+import { useClientConfig, useCurrentUser } from '../../app/hooks.ts';
 import { money } from '../../rules/usd.ts';
 import { Button } from '../../ui/index.ts';
 import { BuyCreditsDialog } from './BuyCreditsDialog.tsx';
@@ -14,7 +12,7 @@ import * as styles from './profile.css.ts';
 /** The balance with Buy Credits: on /profile, and as the settings' Credits tab (with a way to the history). */
 export function CreditsPanel({ linkToHistory = false }: { linkToHistory?: boolean }) {
   const { t, i18n } = useTranslation(['auth', 'billing']);
-  const balance = SessionContext.useSelector((snapshot) => selectUser(snapshot)?.credits.balance ?? 0);
+  const balance = useCurrentUser()?.credits.balance ?? 0;
   const hostedPayments = useClientConfig()?.HOSTED_PAYMENTS ?? false;
   const [buying, setBuying] = useState(false);
   const closeBuying = useCallback(() => setBuying(false), []);

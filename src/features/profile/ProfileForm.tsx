@@ -1,11 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors.ts';
-import { queryKeys } from '../../api/queries.ts';
 import { Button, TextField } from '../../ui/index.ts';
 import * as styles from './profile.css.ts';
-import { updateProfile } from './requests.ts';
+import { useUpdateProfile } from './requests.ts';
 
 /**
  * The profile's edit form (spec §2). The spec's form saves nothing; this one saves the name. The
@@ -13,13 +11,8 @@ import { updateProfile } from './requests.ts';
  */
 export function ProfileForm({ fullname, email }: { fullname: string; email: string }) {
   const { t } = useTranslation('auth');
-  const queryClient = useQueryClient();
   const [name, setName] = useState(fullname);
-  const save = useMutation({
-    mutationFn: updateProfile,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
-    meta: { disableToast: true },
-  });
+  const save = useUpdateProfile();
   const changed = name.trim() !== '' && name.trim() !== fullname;
   const submit = (event: FormEvent) => {
     event.preventDefault();

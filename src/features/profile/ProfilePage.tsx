@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectUser } from '../../../machines/session.ts';
-import { SessionContext } from '../../app/session.ts';
+import { useCurrentUser } from '../../app/hooks.ts';
 import { money } from '../../rules/usd.ts';
 import { Avatar, Button, Spinner } from '../../ui/index.ts';
 import { CreditsPanel } from './CreditsPanel.tsx';
@@ -177,7 +176,7 @@ export function ProfilePage({
   onPaymentSeen: () => void;
 }) {
   const { t } = useTranslation('auth');
-  const user = SessionContext.useSelector(selectUser);
+  const user = useCurrentUser();
   const [groupPage, setGroupPage] = useState(1);
   const [otherPage, setOtherPage] = useState(1);
   const groups = useHistory(

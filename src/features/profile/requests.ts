@@ -1,7 +1,7 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { components } from '../../../openapi/schema.d.ts';
 import { dataOf } from '../../api/client.ts';
-import { queryKeys } from '../../api/queries.ts';
+import { refreshCurrentUser } from '../../api/queries.ts';
 import { apiClient } from '../../app/services.ts';
 
 export type Transaction = components['schemas']['Transaction'];
@@ -49,12 +49,18 @@ export const purchaseCredits = ({ amount, idempotencyKey }: { amount: number; id
     }),
   );
 
-/** PATCH /api/auth/me: the name (the email is not changed here). */
-
-export const updateProfile = (fullname: string) => dataOf(apiClient.PATCH('/api/auth/me', { body: { fullname } }));
+/** PATCH /api/auth/me: the name (the email is not changed here); the account is read again everywhere. */
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (fullname: string) => dataOf(apiClient.PATCH('/api/auth/me', { body: { fullname } })),
+    onSuccess: () => refreshCurrentUser(queryClient),
+    meta: { disableToast: true },
+  });
+}
 
 /** The balance changed (a purchase, a paid checkout): the user's credits and the billing history are asked again. */
 export function refreshBalance(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+  void refreshCurrentUser(queryClient);
   void queryClient.invalidateQueries({ queryKey: ['user', 'billing'] });
 }

@@ -1,16 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../api/client.ts';
-import { queryKeys } from '../../api/queries.ts';
 import { useSettings } from '../../app/hooks.ts';
 import { SUPPORTED_LANGUAGES } from '../../../locales/languages.ts';
-import { requests } from '../../app/services.ts';
 import { Button, SelectField, Spinner, TextField } from '../../ui/index.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { applicationChanges, applicationDraft, applicationErrors, type ApplicationDraft } from './application-form.ts';
 import { ErrorAlert } from './ConfirmActionDialog.tsx';
+import { useSaveSettings } from './requests.ts';
 import * as styles from './settings.css.ts';
 
 /** Language, notifications, analytics consent, conversation starters, git identity and budget. */
@@ -24,24 +22,18 @@ export function ApplicationTab() {
 
 function ApplicationForm({ settings }: { settings: Settings | null }) {
   const { t } = useTranslation('settings');
-  const queryClient = useQueryClient();
   const [saved, setSaved] = useState(() => applicationDraft(settings, i18next.resolvedLanguage ?? 'en'));
   const [draft, setDraft] = useState(saved);
   const errors = applicationErrors(draft);
   const changes = applicationChanges(saved, draft);
-  const save = useMutation({
-    mutationFn: () => requests.saveSettings(changes),
-    onSuccess: async () => {
-      setSaved(draft);
-      if (changes.language) await i18next.changeLanguage(changes.language);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.settings });
-    },
-    meta: { disableToast: true },
+  const save = useSaveSettings(async (update) => {
+    setSaved(draft);
+    if (update.language) await i18next.changeLanguage(update.language);
   });
   const dirty = Object.keys(changes).length > 0;
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (dirty && Object.keys(errors).length === 0 && !save.isPending) save.mutate();
+    if (dirty && Object.keys(errors).length === 0 && !save.isPending) save.mutate(changes);
   };
   const set = <K extends keyof ApplicationDraft>(field: K, value: ApplicationDraft[K]) => {
     save.reset();

@@ -1,13 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GIT_PROVIDERS, type GitProvider } from '../../api/git-providers.ts';
-import { queryKeys } from '../../api/queries.ts';
 import { useSettings } from '../../app/hooks.ts';
-import { requests } from '../../app/services.ts';
 import { Button, Spinner, TextField } from '../../ui/index.ts';
 import { ErrorAlert } from './ConfirmActionDialog.tsx';
-import { gitRequests, settingsQueryKeys } from './requests.ts';
+import { gitRequests, settingsQueryKeys, useSaveSettings } from './requests.ts';
 import * as styles from './settings.css.ts';
 
 /** Whose account a saved token is on its provider, or why the provider refuses it. */
@@ -27,23 +25,15 @@ function AccountStatus({ provider }: { provider: GitProvider }) {
 /** One provider: its token (written, never shown) and host, saved or removed. */
 function ProviderCard({ provider, connected }: { provider: GitProvider; connected: boolean }) {
   const { t } = useTranslation(['settings', 'common']);
-  const queryClient = useQueryClient();
   const name = t(`common:gitProviders.${provider}`);
   const [token, setToken] = useState('');
   const [host, setHost] = useState('');
-  const save = useMutation({
-    mutationFn: (input: { token: string | null; host: string | null }) =>
-      requests.saveSettings({ provider_tokens: { [provider]: input } }),
-    onSuccess: async () => {
-      setToken('');
-      queryClient.removeQueries({ queryKey: settingsQueryKeys.gitUser(provider) });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.settings });
-    },
-    meta: { disableToast: true },
-  });
+  const save = useSaveSettings(() => setToken(''));
+  const saveToken = (input: { token: string | null; host: string | null }) =>
+    save.mutate({ provider_tokens: { [provider]: input } });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (token.trim() && !save.isPending) save.mutate({ token: token.trim(), host: host.trim() || null });
+    if (token.trim() && !save.isPending) saveToken({ token: token.trim(), host: host.trim() || null });
   };
   return (
     <form className={styles.card} onSubmit={submit} aria-labelledby={`${provider}-heading`}>
@@ -75,7 +65,7 @@ function ProviderCard({ provider, connected }: { provider: GitProvider; connecte
           {save.isPending ? t('integrations.saving') : t('integrations.save', { provider: name })}
         </Button>
         {connected ? (
-          <Button tone="secondary" disabled={save.isPending} onClick={() => save.mutate({ token: null, host: null })}>
+          <Button tone="secondary" disabled={save.isPending} onClick={() => saveToken({ token: null, host: null })}>
             {t('integrations.disconnect', { provider: name })}
           </Button>
         ) : null}

@@ -1,7 +1,7 @@
 import { Link, Navigate, useChildMatches } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectUser } from '../../../machines/session.ts';
+import { useCurrentUser } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button } from '../../ui/index.ts';
 import * as styles from './settings.css.ts';
@@ -15,7 +15,7 @@ export function SettingsLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation('settings');
   const session = SessionContext.useActorRef();
   const mode = SessionContext.useSelector((snapshot) => snapshot.context.mode) ?? 'saas';
-  const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  const signedIn = useCurrentUser() !== null;
   // The tab actually rendered below (during a navigation the location moves before the outlet does).
   const current = tabOfPath(useChildMatches({ select: (matches) => matches[0]?.fullPath ?? SETTINGS_TABS.llm }));
   const redirect = current && settingsRedirect(mode, current);

@@ -1,7 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useResendVerification } from '../../app/hooks.ts';
-import { SessionContext } from '../../app/session.ts';
-import { selectUser } from '../../../machines/session.ts';
+import { useCurrentUser, useResendVerification } from '../../app/hooks.ts';
 import { Button, Spinner } from '../../ui/index.ts';
 import { ErrorAlert } from './ConfirmActionDialog.tsx';
 import * as styles from './settings.css.ts';
@@ -9,7 +7,7 @@ import * as styles from './settings.css.ts';
 /** The account's email and whether it is verified; a new verification link while it is not. */
 export function UserTab() {
   const { t } = useTranslation('settings');
-  const user = SessionContext.useSelector(selectUser);
+  const user = useCurrentUser();
   const resend = useResendVerification();
   if (!user) return <Spinner label={t('loading')} />;
   return (

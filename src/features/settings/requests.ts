@@ -1,7 +1,9 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../../../openapi/schema.d.ts';
-import { dataOf } from '../../api/client.ts';
+import { dataOf, type SettingsUpdate } from '../../api/client.ts';
 import type { GitProvider } from '../../api/git-providers.ts';
-import { apiClient } from '../../app/services.ts';
+import { queryKeys } from '../../api/queries.ts';
+import { apiClient, requests } from '../../app/services.ts';
 
 // The settings screens' own calls (openapi/atelier.yaml); the settings themselves are read and
 // saved through the application's requests (src/api), which the language hook shares.
@@ -25,6 +27,24 @@ export const settingsQueryKeys = {
   /** The check of one saved MCP configuration (its JSON): a new configuration is checked anew. */
   mcpCheck: (savedConfig: string) => ['user', 'mcp-check', savedConfig] as const,
 };
+
+/**
+ * Saves settings; once `onSaved` has run, the settings are read again everywhere. A saved git
+ * token may stand for another account on its provider, whose account is then asked anew.
+ */
+export function useSaveSettings(onSaved?: (update: SettingsUpdate) => unknown) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (update: SettingsUpdate) => requests.saveSettings(update),
+    onSuccess: async (_saved, update) => {
+      await onSaved?.(update);
+      for (const provider of Object.keys(update.provider_tokens ?? {}) as GitProvider[])
+        queryClient.removeQueries({ queryKey: settingsQueryKeys.gitUser(provider) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.settings });
+    },
+    meta: { disableToast: true },
+  });
+}
 
 export const secretRequests = {
   list: async (signal?: AbortSignal) => (await dataOf(apiClient.GET('/api/secrets', { signal }))).custom_secrets,

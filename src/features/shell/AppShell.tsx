@@ -1,13 +1,8 @@
 import { Link, Navigate, useMatches, useRouterState } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  selectIsHeldForOnboarding,
-  selectIsLoading,
-  selectIsSigningOut,
-  selectIsUnavailable,
-} from '../../../machines/session.ts';
-import { useSavedLanguage } from '../../app/hooks.ts';
+import { selectIsLoading, selectIsSigningOut, selectIsUnavailable } from '../../../machines/session.ts';
+import { useHeldForOnboarding, useSavedLanguage } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { HeaderSlot, HeaderSlotProvider, PageSpinner } from '../../ui/index.ts';
 import { AccountControls, AuthDialog } from '../auth/index.ts';
@@ -22,7 +17,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const loading = SessionContext.useSelector(selectIsLoading);
   const signingOut = SessionContext.useSelector(selectIsSigningOut);
   const unavailable = SessionContext.useSelector(selectIsUnavailable);
-  const heldForOnboarding = SessionContext.useSelector(selectIsHeldForOnboarding);
+  const heldForOnboarding = useHeldForOnboarding();
   useSavedLanguage();
   const onOnboardingPage = useRouterState({ select: (state) => state.location.pathname === ONBOARDING_PATH });
   const publicSite = useMatches({ select: (matches) => matches.some((match) => match.staticData.publicSite) });

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../api/queries.ts';
 import { tabRequests } from './requests.ts';
 
@@ -65,3 +65,12 @@ export const diffQuery = (conversationId: string, path: string) =>
     retry: false,
     meta: { disableToast: true },
   });
+
+/** Starts the conversation's stopped apps again; whatever came of it, the served apps are asked for anew. */
+export function useStartServedApps(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => tabRequests.startServedApps(conversationId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tabKeys.webHosts(conversationId) }),
+  });
+}

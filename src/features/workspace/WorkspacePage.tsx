@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { selectConversation, selectFailure, selectIsUnavailable } from '../../../machines/conversation.ts';
 import { chatShare, openComponents, poppedOutComponents, singleTile } from '../../../machines/layout-json.ts';
 import { selectLayoutModel } from '../../../machines/layout.ts';
-import { selectUser } from '../../../machines/session.ts';
+import { useCurrentUser } from '../../app/hooks.ts';
 import { SessionContext } from '../../app/session.ts';
 import { Button, Spinner, useNarrowScreen, lazyRetrying } from '../../ui/index.ts';
 import { takePrefetched, useConversationChanges } from '../conversations/index.ts';
@@ -55,7 +55,7 @@ export function WorkspacePage({ conversationId, views, tempMessage, clearTempMes
   const record = useSelector(conversation, selectConversation);
   const unavailable = useSelector(conversation, selectIsUnavailable);
   const failure = useSelector(conversation, selectFailure);
-  const signedIn = SessionContext.useSelector((snapshot) => selectUser(snapshot) !== null);
+  const signedIn = useCurrentUser() !== null;
   const session = SessionContext.useActorRef();
   const stream = useConversationStream(conversation, tempMessage, clearTempMessage, prefetched.newestPage);
   const live = useLiveConversation(record, stream);

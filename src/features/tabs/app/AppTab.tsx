@@ -1,12 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationStream } from '../../../realtime/types.ts';
 import { Button, Spinner } from '../../../ui/index.ts';
 import { isRuntimeReady } from '../runtime.ts';
 import * as styles from '../tabs.css.ts';
-import { tabKeys, webHostsQuery } from '../queries.ts';
-import { tabRequests } from '../requests.ts';
+import { useStartServedApps, webHostsQuery } from '../queries.ts';
 import { activeHost, shownAddress } from './web-host.ts';
 import type { Conversation } from '../../../../openapi/types.ts';
 
@@ -24,11 +23,7 @@ export function AppTab({ conversation }: AppTabProps) {
   const hosts = useQuery(webHostsQuery(conversationId, ready));
   const home = activeHost(hosts.data?.hosts ?? [], window.location);
   const stoppedApps = hosts.data?.stopped_apps ?? [];
-  const queryClient = useQueryClient();
-  const startAgain = useMutation({
-    mutationFn: () => tabRequests.startServedApps(conversationId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: tabKeys.webHosts(conversationId) }),
-  });
+  const startAgain = useStartServedApps(conversationId);
 
   // The address typed in the bar, and the one the frame shows (null: the active host).
   const [typed, setTyped] = useState<string | null>(null);
