@@ -20,7 +20,8 @@ import { EventStreams } from '../realtime/streams.ts';
 import { LocalRuntime } from '../runtime/local-runtime.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { bearerToken } from '../shared/bearer-token.ts';
-import { INACTIVE_ACCOUNT, HttpError, ValidationFailure } from '../shared/http-error.ts';
+import { Forbidden, INACTIVE_ACCOUNT, NotAuthenticated, TooLarge } from '../shared/domain-errors.ts';
+import { errorAnswer } from './error-answers.ts';
 import { JSON_BODY_TYPES, RawResponse, type AuthUser, type Handler, type OperationId } from '../shared/operations.ts';
 import { renderApiDocs } from './api-docs.ts';
 import { recordCspViolation } from './csp-reports.ts';
@@ -83,7 +84,7 @@ async function keepRawBody(request: FastifyRequest, _reply: FastifyReply, payloa
   for await (const chunk of payload) {
     const bytes = Buffer.from(chunk);
     size += bytes.length;
-    if (size > RAW_BODY_LIMIT_BYTES) throw new HttpError(413, 'The body is too large.');
+    if (size > RAW_BODY_LIMIT_BYTES) throw new TooLarge('The body is too large.');
     chunks.push(bytes);
   }
   const raw = Buffer.concat(chunks);
@@ -208,14 +209,14 @@ export async function buildApp({
     // A chat-only onboarding call: the handler checks the chat's token against its chat.
     if (op.security.includes('chatToken')) {
       request.auth = { user: null, token: null, affiliate: null };
-      if (typeof request.headers['x-chat-token'] !== 'string') throw new HttpError(401, 'Not authenticated');
+      if (typeof request.headers['x-chat-token'] !== 'string') throw new NotAuthenticated();
       return;
     }
     // Affiliate tokens are accepted by the affiliate operations only, and application tokens never there.
     if (op.security.includes('affiliateBearer')) {
       const affiliate = token ? await modules.affiliates.accounts.authenticate(token) : null;
       request.auth = { user: null, token: affiliate ? token : null, affiliate };
-      if (!affiliate) throw new HttpError(401, 'Not authenticated');
+      if (!affiliate) throw new NotAuthenticated();
       return;
     }
     const user = token ? await modules.auth.authenticate(token) : null;
@@ -327,12 +328,12 @@ export async function buildApp({
           // A session key that is not (or no longer) the conversation's: 403 'Not authenticated' on
           // getConversation, as the spec says (the client then leaves the conversation), else 401.
           const staleKey = op.operationId === 'getConversation' && request.headers['x-session-api-key'];
-          throw new HttpError(staleKey ? 403 : 401, 'Not authenticated');
+          throw staleKey ? new Forbidden('Not authenticated') : new NotAuthenticated();
         }
         // Spec §6: an account that has not finished registration onboarding reaches only that.
         const user = request.auth.user;
         if (user && !user.isActive && !isPublic && !OPEN_WHILE_INACTIVE.has(op.tag))
-          throw new HttpError(403, INACTIVE_ACCOUNT);
+          throw new Forbidden(INACTIVE_ACCOUNT);
       },
       handler: async (request, reply) => {
         if (!handler) return reply.status(501).send({ detail: 'Not implemented' });
@@ -464,9 +465,8 @@ function requestSchema(op: Operation) {
 }
 
 function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof HttpError)
-    return reply.status(error.status).headers(error.headers).send({ detail: error.detail });
-  if (error instanceof ValidationFailure) return reply.status(422).send({ detail: error.items });
+  const answer = errorAnswer(error);
+  if (answer) return reply.status(answer.status).headers(answer.headers).send(answer.body);
   const fastifyError = error as FastifyError;
   // A body that does not parse is a validation failure of the body, as for any wrong field (422, every operation documents it).
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
