@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../shared/http-error.ts';
+import { Unavailable } from '../shared/domain-errors.ts';
 import { PAGE_HOST_HEADER } from '../shared/operations.ts';
 
 /** Marks a call one node passed to another, which answers it itself whatever happens. */
@@ -50,7 +50,7 @@ export async function forwardTo(
       ...(hasBody && { body: Readable.toWeb(request.raw) as ReadableStream, duplex: 'half' }),
     });
   } catch {
-    throw new HttpError(503, 'The server running this conversation cannot be reached; try again in a moment.');
+    throw new Unavailable('The server running this conversation cannot be reached; try again in a moment.');
   }
   reply.status(upstream.status);
   for (const [name, value] of upstream.headers) if (!NOT_FORWARDED.has(name)) reply.header(name, value);

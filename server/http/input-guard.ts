@@ -1,4 +1,4 @@
-import { ValidationFailure } from '../shared/http-error.ts';
+import { ValidationFailure } from '../shared/domain-errors.ts';
 
 // Text the database or the operating system cannot hold never gets past the edge: a NUL
 // character (PostgreSQL refuses it in text, a process refuses it in its environment) or half of

@@ -14,7 +14,7 @@ import {
   upgradeFailed,
   uploadPrompt,
 } from '../../server/modules/chat-onboarding/flow.ts';
-import { INACTIVE_ACCOUNT } from '../../server/shared/http-error.ts';
+import { INACTIVE_ACCOUNT } from '../../server/shared/domain-errors.ts';
 import { createChatRunner } from '../../server/modules/chat-onboarding/runner.ts';
 import type { OnboardingFlowContext } from '../../server/modules/chat-onboarding/flow.ts';
 import { LOGIN_PROMPT, SIGNUP_PROMPT } from '../../openapi/chat-onboarding.ts';

@@ -18,6 +18,14 @@ import { call, withTestApp } from '../support/app.ts';
 import { signUp } from '../support/conversations.ts';
 import { startDigitalOceanApi } from '../support/digitalocean-api.ts';
 import { tempRuntime } from '../support/temp-runtime.ts';
+import { errorAnswer } from '../../server/http/error-answers.ts';
+
+/** A service's refusal as the client receives it: the status the edge gives it, and its detail. */
+const answered = (call: Promise<unknown>) =>
+  call.catch((error: unknown) => {
+    const answer = errorAnswer(error);
+    throw answer ? { status: answer.status, detail: answer.body.detail } : error;
+  });
 
 // Deployments on DigitalOcean (against a local server that answers like its API v2): the droplet
 // made and waited for, its cost accruing per second and charged hour by hour on a simulated
@@ -168,7 +176,7 @@ describe('deployments on DigitalOcean', () => {
     const alan = await signUp(t.app, t.db, 'alan-deploy@acme.example');
     const conversationId = await conversationOf(alan.token);
     const failed = serviceAt(stuck.url).deploy(alan.id, app(conversationId, 'never-up'));
-    await expect(failed).rejects.toMatchObject({
+    await expect(answered(failed)).rejects.toMatchObject({
       status: 503,
       detail: 'The droplet never-up did not become active within 5 min; it was deleted and nothing was charged.',
     });
@@ -183,27 +191,31 @@ describe('deployments on DigitalOcean', () => {
     const conversationId = await conversationOf(ken.token);
     const service = serviceAt(digitalOcean.url);
     digitalOcean.rateLimitNext(1);
-    await expect(service.deploy(ken.id, app(conversationId))).rejects.toMatchObject({
+    await expect(answered(service.deploy(ken.id, app(conversationId)))).rejects.toMatchObject({
       status: 503,
       detail: `DigitalOcean's rate limit is reached until ${new Date(1795000000 * 1000).toISOString()}; try again later.`,
     });
-    await expect(service.deploy(ken.id, { ...app(conversationId), name: 'bad name!' })).rejects.toMatchObject({
-      status: 400,
-      detail:
-        'DigitalOcean refused the droplet: Name Only valid hostname characters are allowed. (a-z, A-Z, 0-9, . and -)',
-    });
-    await expect(service.deploy(ken.id, { ...app(conversationId), size: 'gd-40vcpu-160gb' })).rejects.toMatchObject({
+    await expect(answered(service.deploy(ken.id, { ...app(conversationId), name: 'bad name!' }))).rejects.toMatchObject(
+      {
+        status: 400,
+        detail:
+          'DigitalOcean refused the droplet: Name Only valid hostname characters are allowed. (a-z, A-Z, 0-9, . and -)',
+      },
+    );
+    await expect(
+      answered(service.deploy(ken.id, { ...app(conversationId), size: 'gd-40vcpu-160gb' })),
+    ).rejects.toMatchObject({
       status: 400,
       detail: 'DigitalOcean has no size "gd-40vcpu-160gb" available.',
     });
     await service.deploy(ken.id, app(conversationId));
-    await expect(service.deploy(ken.id, app(conversationId))).rejects.toMatchObject({ status: 409 });
+    await expect(answered(service.deploy(ken.id, app(conversationId)))).rejects.toMatchObject({ status: 409 });
     const wrongToken = createDeploymentsService({
       db: t.db,
       provider: digitalOceanProvider({ token: 'revoked', apiUrl: digitalOcean.url, region: 'nyc3', image: 'x' }),
       ownsConversation: async () => true,
     });
-    await expect(wrongToken.sizes()).rejects.toMatchObject({
+    await expect(answered(wrongToken.sizes())).rejects.toMatchObject({
       status: 503,
       detail: "DigitalOcean refused this server's token (Unable to authenticate you); the operator must replace it.",
     });
@@ -305,7 +317,7 @@ describe('deployments on this machine (no cloud token)', () => {
       await expect(answer()).rejects.toThrow();
       await later.chargeDue();
       expect(await droplets(mia.id)).toEqual([]);
-      await expect(later.deploy(mia.id, { ...request, size: 's-1vcpu-1gb' })).rejects.toMatchObject({
+      await expect(answered(later.deploy(mia.id, { ...request, size: 's-1vcpu-1gb' }))).rejects.toMatchObject({
         status: 400,
         detail: 'This server deploys on itself: its only size is "local".',
       });

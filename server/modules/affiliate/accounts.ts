@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { affiliateLinks, affiliates, affiliateSessions } from '../../db/schema.ts';
-import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
+import { Conflict, NotAuthenticated, ValidationFailure } from '../../shared/domain-errors.ts';
 import { RateLimiter, throttle } from '../rate-limits/index.ts';
 import type { components } from '../../../openapi/schema.d.ts';
 import { checkPassword, hashPassword, hashToken, newToken, TOKEN_LIFETIME_MS } from '../auth/index.ts';
@@ -49,7 +49,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
       const { isValidPhoneNumber } = await import('libphonenumber-js/min');
       if (!isValidPhoneNumber(input.whatsapp.trim()))
         throw new ValidationFailure([{ loc: ['body', 'whatsapp'], msg: INVALID_WHATSAPP, type: 'value_error' }]);
-      if (await findByEmail(email)) throw new HttpError(409, TAKEN_EMAIL);
+      if (await findByEmail(email)) throw new Conflict(TAKEN_EMAIL);
       // Through another affiliate's link, the new affiliate is its owner's second level (bound once, here).
       const code = input.affiliate_code?.trim();
       const [link] = code
@@ -75,7 +75,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
           createdAt: new Date(now()),
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw new HttpError(409, TAKEN_EMAIL);
+        if (isUniqueViolation(error)) throw new Conflict(TAKEN_EMAIL);
         throw error;
       }
       return { id };
@@ -85,7 +85,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
       await throttle([limits.login], [ip], 'sign-in');
       const affiliate = await findByEmail(input.email);
       const valid = await checkPassword(affiliate?.passwordHash, input.password);
-      if (!affiliate || !valid) throw new HttpError(401, INVALID_LOGIN);
+      if (!affiliate || !valid) throw new NotAuthenticated(INVALID_LOGIN);
       const token = newToken();
       const lifetime = input.remember_me === false ? TOKEN_LIFETIME_MS.session : TOKEN_LIFETIME_MS.rememberMe;
       const expiresAt = new Date(now() + lifetime);
@@ -116,7 +116,7 @@ export function createAffiliateAccounts(db: Db, deps: AffiliateAccountsDeps) {
 
     async me(affiliateId: string) {
       const [row] = await db.select().from(affiliates).where(eq(affiliates.id, affiliateId));
-      if (!row) throw new HttpError(401, 'Not authenticated');
+      if (!row) throw new NotAuthenticated();
       return {
         id: row.id,
         full_name: row.fullName,

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import { unauthorized } from '../../shared/http-error.ts';
+import { NotAuthenticated } from '../../shared/domain-errors.ts';
 import type { Handlers } from '../../shared/operations.ts';
 import { createAffiliateAccounts, type AffiliateAccountsDeps } from './accounts.ts';
 import { createAffiliateLinks, type AffiliateLinksDeps } from './links.ts';
@@ -22,7 +22,7 @@ export type Affiliates = ReturnType<typeof createAffiliates>;
 export function affiliateHandlers({ accounts, links, reports }: Affiliates): Handlers {
   // The edge authenticates affiliate tokens on the operations that take them.
   const affiliateOf = (ctx: { affiliate: { id: string } | null }) => {
-    if (!ctx.affiliate) throw unauthorized();
+    if (!ctx.affiliate) throw new NotAuthenticated();
     return ctx.affiliate.id;
   };
   return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { affiliateClicks, affiliateCommissions, affiliateLinks, affiliates } from '../../db/schema.ts';
-import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
+import { Conflict, Forbidden, NotFound, ValidationFailure } from '../../shared/domain-errors.ts';
 import { microsToDollars } from '../credits/index.ts';
 
 /** Spec: link codes are 3 to 32 letters, digits, `-` or `_`. */
@@ -116,7 +116,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
 
   async function owned(affiliateId: string, linkId: string) {
     const [row] = await db.select(linkRow).from(affiliateLinks).where(ownLink(affiliateId, linkId));
-    if (!row) throw notFound(LINK_NOT_FOUND);
+    if (!row) throw new NotFound(LINK_NOT_FOUND);
     return row;
   }
 
@@ -135,7 +135,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
         .select({ status: affiliates.status })
         .from(affiliates)
         .where(eq(affiliates.id, affiliateId));
-      if (owner?.status !== 'verified') throw new HttpError(403, NOT_VERIFIED);
+      if (owner?.status !== 'verified') throw new Forbidden(NOT_VERIFIED);
       const code = input.code.trim();
       if (!LINK_CODE.test(code))
         throw new ValidationFailure([
@@ -145,7 +145,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
             type: 'value_error',
           },
         ]);
-      if (RESERVED_CODES.has(code.toLowerCase())) throw new HttpError(409, CODE_RESERVED);
+      if (RESERVED_CODES.has(code.toLowerCase())) throw new Conflict(CODE_RESERVED);
       const id = randomUUID();
       try {
         await db
@@ -153,7 +153,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
           .values({ id, affiliateId, name: input.name.trim(), code, createdAt: new Date(now()) });
       } catch (error) {
         // Unique case-insensitively, archived links included: a code is never handed out twice.
-        if (isUniqueViolation(error)) throw new HttpError(409, CODE_TAKEN);
+        if (isUniqueViolation(error)) throw new Conflict(CODE_TAKEN);
         throw error;
       }
       return view(await owned(affiliateId, id));
@@ -200,7 +200,7 @@ export function createAffiliateLinks(db: Db, deps: AffiliateLinksDeps) {
       );
       // NULL: no link has this code.
       const counted = (result as unknown as { rows: { counted: boolean | null }[] }).rows[0]?.counted;
-      if (counted === null || counted === undefined) throw notFound('Unknown referral code');
+      if (counted === null || counted === undefined) throw new NotFound('Unknown referral code');
       return { success: true };
     },
   };

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { affiliateCommissions, affiliateLinks, affiliates } from '../../db/schema.ts';
-import { notFound } from '../../shared/http-error.ts';
+import { NotFound } from '../../shared/domain-errors.ts';
 import { accountsWithReferral } from '../auth/index.ts';
 import { firstCompletedPurchaseOf, microsToDollars } from '../credits/index.ts';
 import { commissionedRevenue, monthStart, windowEnd } from './commissions.ts';
@@ -32,7 +32,7 @@ export function createAffiliateReports(db: Db, deps: { now?: () => number }) {
       .select({ id: affiliateLinks.id, code: affiliateLinks.code })
       .from(affiliateLinks)
       .where(ownLink(affiliateId, linkId));
-    if (!link) throw notFound(LINK_NOT_FOUND);
+    if (!link) throw new NotFound(LINK_NOT_FOUND);
     return link;
   }
 

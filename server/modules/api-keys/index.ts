@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { apiKeys } from '../../db/schema.ts';
-import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
-import { RawResponse, requireUser, type Handlers } from '../../shared/operations.ts';
+import { Forbidden, NotFound, ValidationFailure } from '../../shared/domain-errors.ts';
+import { RawResponse, requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
 
 /** Every key starts so; it tells an API key from a session token at a glance (and to secret scanners). */
 export const API_KEY_PREFIX = 'atl_';
@@ -85,7 +85,7 @@ export function createApiKeysService(
         .set({ revokedAt: new Date() })
         .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id });
-      if (revoked.length === 0) throw notFound('API key not found');
+      if (revoked.length === 0) throw new NotFound('API key not found');
       await deps.userChanged(userId);
     },
   };
@@ -97,9 +97,9 @@ export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 export function apiKeysHandlers(keys: ApiKeysService, hosted: boolean): Handlers {
   // Keys do not manage keys: a leaked key could otherwise mint others that outlive its revocation.
   const hostedOnly = (ctx: { token: string | null }) => {
-    if (!hosted) throw notFound('API keys exist on the hosted service only');
+    if (!hosted) throw new NotFound('API keys exist on the hosted service only');
     if (ctx.token?.startsWith(API_KEY_PREFIX))
-      throw new HttpError(403, 'API keys cannot list, create or revoke API keys: sign in to manage them.');
+      throw new Forbidden('API keys cannot list, create or revoke API keys: sign in to manage them.');
   };
   return {
     listApiKeys: async (ctx) => {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { emailVerifications, users } from '../../db/schema.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { Conflict, InvalidInput, NotAuthenticated } from '../../shared/domain-errors.ts';
 import type { Mailer } from '../mail/index.ts';
 import { findUser } from './lookup.ts';
 import { createMailedLinks, refuseEarlyResend } from './mailed-links.ts';
@@ -51,8 +51,8 @@ export function createEmailVerification(db: Db, deps: EmailVerificationDeps) {
 
     async resend(userId: string) {
       const account = await findUser(db, userId);
-      if (!account) throw new HttpError(401, 'Not authenticated');
-      if (account.emailVerified) throw new HttpError(409, ALREADY_VERIFIED);
+      if (!account) throw new NotAuthenticated();
+      if (account.emailVerified) throw new Conflict(ALREADY_VERIFIED);
       refuseEarlyResend(await links.lastSentAt(userId), now(), 'A verification email');
       await send(userId, account.email);
       return { email: account.email, email_verified: false };
@@ -61,7 +61,7 @@ export function createEmailVerification(db: Db, deps: EmailVerificationDeps) {
     /** Verifies the link's address; using a link again while it works answers the same. */
     async verify(token: string) {
       const holder = await links.holder(token);
-      if (!holder) throw new HttpError(400, INVALID_LINK);
+      if (!holder) throw new InvalidInput(INVALID_LINK);
       const changed = await db
         .update(users)
         .set({ emailVerified: true })

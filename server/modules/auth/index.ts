@@ -1,6 +1,6 @@
 import type { Handlers } from '../../shared/operations.ts';
 import { requireUser } from '../../shared/operations.ts';
-import { notFound } from '../../shared/http-error.ts';
+import { NotFound } from '../../shared/domain-errors.ts';
 import type { AuthService } from './service.ts';
 
 export { createAuthService, LOCAL_USER, USER_CHANGED, type AuthService } from './service.ts';
@@ -8,7 +8,7 @@ export { createAuthService, LOCAL_USER, USER_CHANGED, type AuthService } from '.
 export function authHandlers(auth: AuthService, hosted: boolean): Handlers {
   // oss mode has one local user and no accounts: nothing to verify.
   const hostedOnly = () => {
-    if (!hosted) throw notFound('Not found');
+    if (!hosted) throw new NotFound('Not found');
   };
   const endSession = async (ctx: { token: string | null }) => {
     if (ctx.token) await auth.logout(ctx.token);

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { users, type emailVerifications, type usageAgreementLinks } from '../../db/schema.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { RateLimited, UpstreamFailed } from '../../shared/domain-errors.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 /** A new mailed link at most once a minute per user, counted in the database so every node agrees. */
@@ -12,9 +12,7 @@ export function refuseEarlyResend(lastSentAt: Date | undefined, now: number, wha
   const wait = lastSentAt ? lastSentAt.getTime() + RESEND_INTERVAL_MS - now : 0;
   if (wait <= 0) return;
   const seconds = Math.ceil(wait / 1000);
-  throw new HttpError(429, `${what} was sent a moment ago. Please try again in ${seconds} seconds.`, {
-    'retry-after': String(seconds),
-  });
+  throw new RateLimited(`${what} was sent a moment ago. Please try again in ${seconds} seconds.`, seconds);
 }
 
 /** The tables of mailed single-use links: a token's hash, its account, the address it went to, and when. */
@@ -56,7 +54,7 @@ export function createMailedLinks(db: Db, table: LinkTable, lifetimeMs: number, 
       });
       await mail(token).catch(async (error: unknown) => {
         await db.delete(table).where(eq(table.tokenHash, hashToken(token)));
-        throw new HttpError(502, `${failure}: ${(error as Error).message}`);
+        throw new UpstreamFailed(`${failure}: ${(error as Error).message}`);
       });
     },
 

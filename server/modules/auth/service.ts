@@ -4,7 +4,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { sessions, users } from '../../db/schema.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
+import { Conflict, NotAuthenticated, ValidationFailure } from '../../shared/domain-errors.ts';
 import type { AuthUser } from '../../shared/operations.ts';
 import { API_KEY_PREFIX, apiKeyOwner } from '../api-keys/index.ts';
 import { balanceMicros, microsToDollars, userBalanceMicros } from '../credits/index.ts';
@@ -120,7 +120,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
 
   async function currentUser(userId: string) {
     const [row] = await currentUserRow.execute({ userId });
-    if (!row) throw new HttpError(401, 'Not authenticated');
+    if (!row) throw new NotAuthenticated();
     const { balance, ...user } = row;
     return {
       id: user.id,
@@ -145,7 +145,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
       if (!name) throw new ValidationFailure([{ loc: ['body', 'name'], msg: 'Name is required', type: 'value_error' }]);
       const personal = isPersonalEmail(email);
       if (personal && !input.is_personal) return { id: null, personal_email_detected: true };
-      if (await findByEmail(email)) throw new HttpError(409, 'An account with this email already exists.');
+      if (await findByEmail(email)) throw new Conflict('An account with this email already exists.');
       const id = randomUUID();
       try {
         await db.insert(users).values({
@@ -162,7 +162,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
         });
       } catch (error) {
         // Two registrations of one address racing: the unique index decides.
-        if (isUniqueViolation(error)) throw new HttpError(409, 'An account with this email already exists.');
+        if (isUniqueViolation(error)) throw new Conflict('An account with this email already exists.');
         throw error;
       }
       // The account stands even when the mail does not leave: the user asks for another link.
@@ -186,7 +186,7 @@ export function createAuthService(db: Db, options: AuthOptions) {
       const valid = await checkPassword(user?.passwordHash, input.password);
       if (!user || !valid) {
         await limits.loginEmailFailures.hit(key);
-        throw new HttpError(401, 'Invalid email or password.');
+        throw new NotAuthenticated('Invalid email or password.');
       }
       return startSession(user.id, input.remember_me !== false);
     },

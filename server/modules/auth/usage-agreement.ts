@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { usageAgreementLinks, users } from '../../db/schema.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { Conflict, InvalidInput, NotAuthenticated } from '../../shared/domain-errors.ts';
 import { grantFreeCredit } from '../credits/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { findUser } from './lookup.ts';
@@ -29,10 +29,10 @@ export function createUsageAgreement(db: Db, deps: UsageAgreementDeps) {
   return {
     async send(userId: string) {
       const account = await findUser(db, userId);
-      if (!account) throw new HttpError(401, 'Not authenticated');
+      if (!account) throw new NotAuthenticated();
       if (account.isPersonal)
-        throw new HttpError(409, 'The usage agreement is for company accounts: register with your company email.');
-      if (account.signedAgreement) throw new HttpError(409, 'You have already signed the usage agreement.');
+        throw new Conflict('The usage agreement is for company accounts: register with your company email.');
+      if (account.signedAgreement) throw new Conflict('You have already signed the usage agreement.');
       refuseEarlyResend(await links.lastSentAt(userId), now(), 'The usage agreement');
       await links.send(
         userId,
@@ -59,7 +59,7 @@ export function createUsageAgreement(db: Db, deps: UsageAgreementDeps) {
     /** Signs for the link's account and grants its $100 once; the same link again answers the same. */
     async sign(token: string) {
       const row = await links.holder(token);
-      if (!row) throw new HttpError(400, INVALID_AGREEMENT_LINK);
+      if (!row) throw new InvalidInput(INVALID_AGREEMENT_LINK);
       const changed = await db
         .update(users)
         .set({ signedAgreement: true })

@@ -3,7 +3,15 @@ import { eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
 import { paymentAccounts } from '../../db/schema.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import {
+  Conflict,
+  InvalidInput,
+  NotAuthenticated,
+  NotFound,
+  NotSetUp,
+  PaymentRequired,
+  UpstreamFailed,
+} from '../../shared/domain-errors.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { recordPurchaseCommissions } from '../affiliate/index.ts';
 import { findUser } from '../auth/index.ts';
@@ -71,20 +79,20 @@ const columnsOf = (card: SavedCard) => ({
 /** Dollars rounded to cents, at least $5 (spec §5's message otherwise). */
 function centsOf(amountDollars: number) {
   const cents = Math.round(amountDollars * 100);
-  if (cents < MINIMUM_PURCHASE_CENTS) throw new HttpError(400, 'Amount must be at least $5.00');
+  if (cents < MINIMUM_PURCHASE_CENTS) throw new InvalidInput('Amount must be at least $5.00');
   return cents;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The provider's failures as answers; anything else is ours and stays a 500. */
-function asHttpError(error: unknown): unknown {
-  if (error instanceof CardDeclined) return new HttpError(402, error.message);
+function asDomainError(error: unknown): unknown {
+  if (error instanceof CardDeclined) return new PaymentRequired(error.message);
   if (error instanceof PaymentRejected || error instanceof BadSignature || error instanceof RefundTooLarge)
-    return new HttpError(400, error.message);
-  if (error instanceof NotConfigured) return new HttpError(501, error.message);
-  if (error instanceof IdempotencyConflict) return new HttpError(409, IDEMPOTENCY_CONFLICT);
-  if (error instanceof ProviderFailed) return new HttpError(502, PROVIDER_DOWN);
+    return new InvalidInput(error.message);
+  if (error instanceof NotConfigured) return new NotSetUp(error.message);
+  if (error instanceof IdempotencyConflict) return new Conflict(IDEMPOTENCY_CONFLICT);
+  if (error instanceof ProviderFailed) return new UpstreamFailed(PROVIDER_DOWN);
   return error;
 }
 
@@ -92,7 +100,7 @@ async function answering<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw asHttpError(error);
+    throw asDomainError(error);
   }
 }
 
@@ -108,7 +116,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
 
   async function payerOf(userId: string) {
     const user = await findUser(db, userId);
-    if (!user) throw new HttpError(401, 'Not authenticated');
+    if (!user) throw new NotAuthenticated();
     const [account] = await db
       .select({
         customerId: paymentAccounts.customerId,
@@ -186,7 +194,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     `${deps.publicUrl}${SETUP_RETURN_PATHS[page]}?payment=${outcome}`;
 
   function cardForm() {
-    if (!provider.cardForm) throw new HttpError(400, NO_CARD_FORM);
+    if (!provider.cardForm) throw new InvalidInput(NO_CARD_FORM);
     return provider.cardForm;
   }
 
@@ -224,9 +232,9 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
      */
     cardSetup: (userId: string, sessionId: string) =>
       answering(async () => {
-        if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
+        if (!provider.hosted) throw new NotSetUp(NO_HOSTED_PAGES);
         const setup = await provider.hosted.setupResult(sessionId);
-        if (setup.userId !== userId) throw new HttpError(404, NOT_YOUR_SETUP);
+        if (setup.userId !== userId) throw new NotFound(NOT_YOUR_SETUP);
         if (setup.purpose === 'pay') await remember(userId, columnsOf(setup));
         return setup;
       }),
@@ -238,7 +246,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
         const attempt = attemptOf(userId, idempotencyKey);
         const { payer, paymentMethodId } = await payerOf(userId);
         if (!paymentMethodId) {
-          if (!provider.hosted) throw new HttpError(400, NO_CARD);
+          if (!provider.hosted) throw new InvalidInput(NO_CARD);
           const url = await checkoutPage(provider.hosted, userId, payer, amountCents, attempt);
           return { new_balance: microsToDollars(await balanceMicros(db, userId)), redirect_url: url };
         }
@@ -267,7 +275,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
 
     checkout: (userId: string, amountDollars: number, idempotencyKey?: string) =>
       answering(async () => {
-        if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
+        if (!provider.hosted) throw new NotSetUp(NO_HOSTED_PAGES);
         const amountCents = centsOf(amountDollars);
         const { payer } = await payerOf(userId);
         const attempt = attemptOf(userId, idempotencyKey);
@@ -277,7 +285,7 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     /** `back` is kept in the return addresses (the onboarding chat the person came from). */
     setup: (userId: string, page: SetupReturn = 'profile', back: Record<string, string> = {}) =>
       answering(async () => {
-        if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
+        if (!provider.hosted) throw new NotSetUp(NO_HOSTED_PAGES);
         const { payer } = await payerOf(userId);
         const session = await provider.hosted.setup(payer, {
           // The provider fills the session's id in: the page back names it to the server.
@@ -292,8 +300,8 @@ export function createPaymentsService(db: Db, deps: PaymentsDeps) {
     /** A provider's signed notification: a paid checkout credits its purchase once, however often delivered. */
     notification: (rawBody: Buffer | null, signature: string | undefined) =>
       answering(async () => {
-        if (!provider.hosted) throw new HttpError(501, NO_HOSTED_PAGES);
-        if (!rawBody || !signature) throw new HttpError(400, 'The Stripe-Signature header is missing.');
+        if (!provider.hosted) throw new NotSetUp(NO_HOSTED_PAGES);
+        if (!rawBody || !signature) throw new InvalidInput('The Stripe-Signature header is missing.');
         const event = await provider.hosted.event(rawBody, signature);
         // Signed, yet nothing to act on: refused (4xx, not a 500 of ours) rather than written half-way.
         if ((event.kind === 'purchase-completed' || event.kind === 'purchase-refunded') && !(event.amountCents > 0))

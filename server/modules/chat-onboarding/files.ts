@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { onboardingChatFiles, onboardingChats } from '../../db/schema.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { TooLarge } from '../../shared/domain-errors.ts';
 import type { UploadForm } from '../conversations/index.ts';
 
 // A visitor's files wait in the database, so this bounds what an anonymous chat may keep.
@@ -46,12 +46,11 @@ export function createChatFiles(db: Db) {
           );
         const bytes = Number(kept!.bytes) + [...incoming.values()].reduce((sum, content) => sum + content.length, 0);
         if (bytes > CHAT_FILES_LIMIT_BYTES)
-          throw new HttpError(
-            413,
+          throw new TooLarge(
             'The files would be over 50 MB, the limit of an onboarding chat. Please upload fewer or smaller files.',
           );
         if (Number(kept!.count) + incoming.size > CHAT_FILES_LIMIT_COUNT)
-          throw new HttpError(413, 'An onboarding chat holds at most 1,000 files. Please upload an archive instead.');
+          throw new TooLarge('An onboarding chat holds at most 1,000 files. Please upload an archive instead.');
         for (const [path, content] of incoming)
           await tx
             .insert(onboardingChatFiles)

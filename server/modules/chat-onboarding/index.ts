@@ -1,7 +1,7 @@
 import { answerOnce } from '../../agent/index.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import { INACTIVE_ACCOUNT, notFound } from '../../shared/http-error.ts';
+import { INACTIVE_ACCOUNT, NotFound } from '../../shared/domain-errors.ts';
 import { requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
 import { receiveUpload } from '../conversations/index.ts';
 import { createChatFiles } from './files.ts';
@@ -70,7 +70,7 @@ export function createChatOnboardingModule(deps: ChatOnboardingModuleDeps) {
     uploadOnboardingChatFiles: async (ctx) => {
       // The edge let the call through with an X-Chat-Token; it must open this chat.
       const opened = await chats.open(ctx.params.chat_id, String(ctx.headers['x-chat-token']));
-      if (!opened) throw notFound('Onboarding chat not found');
+      if (!opened) throw new NotFound('Onboarding chat not found');
       return receiveUpload(ctx.parts, deps.dataDir, (form) => files.store(opened.id, form));
     },
   };

@@ -3,7 +3,7 @@ import { createActor, fromPromise, waitFor, type Snapshot } from 'xstate';
 import type { ClientAction, Event } from '../../../openapi/types.ts';
 import type { Db } from '../../db/index.ts';
 import { onboardingChatEvents, onboardingChats } from '../../db/schema.ts';
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { Conflict, InvalidInput, NotFound } from '../../shared/domain-errors.ts';
 import { onboardingFlowMachine, type OnboardingFlowContext, type OnboardingFlowEvent } from './flow.ts';
 
 export type NewChatEvent = Omit<Event, 'id' | 'timestamp'>;
@@ -60,7 +60,7 @@ export function createChatRunner(deps: ChatRunnerDeps) {
 
   async function step(chatId: string, event: OnboardingFlowEvent | null): Promise<Event[]> {
     const [chat] = await db.select().from(onboardingChats).where(eq(onboardingChats.id, chatId));
-    if (!chat) throw notFound('Onboarding chat not found');
+    if (!chat) throw new NotFound('Onboarding chat not found');
     // Opening the chat greets it once.
     if (event === null && chat.flowState !== null) return [];
     const said: string[] = [];
@@ -139,7 +139,7 @@ export function createChatRunner(deps: ChatRunnerDeps) {
           return;
         case 'user_authenticated': {
           const [chat] = await db.select().from(onboardingChats).where(eq(onboardingChats.id, chatId));
-          if (!chat?.userId) throw new HttpError(409, 'Sign up or log in first: the chat has no account yet.');
+          if (!chat?.userId) throw new Conflict('Sign up or log in first: the chat has no account yet.');
           await handle(chatId, { type: 'AUTHENTICATED', userId: chat.userId });
           return;
         }
@@ -150,7 +150,7 @@ export function createChatRunner(deps: ChatRunnerDeps) {
           await handle(chatId, { type: 'REWIND', reason: action.args.reason });
           return;
         default:
-          throw new HttpError(400, `The onboarding chat does not take ${action.action} actions.`);
+          throw new InvalidInput(`The onboarding chat does not take ${action.action} actions.`);
       }
     },
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { onboardingChatFiles, onboardingChats } from '../../db/schema.ts';
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { Conflict, NotFound } from '../../shared/domain-errors.ts';
 import { RateLimiter, throttle } from '../rate-limits/index.ts';
 
 /** An unclaimed session ends a day after it started. */
@@ -73,7 +73,7 @@ export function createChatOnboardingService(db: Db, deps: ChatOnboardingDeps) {
 
     async claim(userId: string, chatId: string, token: string) {
       const row = await this.open(chatId, token);
-      if (!row) throw notFound('Onboarding chat not found');
+      if (!row) throw new NotFound('Onboarding chat not found');
       const [claimed] = await db
         .update(onboardingChats)
         .set({ userId })
@@ -81,7 +81,7 @@ export function createChatOnboardingService(db: Db, deps: ChatOnboardingDeps) {
           and(eq(onboardingChats.id, chatId), or(isNull(onboardingChats.userId), eq(onboardingChats.userId, userId))),
         )
         .returning();
-      if (!claimed) throw new HttpError(409, 'This onboarding chat belongs to another account.');
+      if (!claimed) throw new Conflict('This onboarding chat belongs to another account.');
       return { chat_id: chatId, user_id: userId };
     },
   };

@@ -12,7 +12,7 @@ import {
   userChanges,
 } from '../../runtime/types.ts';
 import type { ServedApp } from '../../runtime/served-apps.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { Conflict } from '../../shared/domain-errors.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { ActiveConversation } from './active.ts';
 import type { AppProxy } from './app-proxy.ts';
@@ -316,7 +316,7 @@ export class ConversationManager {
     if (active) return this.deliver(active, what.action);
     const runsElsewhere =
       row.status !== 'STOPPED' && row.ownerNode !== null && (row.leaseExpiresAt?.getTime() ?? 0) > Date.now();
-    if (!runsElsewhere) throw new HttpError(409, 'The conversation is stopped; start it first.');
+    if (!runsElsewhere) throw new Conflict('The conversation is stopped; start it first.');
     await this.pushToOwner(row.id, what.action);
   }
 

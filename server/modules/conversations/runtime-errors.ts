@@ -1,4 +1,4 @@
-import { HttpError } from '../../shared/http-error.ts';
+import { InvalidInput, NotFound } from '../../shared/domain-errors.ts';
 
 /**
  * Turns what the runtime throws for a caller's mistake into the contract's answer (400 for
@@ -8,15 +8,14 @@ import { HttpError } from '../../shared/http-error.ts';
 export function runtimeError(error: unknown, path?: string): unknown {
   const err = error as NodeJS.ErrnoException;
   const message = err?.message ?? '';
-  if (message.startsWith('Path is outside the workspace'))
-    return new HttpError(400, 'The path is outside the workspace');
-  if (err?.code === 'ENOENT') return new HttpError(404, path ? `No such file: ${path}` : 'No such file');
-  if (err?.code === 'EISDIR') return new HttpError(400, path ? `${path} is a directory` : 'That is a directory');
-  if (err?.code === 'ENOTDIR') return new HttpError(400, path ? `${path} is not a directory` : 'Not a directory');
+  if (message.startsWith('Path is outside the workspace')) return new InvalidInput('The path is outside the workspace');
+  if (err?.code === 'ENOENT') return new NotFound(path ? `No such file: ${path}` : 'No such file');
+  if (err?.code === 'EISDIR') return new InvalidInput(path ? `${path} is a directory` : 'That is a directory');
+  if (err?.code === 'ENOTDIR') return new InvalidInput(path ? `${path} is not a directory` : 'Not a directory');
   if (err?.code === 'ENAMETOOLONG')
-    return new HttpError(400, 'The path is too long: at most 255 bytes a name and 4,096 bytes in all');
-  if (message.startsWith('Not a file')) return new HttpError(400, message);
-  if (/not a git repository/i.test(message)) return new HttpError(400, 'Not a git repository');
+    return new InvalidInput('The path is too long: at most 255 bytes a name and 4,096 bytes in all');
+  if (message.startsWith('Not a file')) return new InvalidInput(message);
+  if (/not a git repository/i.test(message)) return new InvalidInput('Not a git repository');
   return error;
 }
 

@@ -5,7 +5,14 @@ import type { Db } from '../../db/index.ts';
 import { MissingWorkspaceError, type WorkspaceFile } from '../../runtime/types.ts';
 import { contractValidator } from '../../shared/contract-schemas.ts';
 import { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from '../../shared/credit-limits.ts';
-import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
+import {
+  Conflict,
+  Forbidden,
+  NotFound,
+  PaymentRequired,
+  RateLimited,
+  ValidationFailure,
+} from '../../shared/domain-errors.ts';
 import type { AuthUser } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { findUser } from '../auth/index.ts';
@@ -21,7 +28,7 @@ import type { ClientAction } from '../../../openapi/types.ts';
 type CreateRequest = components['schemas']['ConversationCreateRequest'];
 type ForkRequest = components['schemas']['ConversationForkRequest'];
 
-const tooManyRunning = (error: RunningLimitError) => new HttpError(429, error.message, { 'retry-after': '60' });
+const tooManyRunning = (error: RunningLimitError) => new RateLimited(error.message, 60);
 
 const TITLE_MAX = 200;
 const newConversationId = () => randomUUID().replaceAll('-', '');
@@ -56,7 +63,7 @@ export function createConversationService(deps: ServiceDeps) {
   /** Another user's conversation does not exist, as far as the caller can tell. */
   async function owned(user: AuthUser, id: string): Promise<ConversationRow> {
     const row = await conversations.findOwned(user.id, id);
-    if (!row) throw notFound('Conversation not found');
+    if (!row) throw new NotFound('Conversation not found');
     return row;
   }
 
@@ -64,9 +71,9 @@ export function createConversationService(deps: ServiceDeps) {
   async function mayStart(user: AuthUser) {
     const account = await findUser(db, user.id);
     if (!account?.emailVerified)
-      throw new HttpError(403, 'Please verify your email address before starting a conversation.');
+      throw new Forbidden('Please verify your email address before starting a conversation.');
     if (config.appMode === 'saas' && (await balanceMicros(db, user.id)) < MINIMUM_BALANCE_MICROS)
-      throw new HttpError(402, INSUFFICIENT_CREDITS);
+      throw new PaymentRequired(INSUFFICIENT_CREDITS);
     if ((await conversations.countRunning(user.id)) >= config.maxRunningConversations)
       throw tooManyRunning(new RunningLimitError(config.maxRunningConversations));
   }
@@ -96,7 +103,7 @@ export function createConversationService(deps: ServiceDeps) {
 
     /** `files` go into the new workspace before the agent starts. */
     async create(user: AuthUser, body: CreateRequest, files?: WorkspaceFile[]) {
-      if (body.user_id && body.user_id !== user.id) throw new HttpError(403, 'user_id must be your own id');
+      if (body.user_id && body.user_id !== user.id) throw new Forbidden('user_id must be your own id');
       const replay = body.replay_json ? parseTrajectory(body.replay_json, (e) => isEvent.is(e)) : undefined;
       if (typeof replay === 'string')
         throw new ValidationFailure([{ loc: ['body', 'replay_json'], msg: replay, type: 'value_error' }]);
@@ -170,7 +177,7 @@ export function createConversationService(deps: ServiceDeps) {
         await manager.remove(id);
         await conversations.remove(id);
         if (error instanceof MissingWorkspaceError)
-          throw new HttpError(409, 'The workspace of this conversation is not on this server, so it cannot be forked.');
+          throw new Conflict('The workspace of this conversation is not on this server, so it cannot be forked.');
         throw error;
       }
       // The copied history may name the original: the fork's own title comes after it.
@@ -194,8 +201,7 @@ export function createConversationService(deps: ServiceDeps) {
         forked_from?: string;
       },
     ) {
-      if (query.user_id && query.user_id !== user.id)
-        throw new HttpError(403, 'You can only list your own conversations');
+      if (query.user_id && query.user_id !== user.id) throw new Forbidden('You can only list your own conversations');
       const page = await conversations.list(user.id, {
         limit: query.limit ?? 20,
         cursor: query.page_id,

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
 import type { RuntimeSession } from '../../runtime/types.ts';
 import { contractValidator } from '../../shared/contract-schemas.ts';
-import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
+import { DomainError, InvalidInput, UploadTooLarge, ValidationFailure } from '../../shared/domain-errors.ts';
 import { viaRuntime } from './runtime-errors.ts';
 import { ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS, TEXT_EXTENSIONS, UPLOAD_LIMIT_BYTES } from '../../../openapi/uploads.ts';
 
@@ -54,14 +54,8 @@ function counter(state: { total: number }) {
   });
 }
 
-/**
- * 413, closing the connection: the rest of the body is not read, and a kept-alive connection
- * would leave the client writing into a socket nobody reads.
- */
-const tooLarge = (detail: string) => new HttpError(413, detail, { connection: 'close' });
-
 const tooLargeInTotal = (total: number) =>
-  tooLarge(
+  new UploadTooLarge(
     `Total file size would be over ${Math.floor(total / 1024 / 1024)} MB, exceeding the 200MB limit. Please select fewer or smaller files.`,
   );
 
@@ -86,12 +80,12 @@ export async function receiveForm(parts: AsyncIterableIterator<Multipart>, spool
     const spooled = path.join(spoolDir, String(form.files.length + form.skipped.length));
     // A refused file is still read (and counted): the request's size is what the limit is about.
     await pipeline(part.file, counter(state), reason ? discard() : createWriteStream(spooled));
-    if (part.file.truncated) throw tooLarge(`Files exceeding 200MB are not allowed: ${name}`);
+    if (part.file.truncated) throw new UploadTooLarge(`Files exceeding 200MB are not allowed: ${name}`);
     if (reason) form.skipped.push({ name, reason });
     else form.files.push({ name, spooled });
   }
   if (form.files.length + form.skipped.length === 0)
-    throw new HttpError(400, 'Please select at least one file to upload');
+    throw new InvalidInput('Please select at least one file to upload');
   return form;
 }
 
@@ -136,7 +130,7 @@ export async function receiveUpload<T>(
   dataDir: string,
   store: (form: UploadForm) => Promise<T>,
 ): Promise<T> {
-  if (!parts) throw new HttpError(400, 'Send the files as multipart/form-data');
+  if (!parts) throw new InvalidInput('Send the files as multipart/form-data');
   const spool = spoolDirectory(dataDir);
   try {
     // Names as sent (folder uploads carry paths): refusal() decides, instead of busboy silently cutting them.
@@ -151,10 +145,10 @@ export async function receiveUpload<T>(
  * mistake: 400 (not the plugin's 406, nor a 500). A file system error stays the server's.
  */
 function notMultipart(error: unknown): never {
-  if (error instanceof HttpError || error instanceof ValidationFailure) throw error;
+  if (error instanceof DomainError || error instanceof ValidationFailure) throw error;
   const { code, statusCode, message } = error as { code?: string; statusCode?: number; message?: string };
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, 'Send the files as multipart/form-data');
-  if (statusCode !== undefined && statusCode < 500) throw new HttpError(statusCode, message ?? 'Invalid upload');
-  if (code !== undefined && /^E[A-Z]+$/.test(code)) throw error;
-  throw new HttpError(400, `The upload is not a valid multipart/form-data body: ${message ?? 'unreadable'}`);
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new InvalidInput('Send the files as multipart/form-data');
+  // The plugin's own refusals (its limits) carry their status and text, which the edge answers with.
+  if ((statusCode !== undefined && statusCode < 500) || (code !== undefined && /^E[A-Z]+$/.test(code))) throw error;
+  throw new InvalidInput(`The upload is not a valid multipart/form-data body: ${message ?? 'unreadable'}`);
 }

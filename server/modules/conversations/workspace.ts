@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { RuntimeSession } from '../../runtime/types.ts';
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { Conflict, InvalidInput, NotFound, TooLarge, Unavailable } from '../../shared/domain-errors.ts';
 import type { EventStore } from './events.ts';
 import type { AppProxy } from './app-proxy.ts';
 import type { ConversationManager } from './manager.ts';
@@ -18,7 +18,7 @@ function startTerminal(running: RuntimeSession, size: TerminalSize): UserTermina
   try {
     return running.terminals.start(size);
   } catch (error) {
-    throw error instanceof TooManyTerminalsError ? new HttpError(409, error.message) : error;
+    throw error instanceof TooManyTerminalsError ? new Conflict(error.message) : error;
   }
 }
 
@@ -48,10 +48,10 @@ export function createWorkspaceCalls(deps: {
   function session(row: ConversationRow): RuntimeSession {
     const found = manager.session(row.id);
     if (found) return found;
-    if (row.status === 'STOPPED') throw new HttpError(503, 'The conversation is not running; start it first.');
+    if (row.status === 'STOPPED') throw new Unavailable('The conversation is not running; start it first.');
     if (row.ownerNode && row.status === 'RUNNING')
-      throw new HttpError(503, 'The runtime of this conversation runs on another server.');
-    throw new HttpError(503, 'The runtime is starting; try again in a moment.');
+      throw new Unavailable('The runtime of this conversation runs on another server.');
+    throw new Unavailable('The runtime is starting; try again in a moment.');
   }
 
   return {
@@ -78,8 +78,7 @@ export function createWorkspaceCalls(deps: {
     async startServedApps(row: ConversationRow) {
       const running = session(row);
       const stopped = stoppedApps(row.servedApps, running, await running.servedPorts());
-      if (stopped.length === 0)
-        throw new HttpError(409, 'No app to start again: every port that served one serves it now.');
+      if (stopped.length === 0) throw new Conflict('No app to start again: every port that served one serves it now.');
       const started = stopped.map(({ command }) => {
         const terminal = startTerminal(running, { cols: 120, rows: 30 });
         terminal.write(`${command}\r`);
@@ -119,7 +118,7 @@ export function createWorkspaceCalls(deps: {
 
     async rememberPrompt(row: ConversationRow, eventId: number) {
       const event = await events.get(row.id, eventId);
-      if (!event) throw notFound('Event not found');
+      if (!event) throw new NotFound('Event not found');
       const what = event.content ?? event.args?.content ?? event.message ?? '';
       return {
         prompt:
@@ -140,11 +139,11 @@ export function createWorkspaceCalls(deps: {
       } catch (error) {
         // V8 cannot hold a string that long: the file is far beyond the editor anyway.
         if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG')
-          throw new HttpError(413, `${file} is too large for the editor`);
+          throw new TooLarge(`${file} is too large for the editor`);
         throw error;
       }
-      if (code.includes('\0') || code.includes('\uFFFD')) throw new HttpError(400, `${file} is a binary file`);
-      if (code.length > EDITOR_LIMIT_CHARS) throw new HttpError(413, `${file} is too large for the editor (over 5 MB)`);
+      if (code.includes('\0') || code.includes('\uFFFD')) throw new InvalidInput(`${file} is a binary file`);
+      if (code.length > EDITOR_LIMIT_CHARS) throw new TooLarge(`${file} is too large for the editor (over 5 MB)`);
       return { code };
     },
 
@@ -157,7 +156,7 @@ export function createWorkspaceCalls(deps: {
     },
 
     async closeTerminal(row: ConversationRow, terminalId: string) {
-      if (!(await session(row).terminals.close(terminalId))) throw notFound('No such terminal');
+      if (!(await session(row).terminals.close(terminalId))) throw new NotFound('No such terminal');
       return { success: true };
     },
 

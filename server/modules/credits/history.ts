@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNotNull, isNull, max, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { creditLedger } from '../../db/schema.ts';
-import { notFound } from '../../shared/http-error.ts';
+import { NotFound } from '../../shared/domain-errors.ts';
 import { settleExpiredCredit } from './ledger.ts';
 import { microsToDollars } from './money.ts';
 
@@ -140,7 +140,7 @@ export async function listCategoryTransactions(
       .select({ n: count() })
       .from(creditLedger)
       .where(and(eq(creditLedger.userId, userId), eq(creditLedger.conversationId, conversationId)));
-    if (!owned && !spentIn?.n) throw notFound('Conversation not found');
+    if (!owned && !spentIn?.n) throw new NotFound('Conversation not found');
   }
   return {
     transactions: found.rows.map(shown),

@@ -1,4 +1,4 @@
-import { HttpError } from '../../shared/http-error.ts';
+import { InvalidInput, Unavailable } from '../../shared/domain-errors.ts';
 import type { DeployProvider, DeployRequest, DeploySize } from './types.ts';
 
 // DigitalOcean's API v2 with the operator's token: sizes with their hourly price, a droplet made
@@ -32,7 +32,7 @@ interface Droplet {
 
 /** Cloud-init for a stock Ubuntu image: the archive unpacked in /opt/app, started and kept running by systemd. */
 export function cloudInit(app: DeployRequest['app']): string {
-  if (/[\r\n]/.test(app.start)) throw new HttpError(400, 'The start command must be one line.');
+  if (/[\r\n]/.test(app.start)) throw new InvalidInput('The start command must be one line.');
   const execStart = `/bin/sh -c ${JSON.stringify(`exec ${app.start}`)}`;
   return [
     '#cloud-config',
@@ -81,10 +81,7 @@ export function digitalOceanProvider(options: DigitalOceanOptions): DeployProvid
         signal: AbortSignal.timeout(30_000),
       });
     } catch (error) {
-      throw new HttpError(
-        503,
-        `DigitalOcean could not be reached (${error instanceof Error ? error.message : error}).`,
-      );
+      throw new Unavailable(`DigitalOcean could not be reached (${error instanceof Error ? error.message : error}).`);
     }
     const text = await response.text();
     const parsed = (text ? JSON.parse(text) : null) as T & { message?: string };
@@ -93,12 +90,12 @@ export function digitalOceanProvider(options: DigitalOceanOptions): DeployProvid
     if (response.status === 429) {
       const reset = Number(response.headers.get('ratelimit-reset'));
       const wait = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
-      throw new HttpError(503, `DigitalOcean's rate limit is reached${wait}; try again later.`);
+      throw new Unavailable(`DigitalOcean's rate limit is reached${wait}; try again later.`);
     }
     if (response.status === 401 || response.status === 403)
-      throw new HttpError(503, `DigitalOcean refused this server's token (${said}); the operator must replace it.`);
-    if (response.status === 422) throw new HttpError(400, `DigitalOcean refused the droplet: ${said}`);
-    throw new HttpError(503, `DigitalOcean answered ${response.status} (${said}); try again later.`);
+      throw new Unavailable(`DigitalOcean refused this server's token (${said}); the operator must replace it.`);
+    if (response.status === 422) throw new InvalidInput(`DigitalOcean refused the droplet: ${said}`);
+    throw new Unavailable(`DigitalOcean answered ${response.status} (${said}); try again later.`);
   }
 
   const destroy = async (externalId: string) => {
@@ -133,11 +130,10 @@ export function digitalOceanProvider(options: DigitalOceanOptions): DeployProvid
 
     async create(request) {
       const size = (await this.sizes()).find((s) => s.slug === request.size);
-      if (!size) throw new HttpError(400, `DigitalOcean has no size "${request.size}" available.`);
+      if (!size) throw new InvalidInput(`DigitalOcean has no size "${request.size}" available.`);
       const userData = cloudInit(request.app);
       if (Buffer.byteLength(userData) > USER_DATA_LIMIT)
-        throw new HttpError(
-          400,
+        throw new InvalidInput(
           `The app is too large to send as a droplet's user data (${Math.ceil(Buffer.byteLength(userData) / 1024)} KiB of 64 KiB); leave build output and dependencies out of it.`,
         );
       const region = request.region ?? options.region;
@@ -163,17 +159,16 @@ export function digitalOceanProvider(options: DigitalOceanOptions): DeployProvid
             : (await call<{ droplet: Droplet }>('GET', `/droplets/${id}`)).body.droplet.status;
           if (state === 'completed' || state === 'active') break;
           if (state === 'errored')
-            throw new HttpError(503, `DigitalOcean could not create the droplet ${request.name}; nothing was charged.`);
+            throw new Unavailable(`DigitalOcean could not create the droplet ${request.name}; nothing was charged.`);
           if (waited >= activeTimeoutMs)
-            throw new HttpError(
-              503,
+            throw new Unavailable(
               `The droplet ${request.name} did not become active within ${Math.round(activeTimeoutMs / 60_000)} min; it was deleted and nothing was charged.`,
             );
           await sleep(pollMs);
         }
         const { body } = await call<{ droplet: Droplet }>('GET', `/droplets/${id}`);
         const ip = body.droplet.networks.v4.find((n) => n.type === 'public')?.ip_address ?? null;
-        if (!ip) throw new HttpError(503, `The droplet ${request.name} has no public address; it was deleted.`);
+        if (!ip) throw new Unavailable(`The droplet ${request.name} has no public address; it was deleted.`);
         return {
           externalId: id,
           ip,

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { HttpError } from '../../shared/http-error.ts';
+import { InvalidInput } from '../../shared/domain-errors.ts';
 import type { AppHosting } from '../../runtime/types.ts';
 import type { DeployProvider } from './types.ts';
 
@@ -25,15 +25,14 @@ export function localProvider(apps: AppHosting, freePort: () => Promise<number>)
     },
 
     async create(request) {
-      if (request.size !== 'local')
-        throw new HttpError(400, `This server deploys on itself: its only size is "local".`);
+      if (request.size !== 'local') throw new InvalidInput(`This server deploys on itself: its only size is "local".`);
       const key = `${request.conversationId}-${request.name}`;
       const port = await freePort();
       try {
         await apps.host({ key, archive: request.app.archive, start: request.app.start, port });
       } catch (error) {
         await apps.remove(key);
-        throw new HttpError(400, error instanceof Error ? error.message : String(error));
+        throw new InvalidInput(error instanceof Error ? error.message : String(error));
       }
       return {
         externalId: key,

@@ -3,7 +3,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { deployments } from '../../db/schema.ts';
 import { MINIMUM_BALANCE_MICROS } from '../../shared/credit-limits.ts';
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { Conflict, NotFound } from '../../shared/domain-errors.ts';
 import { chargeUsage, microsToDollars } from '../credits/index.ts';
 import { accruedMicros, aliveMs, dueCharges } from './cost.ts';
 import type { DeployProvider, DeployRequest } from './types.ts';
@@ -47,7 +47,7 @@ export function createDeploymentsService({
   now = () => new Date(),
 }: DeploymentsDeps) {
   async function owned(userId: string, conversationId: string) {
-    if (!(await ownsConversation(userId, conversationId))) throw notFound('Conversation not found');
+    if (!(await ownsConversation(userId, conversationId))) throw new NotFound('Conversation not found');
   }
 
   const live = (userId: string, conversationId?: string) =>
@@ -120,8 +120,7 @@ export function createDeploymentsService({
           ),
         );
       if (taken)
-        throw new HttpError(
-          409,
+        throw new Conflict(
           `A deployment named ${request.name} is running in this conversation; delete it first or choose another name.`,
         );
       const made = await provider.create(request);
@@ -159,7 +158,7 @@ export function createDeploymentsService({
     async destroy(userId: string, conversationId: string, name: string) {
       await owned(userId, conversationId);
       const row = (await live(userId, conversationId)).find((r) => r.dropletName === name);
-      if (!row) throw notFound(`No deployment named ${name} in this conversation.`);
+      if (!row) throw new NotFound(`No deployment named ${name} in this conversation.`);
       await remove(row);
     },
 

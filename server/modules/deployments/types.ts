@@ -34,8 +34,8 @@ export interface Deployed {
 }
 
 /**
- * Where the DevOps agent deploys: a cloud (DigitalOcean) or this machine. Every method throws an
- * HttpError whose detail names the provider when it refuses or cannot be reached.
+ * Where the DevOps agent deploys: a cloud (DigitalOcean) or this machine. Every method throws a
+ * DomainError whose detail names the provider when it refuses or cannot be reached.
  */
 export interface DeployProvider {
   readonly name: 'local' | 'digitalocean';

@@ -2,7 +2,7 @@ import { ModelCallError, runDevopsTurn, type DevopsDeployment, type DevopsHost }
 import type { Db } from '../../db/index.ts';
 import type { Runtime } from '../../runtime/types.ts';
 import { INSUFFICIENT_CREDITS, MINIMUM_BALANCE_MICROS } from '../../shared/credit-limits.ts';
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { Conflict, Forbidden, NotFound, PaymentRequired, UpstreamFailed } from '../../shared/domain-errors.ts';
 import { balanceMicros, chargeUsage, microsToDollars, MICROS_PER_DOLLAR } from '../credits/index.ts';
 import type { DeploymentsService } from '../deployments/index.ts';
 import type { SettingsService } from '../settings/index.ts';
@@ -45,7 +45,7 @@ export function createDevopsService(deps: DevopsDeps) {
   const answering = new Set<string>();
 
   async function owned(userId: string, conversationId: string) {
-    if (!(await deps.ownsConversation(userId, conversationId))) throw notFound('DevOps session not found');
+    if (!(await deps.ownsConversation(userId, conversationId))) throw new NotFound('DevOps session not found');
   }
 
   const infraHourlyCost = async (userId: string, conversationId: string) =>
@@ -54,7 +54,7 @@ export function createDevopsService(deps: DevopsDeps) {
   function hostFor(userId: string, conversationId: string, llm: DevopsHost['llm']): DevopsHost {
     const runtime = deps.runtime.get(conversationId);
     if (!runtime)
-      throw new HttpError(409, "The conversation's runtime is not running: open the conversation, then try again.");
+      throw new Conflict("The conversation's runtime is not running: open the conversation, then try again.");
     const live = async () => (await deployments.list(userId, conversationId)).deployments;
     return {
       runtime,
@@ -114,13 +114,13 @@ export function createDevopsService(deps: DevopsDeps) {
     },
 
     async execute(userId: string, body: { user_id?: string | null; session_id: string; user_message: string }) {
-      if (body.user_id && body.user_id !== userId) throw new HttpError(403, 'user_id is not the signed-in user.');
+      if (body.user_id && body.user_id !== userId) throw new Forbidden('user_id is not the signed-in user.');
       const conversationId = body.session_id;
       await owned(userId, conversationId);
       if (deps.charges && (await balanceMicros(db, userId)) < MINIMUM_BALANCE_MICROS)
-        throw new HttpError(402, INSUFFICIENT_CREDITS);
+        throw new PaymentRequired(INSUFFICIENT_CREDITS);
       if (answering.has(conversationId))
-        throw new HttpError(409, 'The DevOps agent is still answering your previous message.');
+        throw new Conflict('The DevOps agent is still answering your previous message.');
       answering.add(conversationId);
       try {
         const { llm } = await deps.settings.forAgent(userId);
@@ -133,7 +133,7 @@ export function createDevopsService(deps: DevopsDeps) {
           message: body.user_message,
           signal: AbortSignal.timeout(TURN_TIMEOUT_MS),
         }).catch((error: unknown) => {
-          if (error instanceof ModelCallError) throw new HttpError(502, `The model call failed: ${error.reason}`);
+          if (error instanceof ModelCallError) throw new UpstreamFailed(`The model call failed: ${error.reason}`);
           throw error;
         });
         await store.append({

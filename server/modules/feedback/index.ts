@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { components } from '../../../openapi/schema.d.ts';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { eventFeedback, trajectoryFeedback } from '../../db/schema.ts';
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { Conflict, NotFound } from '../../shared/domain-errors.ts';
 import { requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
 
 type Feedback = components['schemas']['Feedback'];
@@ -33,13 +33,13 @@ const view = (row: typeof eventFeedback.$inferSelect): EventFeedback => ({
 /** Ratings of single events (one per event) and feedback on whole conversations, each only on the user's own conversations. */
 export function createFeedbackService({ db, findOwned, events }: FeedbackDeps) {
   async function owned(user: AuthUser, conversationId: string) {
-    if (!(await findOwned(user, conversationId))) throw notFound('Conversation not found');
+    if (!(await findOwned(user, conversationId))) throw new NotFound('Conversation not found');
   }
 
   return {
     async rate(user: AuthUser, input: Feedback) {
       await owned(user, input.conversation_id);
-      if (!(await events.get(input.conversation_id, input.event_id))) throw notFound('Event not found');
+      if (!(await events.get(input.conversation_id, input.event_id))) throw new NotFound('Event not found');
       try {
         await db.insert(eventFeedback).values({
           conversationId: input.conversation_id,
@@ -50,7 +50,7 @@ export function createFeedbackService({ db, findOwned, events }: FeedbackDeps) {
           metadata: input.metadata ?? null,
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw new HttpError(409, 'This event already has a rating.');
+        if (isUniqueViolation(error)) throw new Conflict('This event already has a rating.');
         throw error;
       }
     },

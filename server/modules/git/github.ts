@@ -1,4 +1,5 @@
-import { encodePath, GitHostError, restClient } from './rest.ts';
+import { Forbidden } from '../../shared/domain-errors.ts';
+import { encodePath, restClient } from './rest.ts';
 import { nextLink, pageOf } from './link-header.ts';
 import type { Branch, GitHost, Repository } from './types.ts';
 import { gitApiUrl } from '../../shared/git-api.ts';
@@ -117,7 +118,7 @@ export function gitHubHost(token: string, host: string | null, fetchImpl: typeof
         return body.installations.map((i) => String(i.id));
       } catch (error) {
         // A personal access token is not a GitHub App's: it reaches no installation.
-        if (error instanceof GitHostError && error.status === 403) return [];
+        if (error instanceof Forbidden) return [];
         throw error;
       }
     },

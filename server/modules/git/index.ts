@@ -1,4 +1,4 @@
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { NotFound } from '../../shared/domain-errors.ts';
 import { RawResponse, requireUser, type Handlers } from '../../shared/operations.ts';
 import { MICROAGENT_DIR, parseMicroagent } from '../../agent/recall/microagents.ts';
 import type { SettingsService } from '../settings/index.ts';
@@ -8,7 +8,7 @@ import { gitHubHost } from './github.ts';
 import { gitLabHost } from './gitlab.ts';
 import type { GitHost, GitProvider, RepositorySort } from './types.ts';
 
-export { GitHostError, PROVIDER_NAMES, unreachable } from './rest.ts';
+export { PROVIDER_NAMES, unreachable } from './rest.ts';
 export type { GitHost, GitProvider } from './types.ts';
 
 const PROVIDER_ORDER: readonly GitProvider[] = ['github', 'gitlab', 'bitbucket'];
@@ -32,7 +32,7 @@ export function createGitService(settings: Pick<SettingsService, 'providerTokens
       (a, b) => PROVIDER_ORDER.indexOf(a.provider) - PROVIDER_ORDER.indexOf(b.provider),
     )[0];
     if (!token)
-      throw notFound(
+      throw new NotFound(
         selected ? `No ${PROVIDER_NAMES[selected]} token is saved. Add one in Settings → Integrations.` : NO_PROVIDER,
       );
     return HOSTS[token.provider](token.token, token.host, outboundFetch);
@@ -101,7 +101,7 @@ export function gitHandlers(git: GitService): Handlers {
         return await (await git.hostFor(requireUser(ctx).id, ctx.query.provider)).installations();
       } catch (error) {
         // Not connected to that provider: it reaches no installation.
-        if (error instanceof HttpError && error.status === 404) return [];
+        if (error instanceof NotFound) return [];
         throw error;
       }
     },

@@ -1,4 +1,4 @@
-import { HttpError } from '../../shared/http-error.ts';
+import { Forbidden, NotFound, Unavailable, type DomainError } from '../../shared/domain-errors.ts';
 import { refusalOf } from '../../shared/outbound.ts';
 import type { GitProvider } from './types.ts';
 
@@ -9,38 +9,32 @@ export const PROVIDER_NAMES: Record<GitProvider, string> = {
 };
 
 /**
- * A git host's refusal as an answer of ours, naming the provider. The token's rejection is a 403
- * (a 401 of ours would sign the user out of Atelier, whose own session is fine); a rate limit
- * and an unreachable host are 503.
+ * What the host's refusal means for the user, naming the provider. Its body is not relayed: it is
+ * another service's text. The token's rejection is Forbidden (NotAuthenticated would sign the user
+ * out of Atelier, whose own session is fine); a rate limit and an unreachable host are Unavailable.
  */
-export class GitHostError extends HttpError {}
-
-/** What the host's refusal means for the user. Its body is not relayed: it is another service's text. */
-export async function hostRefusal(provider: GitProvider, response: Response, what: string): Promise<GitHostError> {
+export async function hostRefusal(provider: GitProvider, response: Response, what: string): Promise<DomainError> {
   const name = PROVIDER_NAMES[provider];
   await response.body?.cancel().catch(() => undefined);
   const remaining = response.headers.get('x-ratelimit-remaining') ?? response.headers.get('ratelimit-remaining');
   if (response.status === 429 || (response.status === 403 && remaining === '0')) {
     const reset = Number(response.headers.get('x-ratelimit-reset') ?? response.headers.get('ratelimit-reset'));
     const at = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
-    return new GitHostError(503, `${name}'s rate limit for this token is reached${at}; try again later.`);
+    return new Unavailable(`${name}'s rate limit for this token is reached${at}; try again later.`);
   }
   if (response.status === 401)
-    return new GitHostError(403, `${name} rejected the token. Replace it in Settings → Integrations.`);
-  if (response.status === 403) return new GitHostError(403, `${name} does not let this token read ${what}.`);
-  if (response.status === 404) return new GitHostError(404, `${name} has no ${what}, or this token cannot see it.`);
-  return new GitHostError(503, `${name} answered ${response.status} for ${what}; try again later.`);
+    return new Forbidden(`${name} rejected the token. Replace it in Settings → Integrations.`);
+  if (response.status === 403) return new Forbidden(`${name} does not let this token read ${what}.`);
+  if (response.status === 404) return new NotFound(`${name} has no ${what}, or this token cannot see it.`);
+  return new Unavailable(`${name} answered ${response.status} for ${what}; try again later.`);
 }
 
 /** The host could not be reached: refused as an internal address (saying so), or it did not answer. */
 export const unreachable = (provider: GitProvider, error: unknown) =>
-  new GitHostError(
-    503,
-    refusalOf(error)?.message ?? `${PROVIDER_NAMES[provider]} could not be reached; try again later.`,
-  );
+  new Unavailable(refusalOf(error)?.message ?? `${PROVIDER_NAMES[provider]} could not be reached; try again later.`);
 
 /**
- * Calls of one host's REST API with a token's headers: the response, or a GitHostError naming the
+ * Calls of one host's REST API with a token's headers: the response, or a DomainError naming the
  * provider when it refuses or cannot be reached (15 s at most).
  */
 export function restClient(provider: GitProvider, base: string, headers: Record<string, string>, fetchImpl = fetch) {
@@ -59,7 +53,7 @@ export function restClient(provider: GitProvider, base: string, headers: Record<
     try {
       return (await response.json()) as T;
     } catch {
-      throw new GitHostError(503, `${PROVIDER_NAMES[provider]} answered something other than JSON for ${what}.`);
+      throw new Unavailable(`${PROVIDER_NAMES[provider]} answered something other than JSON for ${what}.`);
     }
   }
   return {
@@ -71,7 +65,7 @@ export function restClient(provider: GitProvider, base: string, headers: Record<
       try {
         return await read;
       } catch (error) {
-        if (error instanceof GitHostError && error.status === 404) return empty;
+        if (error instanceof NotFound) return empty;
         throw error;
       }
     },

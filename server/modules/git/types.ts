@@ -14,7 +14,7 @@ export interface RepositoryFile {
 }
 
 /**
- * One git host's REST API, as a user's token sees it. Every method throws GitHostError
+ * One git host's REST API, as a user's token sees it. Every method throws a DomainError
  * (a clear {"detail"} naming the provider) when the host refuses or cannot be reached.
  */
 export interface GitHost {

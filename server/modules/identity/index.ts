@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { userIdentities } from '../../db/schema.ts';
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { Conflict, InvalidInput, NotFound, NotSetUp } from '../../shared/domain-errors.ts';
 import type { Handlers } from '../../shared/operations.ts';
 import type { AuthService } from '../auth/index.ts';
 import { gitHost, PROVIDER_NAMES, type GitHost, type GitProvider } from '../git/index.ts';
@@ -35,8 +35,7 @@ export function createIdentityService(db: Db, config: Config, { auth, settings, 
     if (known) return known;
     const email = await host.verifiedEmail();
     if (!email)
-      throw new HttpError(
-        400,
+      throw new InvalidInput(
         `${name} has no verified email address for ${account.login}. Verify one with ${name}, or sign up with your email.`,
       );
     const userId = await auth.accountForVerifiedEmail({
@@ -51,8 +50,7 @@ export function createIdentityService(db: Db, config: Config, { auth, settings, 
         .onConflictDoNothing({ target: [userIdentities.provider, userIdentities.externalId] });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw new HttpError(
-        409,
+      throw new Conflict(
         `The Atelier account of ${email} is linked to another ${name} account. Sign in with that one, or with your email and password.`,
       );
     }
@@ -69,9 +67,9 @@ export function createIdentityService(db: Db, config: Config, { auth, settings, 
       }),
 
     async signIn(identity: string, input: { code: string; affiliate_code?: string | null | undefined }) {
-      if (!isProvider(identity)) throw notFound(`There is no sign-in through "${identity}".`);
+      if (!isProvider(identity)) throw new NotFound(`There is no sign-in through "${identity}".`);
       const app = appOf(identity);
-      if (!app) throw new HttpError(501, `Sign-in through ${PROVIDER_NAMES[identity]} is not set up on this server.`);
+      if (!app) throw new NotSetUp(`Sign-in through ${PROVIDER_NAMES[identity]} is not set up on this server.`);
       const grant = await exchangeCode(identity, app, config.publicUrl, input.code);
       const userId = await accountOf(identity, hosts(identity, grant.token, app.host), input.affiliate_code);
       await settings.saveProviderToken(userId, identity, grant.token, app.host, grant);

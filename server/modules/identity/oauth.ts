@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { InvalidInput, Unavailable } from '../../shared/domain-errors.ts';
 import { PROVIDER_NAMES, unreachable, type GitProvider } from '../git/index.ts';
 
 // The OAuth 2 authorization-code flow of each git host, at its web origin (its API is elsewhere):
@@ -98,7 +98,7 @@ async function tokenRequest(
     };
   }
   if (response.status >= 500)
-    throw new HttpError(503, `${PROVIDER_NAMES[provider]} answered ${response.status} to ${what}; try again later.`);
+    throw new Unavailable(`${PROVIDER_NAMES[provider]} answered ${response.status} to ${what}; try again later.`);
   // GitHub refuses a code with 200 and an `error`; GitLab and Bitbucket with 400 or 401.
   const reason = [body.error_description, body.error].find((v) => typeof v === 'string') ?? `status ${response.status}`;
   return { refused: String(reason) };
@@ -118,8 +118,7 @@ export async function exchangeCode(
   });
   const answer = await tokenRequest(provider, app, form, 'the sign-in');
   if ('grant' in answer) return answer.grant;
-  throw new HttpError(
-    400,
+  throw new InvalidInput(
     `${PROVIDER_NAMES[provider]} refused the sign-in (${answer.refused}). Start again from the sign-in dialog.`,
   );
 }

@@ -1,4 +1,4 @@
-import { HttpError } from '../../shared/http-error.ts';
+import { InvalidInput } from '../../shared/domain-errors.ts';
 import { passesLuhn } from '../../shared/luhn.ts';
 import type { CardInput } from '../billing/index.ts';
 
@@ -26,12 +26,12 @@ export function cardBrand(digits: string): string {
  */
 export function checkCard(input: { cardNumber: string; expiryDate: string }, now: Date): CardSummary {
   const digits = input.cardNumber.replace(/\s+/g, '');
-  if (!/^\d{13,19}$/.test(digits)) throw new HttpError(400, 'The card number must have 13 to 19 digits.');
-  if (!passesLuhn(digits)) throw new HttpError(400, 'The card number is not valid. Please check it.');
+  if (!/^\d{13,19}$/.test(digits)) throw new InvalidInput('The card number must have 13 to 19 digits.');
+  if (!passesLuhn(digits)) throw new InvalidInput('The card number is not valid. Please check it.');
   const [month = 0, year = 0] = input.expiryDate.split('/').map(Number);
   // A card works until the end of its expiry month.
   const expiresAt = Date.UTC(2000 + year, month, 1);
-  if (expiresAt <= now.getTime()) throw new HttpError(400, 'The card has expired.');
+  if (expiresAt <= now.getTime()) throw new InvalidInput('The card has expired.');
   return { brand: cardBrand(digits), last4: digits.slice(-4), digits };
 }
 

@@ -1,7 +1,7 @@
 import { eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { cardClaims } from '../../db/schema.ts';
-import { HttpError, ValidationFailure } from '../../shared/http-error.ts';
+import { Conflict, InvalidInput, NotAuthenticated, ValidationFailure } from '../../shared/domain-errors.ts';
 import { findUser } from '../auth/index.ts';
 import { balanceMicros, grantFreeCredit, hasFreeCredit, microsToDollars } from '../credits/index.ts';
 import type { CardInput, CardSetup } from '../billing/index.ts';
@@ -27,7 +27,7 @@ export const CARD_VERIFICATIONS_PER_HOUR = 5;
 export interface ClaimDeps {
   /** A keyed fingerprint of the card number: claims are told apart without keeping numbers. */
   fingerprint: (digits: string) => string;
-  /** The payment provider checks the card with its bank, with no charge; refusals are HttpErrors (402). */
+  /** The payment provider checks the card with its bank, with no charge; refusals are PaymentRequired. */
   verifyCard: (card: CardInput) => Promise<void>;
   /** The card this user's completed setup session took, and its bank accepted, on the provider's own page. */
   cardSetup: (userId: string, sessionId: string) => Promise<CardSetup>;
@@ -55,16 +55,16 @@ export function createClaims(db: Db, deps: ClaimDeps) {
       .where(or(eq(cardClaims.fingerprint, fingerprint), eq(cardClaims.person, person)))
       .limit(1);
     if (earlier)
-      throw new HttpError(409, earlier.fingerprint === fingerprint ? CARD_ALREADY_CLAIMED : PERSON_ALREADY_CLAIMED);
+      throw new Conflict(earlier.fingerprint === fingerprint ? CARD_ALREADY_CLAIMED : PERSON_ALREADY_CLAIMED);
   }
 
   /** The account's person (claimantOf), once it may still claim: told before any bank is asked. */
   async function claimant(userId: string, claimedFor: string | null | undefined) {
     if (claimedFor && claimedFor !== userId)
-      throw new HttpError(400, 'The card verification is for the signed-in account only.');
+      throw new InvalidInput('The card verification is for the signed-in account only.');
     const account = await findUser(db, userId);
-    if (!account) throw new HttpError(401, 'Not authenticated');
-    if (await hasFreeCredit(db, userId, 'agreementOrTrial')) throw new HttpError(409, ALREADY_RECEIVED);
+    if (!account) throw new NotAuthenticated();
+    if (await hasFreeCredit(db, userId, 'agreementOrTrial')) throw new Conflict(ALREADY_RECEIVED);
     return claimantOf(account.email);
   }
 
@@ -84,13 +84,13 @@ export function createClaims(db: Db, deps: ClaimDeps) {
         at: deps.now(),
       });
       // Rolls the card's claim back: the card stays free for an account that has no $100 yet.
-      if (!granted) throw new HttpError(409, ALREADY_RECEIVED);
+      if (!granted) throw new Conflict(ALREADY_RECEIVED);
       return 'granted' as const;
     });
     if (outcome === 'raced') {
       // A parallel claim of the same card or person won: it says which.
       await refuseRepeated(fingerprint, person);
-      throw new HttpError(409, CARD_ALREADY_CLAIMED);
+      throw new Conflict(CARD_ALREADY_CLAIMED);
     }
     return {
       success: true,
@@ -128,7 +128,7 @@ export function createClaims(db: Db, deps: ClaimDeps) {
     async withCardSetup(userId: string, input: CardSetupClaimRequest) {
       const person = await claimant(userId, input.user_id);
       const card = await deps.cardSetup(userId, input.setup_session_id);
-      if (!card.fingerprint) throw new HttpError(400, CARD_NOT_IDENTIFIED);
+      if (!card.fingerprint) throw new InvalidInput(CARD_NOT_IDENTIFIED);
       // Keyed again, and apart from the numbers the test provider's claims are told by.
       const fingerprint = deps.fingerprint(`stripe:${card.fingerprint}`);
       await refuseRepeated(fingerprint, person);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { onboarding } from '../../db/schema.ts';
-import { HttpError, notFound } from '../../shared/http-error.ts';
+import { Conflict, InvalidInput, NotAuthenticated, NotFound } from '../../shared/domain-errors.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import { activateUser, findUser } from '../auth/index.ts';
 import { grantFreeCredit } from '../credits/index.ts';
@@ -50,7 +50,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
 
   async function account(userId: string) {
     const user = await findUser(db, userId);
-    if (!user) throw new HttpError(401, 'Not authenticated');
+    if (!user) throw new NotAuthenticated();
     return { isPersonal: user.isPersonal, isActive: user.isActive, language: await userLanguage(db, userId) };
   }
 
@@ -76,7 +76,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
   async function contactFor(userId: string, contactId: string) {
     const row = await saved(userId);
     const contact = contactOf(row);
-    if (!contact || contact.id !== contactId) throw notFound(CONTACT_FIRST);
+    if (!contact || contact.id !== contactId) throw new NotFound(CONTACT_FIRST);
     return { row, contact };
   }
 
@@ -135,7 +135,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
 
     async saveCountry(userId: string, countryId: number) {
       const country = findCountry(countryId, null);
-      if (!country) throw new HttpError(400, `There is no country with the id ${countryId}.`);
+      if (!country) throw new InvalidInput(`There is no country with the id ${countryId}.`);
       await upsert(userId, { countryCode: country.code });
       return { success: true };
     },
@@ -145,13 +145,9 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
       // Spec §2: the profile type comes from the sign-up and cannot be changed.
       const profileType = isPersonal ? 'Individual' : 'Organization';
       if (input.profile_type && input.profile_type !== profileType)
-        throw new HttpError(
-          409,
-          `The profile type is ${profileType}: it is set when signing up and cannot be changed.`,
-        );
+        throw new Conflict(`The profile type is ${profileType}: it is set when signing up and cannot be changed.`);
       const organizationName = optional(input.organization_name);
-      if (profileType === 'Organization' && !organizationName)
-        throw new HttpError(400, 'Organization name is required.');
+      if (profileType === 'Organization' && !organizationName) throw new InvalidInput('Organization name is required.');
       const previous = contactOf(await saved(userId));
       const contact = {
         id: previous?.id ?? randomUUID(),
@@ -206,7 +202,7 @@ export function createOnboardingService(db: Db, deps: OnboardingDeps) {
     async saveCardSetup(userId: string, input: CardSetupInput) {
       const { row, contact } = await contactFor(userId, input.contact_information_id);
       const card = await deps.cardSetup(userId, input.setup_session_id);
-      if (card.purpose !== 'pay') throw new HttpError(400, VERIFY_ONLY_SETUP);
+      if (card.purpose !== 'pay') throw new InvalidInput(VERIFY_ONLY_SETUP);
       const country = row?.countryCode ? findCountry(row.countryCode, 'en') : null;
       const twoDigits = (value: number) => String(value % 100).padStart(2, '0');
       return keepPayment(userId, contact, {
@@ -248,7 +244,7 @@ export type OnboardingService = ReturnType<typeof createOnboardingService>;
 /** The onboarding operations; an unknown provider, or oss mode (no accounts), answers 404. */
 export function onboardingHandlers(service: OnboardingService, hosted: boolean): Handlers {
   const userOf = (ctx: { params: { provider: string }; user: Parameters<typeof requireUser>[0]['user'] }) => {
-    if (!hosted || ctx.params.provider !== ONBOARDING_PROVIDER) throw notFound('No onboarding for this provider');
+    if (!hosted || ctx.params.provider !== ONBOARDING_PROVIDER) throw new NotFound('No onboarding for this provider');
     return requireUser(ctx).id;
   };
   const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -262,11 +258,11 @@ export function onboardingHandlers(service: OnboardingService, hosted: boolean):
     createOnboardingCardSetupSession: async (ctx) => service.cardSetupPage(userOf(ctx), ctx.body?.chat),
     saveCardSetup: async (ctx) => service.saveCardSetup(userOf(ctx), ctx.body),
     claimCredits: async (ctx) => {
-      if (!hosted) throw notFound('Not found');
+      if (!hosted) throw new NotFound('Not found');
       return service.claim.withCard(requireUser(ctx).id, ctx.body);
     },
     claimCreditsWithCardSetup: async (ctx) => {
-      if (!hosted) throw notFound('Not found');
+      if (!hosted) throw new NotFound('Not found');
       return service.claim.withCardSetup(requireUser(ctx).id, ctx.body);
     },
     startFree: async (ctx) => service.startFree(userOf(ctx)),

@@ -1,7 +1,7 @@
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/index.ts';
 import { rateLimits } from '../../db/schema.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { RateLimited } from '../../shared/domain-errors.ts';
 
 /**
  * A fixed-window count of attempts per key (an address, an address and an email), kept in the
@@ -42,8 +42,5 @@ export class RateLimiter {
 export async function throttle(limiters: readonly RateLimiter[], keys: readonly string[], what: string) {
   const waits = await Promise.all(limiters.map((limiter, i) => limiter.hit(keys[i] ?? '')));
   const wait = Math.max(...waits);
-  if (wait > 0)
-    throw new HttpError(429, `Too many ${what} attempts. Please try again in ${wait} seconds.`, {
-      'retry-after': String(wait),
-    });
+  if (wait > 0) throw new RateLimited(`Too many ${what} attempts. Please try again in ${wait} seconds.`, wait);
 }

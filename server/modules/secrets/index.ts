@@ -2,11 +2,11 @@ import { and, asc, eq } from 'drizzle-orm';
 import { RESERVED_SECRET_NAME } from '../../../openapi/secret-names.ts';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
 import { customSecrets } from '../../db/schema.ts';
-import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
+import { Conflict, NotFound, ValidationFailure } from '../../shared/domain-errors.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 
-const taken = (name: string) => new HttpError(409, `A secret named ${name} already exists.`);
+const taken = (name: string) => new Conflict(`A secret named ${name} already exists.`);
 
 function checkName(name: string | undefined) {
   if (name !== undefined && RESERVED_SECRET_NAME.test(name))
@@ -65,12 +65,12 @@ export function createSecretsService(db: Db, box: SecretBox) {
         if (isUniqueViolation(error)) throw taken(input.name ?? name);
         throw error;
       }
-      if (updated.length === 0) throw notFound('Secret not found');
+      if (updated.length === 0) throw new NotFound('Secret not found');
     },
 
     async remove(userId: string, name: string) {
       const deleted = await db.delete(customSecrets).where(mine(userId, name)).returning({ name: customSecrets.name });
-      if (deleted.length === 0) throw notFound('Secret not found');
+      if (deleted.length === 0) throw new NotFound('Secret not found');
     },
 
     /** Name → value, for a runtime's environment. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import { notFound, ValidationFailure } from '../../shared/http-error.ts';
+import { NotFound, ValidationFailure } from '../../shared/domain-errors.ts';
 import { requireUser, type Handlers } from '../../shared/operations.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import { findUser } from '../auth/index.ts';
@@ -213,7 +213,7 @@ export function createSettingsService(
       userId: string,
       input: { llm_model: string; llm_base_url?: string | null; llm_api_key?: string | null },
     ) {
-      if (config.appMode !== 'oss') throw notFound('Testing a model is for self-hosted installations');
+      if (config.appMode !== 'oss') throw new NotFound('Testing a model is for self-hosted installations');
       const row = await store.find(userId);
       const id = input.llm_model.trim();
       const baseUrl = input.llm_base_url?.trim() || null;
@@ -273,7 +273,7 @@ export function settingsHandlers(settings: SettingsService): Handlers {
   return {
     getSettings: async (ctx) => {
       const found = await settings.read(requireUser(ctx).id);
-      if (!found) throw notFound('Settings not found');
+      if (!found) throw new NotFound('Settings not found');
       return found;
     },
     saveSettings: async (ctx) => {

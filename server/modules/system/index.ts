@@ -1,5 +1,5 @@
 import type { Database } from '../../db/index.ts';
-import { HttpError } from '../../shared/http-error.ts';
+import { Unavailable } from '../../shared/domain-errors.ts';
 import type { Handlers } from '../../shared/operations.ts';
 
 export function systemHandlers(database: Database): Handlers {
@@ -9,7 +9,7 @@ export function systemHandlers(database: Database): Handlers {
       try {
         await database.ping();
       } catch {
-        throw new HttpError(503, 'Database unreachable');
+        throw new Unavailable('Database unreachable');
       }
       return { status: 'ok' };
     },

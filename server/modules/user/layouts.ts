@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { savedLayouts } from '../../db/schema.ts';
-import { HttpError, notFound, ValidationFailure } from '../../shared/http-error.ts';
+import { NotFound, TooLarge, ValidationFailure } from '../../shared/domain-errors.ts';
 
 /** A layout is flexlayout JSON; 256 KiB serialized is far above any real workspace (contract). */
 const MAX_LAYOUT_BYTES = 256 * 1024;
@@ -42,7 +42,7 @@ export function createLayouts(db: Db) {
     async save(userId: string, rawName: string, layout: Record<string, unknown>) {
       const name = layoutName(rawName);
       if (Buffer.byteLength(JSON.stringify(layout)) > MAX_LAYOUT_BYTES)
-        throw new HttpError(413, 'A layout may be at most 256 KiB.');
+        throw new TooLarge('A layout may be at most 256 KiB.');
       const values = { layout, updatedAt: new Date() };
       const [row] = await db
         .insert(savedLayouts)
@@ -58,7 +58,7 @@ export function createLayouts(db: Db) {
         .delete(savedLayouts)
         .where(and(eq(savedLayouts.userId, userId), eq(savedLayouts.name, layoutName(rawName))))
         .returning({ name: savedLayouts.name });
-      if (deleted.length === 0) throw notFound('Layout not found');
+      if (deleted.length === 0) throw new NotFound('Layout not found');
     },
   };
 }
