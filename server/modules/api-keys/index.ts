@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { apiKeys } from '../../db/schema.ts';
 import { Forbidden, NotFound, ValidationFailure } from '../../shared/domain-errors.ts';
-import { RawResponse, requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
+import { RawResponse, requireUser, type Handlers } from '../../shared/operations.ts';
 
 /** Every key starts so; it tells an API key from a session token at a glance (and to secret scanners). */
 export const API_KEY_PREFIX = 'atl_';
