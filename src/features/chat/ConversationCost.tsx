@@ -4,7 +4,7 @@ import type { ConversationStream } from '../../realtime/types.ts';
 import { useStreamSelector } from '../../realtime/use-stream-selector.ts';
 import { usd } from '../../rules/usd.ts';
 import { InHeader } from '../../ui/index.ts';
-import { sessionCost } from './session-cost.ts';
+import { sessionCost } from '../../../machines/open-conversation.ts';
 
 /** Spec §2: the credit indicator shows the open conversation's cost too, with usage's 4 decimals (hosted service). */
 export function ConversationCost({ stream }: { stream: ConversationStream }) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../openapi/types.ts';
-import { sessionCost } from './session-cost.ts';
+import { sessionCost } from '../../../machines/open-conversation.ts';
 
 const event = (id: number, cost?: number): Event =>
   ({
