@@ -2,12 +2,13 @@ import { assign, enqueueActions, sendTo, setup, type ActorRefFrom, type Snapshot
 import { agentMachine, agentStateOf, sendDisabled, type AgentState, type ConversationStatus } from './agent.ts';
 import { chatInputMachine, isEchoOf, type PendingMessage } from './chat-input.ts';
 import type { ConnectionStatus } from './connection.ts';
+import { forkMachine } from './fork.ts';
 import { notProvidedAction, notProvidedCallback } from './not-provided.ts';
 import { uploadMachine } from './upload.ts';
 import type { Event } from '../openapi/types.ts';
 
-// One open conversation's chat as one actor tree: the agent, the message box (chat-input) and
-// the upload are invoked children, and the facts one of them needs from another or from the
+// One open conversation's chat as one actor tree: the agent, the message box (chat-input), the
+// upload and the fork are invoked children, and the facts one of them needs from another or from the
 // outside travel as events through this parent, never through the views.
 //
 // - Every event the stream adds goes to the agent and the message box, in id order. The first
@@ -118,6 +119,7 @@ export const openConversationMachine = setup({
       agent: 'agent';
       chatInput: 'chatInput';
       upload: 'upload';
+      fork: 'fork';
       watchStream: 'watchStream';
       watchBalance: 'watchBalance';
     },
@@ -126,6 +128,7 @@ export const openConversationMachine = setup({
     agent: agentMachine,
     chatInput: chatInputMachine,
     upload: uploadMachine,
+    fork: forkMachine,
     /** Reports the stream: its events so far at once (the history), then each new tail, and the socket's status when it changes. */
     watchStream: notProvidedCallback<StreamReport>('watchStream'),
     /** Reports the credits balance in dollars (null in oss mode) at once and whenever it changes. */
@@ -215,6 +218,7 @@ export const openConversationMachine = setup({
         }),
       },
     },
+    { id: 'fork', systemId: 'fork', src: 'fork' },
     { id: 'watchBalance', src: 'watchBalance' },
     { id: 'watchStream', src: 'watchStream' },
   ],
@@ -302,3 +306,5 @@ export const selectChatInput = (snapshot: OpenConversationSnapshot) =>
   snapshot.children.chatInput as ActorRefFrom<typeof chatInputMachine>;
 export const selectUpload = (snapshot: OpenConversationSnapshot) =>
   snapshot.children.upload as ActorRefFrom<typeof uploadMachine>;
+export const selectFork = (snapshot: OpenConversationSnapshot) =>
+  snapshot.children.fork as ActorRefFrom<typeof forkMachine>;

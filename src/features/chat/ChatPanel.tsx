@@ -78,7 +78,7 @@ function ChatView({ stream, conversation, onRefresh, onStart }: ChatPanelProps) 
   const feedbackEnabled = useClientConfig()?.APP_MODE === 'saas';
   const [dragging, setDragging] = useState(false);
   const { launch, remember, tasks: launchTasks } = useMicroagentLaunch(conversation);
-  const fork = useFork(conversation.conversation_id);
+  const fork = useFork();
   const memory = useMemo(
     () => (remember ? { onRemember: remember, tasks: launchTasks } : null),
     [remember, launchTasks],

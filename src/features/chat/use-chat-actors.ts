@@ -1,4 +1,5 @@
 import { QueryObserver, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
 import { createContext, useContext, useState } from 'react';
@@ -9,6 +10,7 @@ import {
   openConversationMachine,
   selectAgent,
   selectChatInput,
+  selectFork,
   selectUpload,
   type OpenConversationActor,
   type StreamReport,
@@ -20,6 +22,7 @@ import { requests, tokenStore } from '../../app/services.ts';
 import type { ConnectionStatus, ConversationStream } from '../../realtime/types.ts';
 import { toast } from '../../ui/index.ts';
 import { isRecent, playFinishSound } from './finish-sound.ts';
+import { forkLogic } from './fork-actor.ts';
 import { keepUnsent, readUnsent } from './unsent-messages.ts';
 import { uploadFilesActor } from './upload-request.ts';
 import type { ClientAction, Conversation } from '../../../openapi/types.ts';
@@ -101,6 +104,8 @@ const watchBalance = (queryClient: ReturnType<typeof useQueryClient>) =>
 /** The open conversation's chat tree, bound to the stream, the API and the browser. */
 export function useChatTree(stream: ConversationStream, conversation: Conversation): OpenConversationActor {
   const queryClient = useQueryClient();
+  // Not useNavigate: the chat renders without a router in its component tests, which never fork.
+  const router = useRouter({ warn: false });
   // Given once: the route mounts the chat anew for each conversation.
   const [logic] = useState(() =>
     openConversationMachine.provide({
@@ -144,6 +149,9 @@ export function useChatTree(stream: ConversationStream, conversation: Conversati
             },
           },
         }),
+        fork: forkLogic(conversation.conversation_id, (forkId) => {
+          void router.navigate({ to: '/experiment/conversations/$conversationId', params: { conversationId: forkId } });
+        }),
         watchStream: watchStream(stream),
         watchBalance: watchBalance(queryClient),
       },
@@ -175,14 +183,15 @@ export function useChatTree(stream: ConversationStream, conversation: Conversati
 /** The open conversation's chat tree, for the chat's components. */
 export const ChatTreeContext = createContext<OpenConversationActor | null>(null);
 
-/** The chat's actors: the agent, the message box and the upload of the open conversation. */
+/** The chat's actors: the agent, the message box, the upload and the fork of the open conversation. */
 export function useChatActors() {
   const tree = useContext(ChatTreeContext);
   if (!tree) throw new Error('useChatActors: no chat tree above');
   const agent = useSelector(tree, selectAgent);
   const chatInput = useSelector(tree, selectChatInput);
   const upload = useSelector(tree, selectUpload);
-  return { tree, agent, chatInput, upload };
+  const fork = useSelector(tree, selectFork);
+  return { tree, agent, chatInput, upload, fork };
 }
 
 export type ChatActors = ReturnType<typeof useChatActors>;
