@@ -59,7 +59,7 @@ function Suggestions({ conversation }: { conversation: Conversation }) {
 /** The chat of an open conversation: status, the events, the agent's controls and the message box; files can be dropped on it. */
 export function ChatPanel(props: ChatPanelProps) {
   const tree = useChatTree(props.stream, props.conversation);
-  // The conversation's status is the parent's record's: the tree hears when it changes.
+  // The record is the workspace's conversation machine's, outside this tree: its status is handed in as it changes.
   const status = props.conversation.status;
   useEffect(() => tree.send({ type: 'CONVERSATION_STATUS_CHANGED', status }), [tree, status]);
   return (
