@@ -11,7 +11,15 @@ import {
   type OpenConversationInput,
 } from '../../machines/open-conversation.ts';
 import { uploadMachine } from '../../machines/upload.ts';
-import { Coverage, coverageInspector, describePath, serializeEvent, withoutPrefixPaths } from './model-paths.ts';
+import {
+  Coverage,
+  coverageInspector,
+  describePath,
+  serializeEvent,
+  stateText,
+  withoutPrefixPaths,
+  type PathStep,
+} from './model-paths.ts';
 import type { Event } from '../../openapi/types.ts';
 
 // The parent's graph is the graph of the whole tree: a state is the parent's together with its
@@ -267,12 +275,22 @@ let pathCount = 0;
 describe.each(Object.entries(families))('open conversation tree: %s', (_family, family) => {
   const paths = withoutPrefixPaths(treePaths(family) as never) as unknown as StatePath<TreeState, Step>[];
   pathCount += paths.length;
-  it.each(paths.map((path) => [describePath(path as never), path] as const))('%s', (_name, path) => {
-    const tree = startTree(coverageInspector(openConversationMachine, coverage));
+  it.each(paths.map((path) => [describePath(path as never), path] as const))('%s', (name, path) => {
+    let guards: string[] = [];
+    const tree = startTree(coverageInspector(openConversationMachine, coverage, (guard) => guards.push(guard)));
+    const recorded: PathStep[] = [];
     for (const { event, state } of path.steps.slice(1)) {
       const before = summarize(tree);
       tree.effects.length = 0;
+      guards = [];
       tree.send(event);
+      const { type, to, ...detail } = event;
+      recorded.push({
+        event: to ? `${to}:${type}` : type,
+        detail: JSON.stringify(detail).slice(0, 120),
+        guards,
+        state: stateText(tree.actor.getSnapshot().value),
+      });
       expect(summarize(tree)).toEqual(state.summary);
       expectStep(
         event,
@@ -281,6 +299,7 @@ describe.each(Object.entries(families))('open conversation tree: %s', (_family, 
         tree.effects.map((effect) => effect.name),
       );
     }
+    coverage.paths.push({ name, steps: recorded });
     tree.actor.stop();
   });
 });
