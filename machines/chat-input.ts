@@ -273,4 +273,5 @@ export const selectCanSend = (snapshot: ChatInputSnapshot) =>
   snapshot.context.text.trim() !== '' && !snapshot.context.busy && !insufficientCredits(snapshot.context.balance);
 /** The red banner: 'Insufficient Credits: Your balance is $X…' shows while the balance is critical. */
 export const selectInsufficientCredits = (snapshot: ChatInputSnapshot) => insufficientCredits(snapshot.context.balance);
+export const selectBalance = (snapshot: ChatInputSnapshot) => snapshot.context.balance;
 export const selectNotice = (snapshot: ChatInputSnapshot) => snapshot.context.notice;

@@ -1,6 +1,6 @@
 import { assign, setup, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import type { components } from '../openapi/schema.d.ts';
-import { notProvidedAction, notProvidedCallback, notProvidedPromise } from './not-provided.ts';
+import { notProvidedAction, notProvidedPromise } from './not-provided.ts';
 import { isServerRejection } from './notice.ts';
 
 // The DevOps tab (spec §4 DevOps agent, §8 DevOps errors and call mapping).
@@ -72,11 +72,11 @@ interface DevopsContext {
   progress: DevopsMessage[];
 }
 
-/** Sent by the watchProgress actor: the turn's progress lines so far. */
-export type DevopsProgressEvent = { type: 'PROGRESS'; messages: DevopsMessage[] };
-
 export type DevopsEvent =
-  { type: 'RUNTIME_READY' } | { type: 'SEND'; text: string; files?: readonly File[]; at: string } | DevopsProgressEvent;
+  { type: 'RUNTIME_READY' } | { type: 'SEND'; text: string; files?: readonly File[]; at: string };
+
+/** How often the session's history is read for progress while a message is answered. */
+export const PROGRESS_POLL_MS = 2_000;
 
 const localId = (context: DevopsContext) => `local-${context.added + 1}`;
 const failureOf = (step: DevopsFailureStep) => (context: DevopsContext, error: unknown) => ({
@@ -98,8 +98,8 @@ export const devopsMachine = setup({
     execute: notProvidedPromise<DevopsReply, { sessionId: string; message: string }>('execute'),
     /** The attached files into the conversation's workspace; answers the message that names them. */
     uploadFiles: notProvidedPromise<string, DevopsSend>('uploadFiles'),
-    /** Reads the session's history while a message is answered; sends PROGRESS (see progressOf). */
-    watchProgress: notProvidedCallback<DevopsProgressEvent, { sessionId: string; message: string }>('watchProgress'),
+    /** The session's history, read for the progress of the message being answered (see progressOf). */
+    readProgress: notProvidedPromise<DevopsHistory, { sessionId: string }>('readProgress'),
   },
   actions: {
     /** The 'Failed to upload files' toast. */
@@ -151,7 +151,9 @@ export const devopsMachine = setup({
       outgoing: null,
       progress: [],
     })),
-    keepProgress: assign((_, messages: DevopsMessage[]) => ({ progress: messages })),
+    keepProgress: assign(({ context }, history: DevopsHistory) => ({
+      progress: progressOf(history.messages, context.outgoing?.text ?? ''),
+    })),
     failInitialize: assign(({ context }, error: unknown) => failureOf('initialize')(context, error)),
     /** The reply to 'start' failed, or to the user's message. */
     failSend: assign(({ context }, error: unknown) =>
@@ -173,6 +175,7 @@ export const devopsMachine = setup({
     hasContent: (_, send: DevopsSend) => send.text.trim() !== '' || send.files.length > 0,
     hasFiles: ({ context }) => (context.outgoing?.files.length ?? 0) > 0,
   },
+  delays: { progressPoll: PROGRESS_POLL_MS },
 }).createMachine({
   id: 'devops',
   context: ({ input }) => ({
@@ -247,31 +250,38 @@ export const devopsMachine = setup({
       },
     },
     sending: {
-      on: { PROGRESS: { actions: { type: 'keepProgress', params: ({ event }) => event.messages } } },
-      invoke: [
-        {
-          id: 'watchProgress',
-          src: 'watchProgress',
-          input: ({ context }) => ({ sessionId: context.sessionId, message: context.outgoing?.text ?? '' }),
+      invoke: {
+        id: 'execute',
+        src: 'execute',
+        input: ({ context }) => ({ sessionId: context.sessionId, message: context.outgoing?.text ?? '' }),
+        onDone: [
+          {
+            guard: { type: 'isComplete', params: ({ event }) => event.output },
+            target: 'complete',
+            actions: { type: 'keepReply', params: ({ event }) => event.output },
+          },
+          { target: 'ready', actions: { type: 'keepReply', params: ({ event }) => event.output } },
+        ],
+        onError: {
+          target: 'ready',
+          actions: { type: 'failSend', params: ({ event }: { event: ErrorActorEvent }) => event.error },
         },
-        {
-          id: 'execute',
-          src: 'execute',
-          input: ({ context }) => ({ sessionId: context.sessionId, message: context.outgoing?.text ?? '' }),
-          onDone: [
-            {
-              guard: { type: 'isComplete', params: ({ event }) => event.output },
-              target: 'complete',
-              actions: { type: 'keepReply', params: ({ event }) => event.output },
-            },
-            { target: 'ready', actions: { type: 'keepReply', params: ({ event }) => event.output } },
-          ],
-          onError: {
-            target: 'ready',
-            actions: { type: 'failSend', params: ({ event }: { event: ErrorActorEvent }) => event.error },
+      },
+      // The progress is read every 2 s until the reply comes.
+      initial: 'waiting',
+      states: {
+        waiting: { after: { progressPoll: { target: 'reading' } } },
+        reading: {
+          invoke: {
+            id: 'readProgress',
+            src: 'readProgress',
+            input: ({ context }) => ({ sessionId: context.sessionId }),
+            onDone: { target: 'waiting', actions: { type: 'keepProgress', params: ({ event }) => event.output } },
+            // The reply's own call reports failures; a missed reading only delays the progress.
+            onError: { target: 'waiting' },
           },
         },
-      ],
+      },
     },
     complete: {},
   },

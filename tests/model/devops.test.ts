@@ -55,14 +55,19 @@ const events = (snapshot: AnyMachineSnapshot): AnyEventObject[] => [
         { type: 'SEND', text: '', files: [file], at },
       ]
     : []),
-  { type: 'PROGRESS', messages: [message('Deploying web-1…', 'agent')] },
+  { type: 'xstate.after.progressPoll.devops.sending.waiting' },
+  {
+    type: 'xstate.done.actor.readProgress',
+    output: history([message('yes, deploy', 'user'), message('Deploying web-1…', 'agent')]),
+  },
+  { type: 'xstate.error.actor.readProgress', error: new TypeError('Failed to fetch') },
   { type: 'xstate.done.actor.uploadFiles', output: 'I attached app.yaml.' },
   { type: 'xstate.error.actor.uploadFiles', error: new Error('413') },
 ];
 
 const fakes: FakeSideEffects = {
-  promises: ['loadHistory', 'execute', 'uploadFiles'],
-  callbacks: { watchProgress: ['PROGRESS'] },
+  promises: ['loadHistory', 'execute', 'uploadFiles', 'readProgress'],
+  callbacks: {},
   actions: ['announceUploadFailure'],
 };
 
@@ -85,10 +90,21 @@ function expectStep({ event, before, after, effects, started }: StepRecord) {
     case 'xstate.error.actor.loadHistory':
       expect(added).toEqual([expect.objectContaining({ kind: 'failure', step: 'initialize' })]);
       break;
-    case 'PROGRESS':
+    case 'xstate.after.progressPoll.devops.sending.waiting':
+      // Every 2 s while the message is answered, the history is read for its progress.
+      expect(started).toEqual([{ src: 'readProgress', input: { sessionId: 'conv-1' } }]);
+      break;
+    case 'xstate.done.actor.readProgress':
       // Shown beside the entries while the message is answered; the reply (or its failure) ends it.
-      expect(after.context.progress).toEqual((event as AnyEventObject).messages);
+      expect(after.context.progress).toEqual(
+        progressOf((event as AnyEventObject).output.messages, before.context.outgoing?.text ?? ''),
+      );
       expect(added).toEqual([]);
+      break;
+    case 'xstate.error.actor.readProgress':
+      // A missed reading only delays the progress.
+      expect(after.context.progress).toEqual(before.context.progress);
+      expect(after.matches({ sending: 'waiting' })).toBe(true);
       break;
     case 'xstate.error.actor.execute':
       expect(after.context.progress).toEqual([]);
@@ -149,6 +165,10 @@ describe('DevOps tab machine, every edge of its graph', () => {
 });
 
 describe('DevOps progress', () => {
+  it('is read every 2 s, a named delay', () => {
+    expect(devopsMachine.implementations.delays).toEqual({ progressPoll: 2000 });
+  });
+
   it('is the agent’s lines after the user’s latest row with the message sent', () => {
     const rows = [
       message('start', 'user'),

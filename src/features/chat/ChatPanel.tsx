@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { Suspense, useCallback, useMemo, useState, type DragEvent } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectAwaitingConfirmation, selectSuggestionsShown, selectTyping } from '../../../machines/agent.ts';
 import { selectPending } from '../../../machines/chat-input.ts';
@@ -14,9 +14,8 @@ import { MessageList } from './MessageList.tsx';
 import { downloadTrajectory } from './requests.ts';
 import { hasGitTarget, suggestionPrompt, type SuggestionKind } from '../../rules/git-suggestions.ts';
 import { StatusBar } from './StatusBar.tsx';
-import { useChatActors, type ChatActors } from './use-chat-actors.ts';
+import { ChatTreeContext, useChatActors, useChatTree } from './use-chat-actors.ts';
 import { ConversationCost } from './ConversationCost.tsx';
-import { useFinishSound } from './use-finish-sound.ts';
 import type { Conversation } from '../../../openapi/types.ts';
 
 // The modal loads with the launch machine, on the first 'Remember in a microagent'.
@@ -36,13 +35,14 @@ export interface ChatPanelProps {
 const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
 
 /** Push-to-branch and create-PR: sent as a message through the message box (optimistic like any other), keeping the draft. */
-function Suggestions({ actors, conversation }: { actors: ChatActors; conversation: Conversation }) {
+function Suggestions({ conversation }: { conversation: Conversation }) {
   const { t } = useTranslation('chat');
-  const shown = useSelector(actors.agent, selectSuggestionsShown);
+  const { agent, chatInput } = useChatActors();
+  const shown = useSelector(agent, selectSuggestionsShown);
   if (!shown || !hasGitTarget(conversation)) return null;
   const suggest = (kind: SuggestionKind) => {
     const prompt = suggestionPrompt(kind, conversation);
-    actors.chatInput.send({ type: 'SUBMIT_TEXT', text: t(prompt.key, prompt.params), at: new Date().toISOString() });
+    chatInput.send({ type: 'SUBMIT_TEXT', text: t(prompt.key, prompt.params), at: new Date().toISOString() });
   };
   return (
     <div className={styles.suggestions} role="group" aria-label={t('suggestions.label')}>
@@ -57,18 +57,28 @@ function Suggestions({ actors, conversation }: { actors: ChatActors; conversatio
 }
 
 /** The chat of an open conversation: status, the events, the agent's controls and the message box; files can be dropped on it. */
-export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPanelProps) {
+export function ChatPanel(props: ChatPanelProps) {
+  const tree = useChatTree(props.stream, props.conversation);
+  // The record is the workspace's conversation machine's, outside this tree: its status is handed in as it changes.
+  const status = props.conversation.status;
+  useEffect(() => tree.send({ type: 'CONVERSATION_STATUS_CHANGED', status }), [tree, status]);
+  return (
+    <ChatTreeContext.Provider value={tree}>
+      <ChatView {...props} />
+    </ChatTreeContext.Provider>
+  );
+}
+
+function ChatView({ stream, conversation, onRefresh, onStart }: ChatPanelProps) {
   const { t } = useTranslation('chat');
-  const actors = useChatActors(stream, conversation);
-  const { agent, chatInput, upload } = actors;
-  useFinishSound(agent, stream);
+  const { agent, chatInput, upload } = useChatActors();
   const pending = useSelector(chatInput, selectPending);
   const awaitingConfirmation = useSelector(agent, selectAwaitingConfirmation);
   const typing = useSelector(agent, selectTyping);
   const feedbackEnabled = useClientConfig()?.APP_MODE === 'saas';
   const [dragging, setDragging] = useState(false);
   const { launch, remember, tasks: launchTasks } = useMicroagentLaunch(conversation);
-  const fork = useFork(conversation.conversation_id);
+  const fork = useFork();
   const memory = useMemo(
     () => (remember ? { onRemember: remember, tasks: launchTasks } : null),
     [remember, launchTasks],
@@ -128,8 +138,8 @@ export function ChatPanel({ stream, conversation, onRefresh, onStart }: ChatPane
         </p>
       )}
       <div className={styles.footer}>
-        <Suggestions actors={actors} conversation={conversation} />
-        <MessageBox actors={actors} />
+        <Suggestions conversation={conversation} />
+        <MessageBox />
       </div>
       {dragging && (
         <div className={styles.dropOverlay} aria-hidden="true">

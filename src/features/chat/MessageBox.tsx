@@ -7,6 +7,7 @@ import {
   enterKeyIntent,
   selectCanSend,
   selectImages,
+  selectBalance,
   selectInsufficientCredits,
   selectText,
 } from '../../../machines/chat-input.ts';
@@ -14,7 +15,7 @@ import { selectIsUploading, selectProgress, selectUploadError } from '../../../m
 import { Button } from '../../ui/index.ts';
 import { messageTextarea } from '../../ui/message-input.css.ts';
 import * as styles from './chat.css.ts';
-import type { ChatActors } from './use-chat-actors.ts';
+import { useChatActors, type ChatActors } from './use-chat-actors.ts';
 
 const now = () => new Date().toISOString();
 
@@ -52,9 +53,10 @@ function UploadStatus({ upload }: { upload: ChatActors['upload'] }) {
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line, Enter while composing (IME) does nothing; up to 6 rows. */
-export function MessageBox({ actors }: { actors: ChatActors }) {
+export function MessageBox() {
   const { t, i18n } = useTranslation('chat');
-  const { agent, chatInput, upload, balance } = actors;
+  const { agent, chatInput, upload } = useChatActors();
+  const balance = useSelector(chatInput, selectBalance);
   const text = useSelector(chatInput, selectText);
   const images = useSelector(chatInput, selectImages);
   const canSend = useSelector(chatInput, selectCanSend);

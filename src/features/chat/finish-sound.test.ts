@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentFinished, isRecent } from './finish-sound.ts';
+import { agentFinished } from '../../../machines/open-conversation.ts';
+import { isRecent } from './finish-sound.ts';
 
 describe('the finish sound', () => {
   it('sounds when a running agent finishes or waits for the user, and not otherwise', () => {

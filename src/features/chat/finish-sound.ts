@@ -1,11 +1,5 @@
-import type { AgentState } from '../../../machines/agent.ts';
-
 /** The spec's volume for the finish sound. */
 export const FINISH_SOUND_VOLUME = 0.5;
-
-/** The agent finished its work: it was running and now is done or waits for the user. */
-export const agentFinished = (previous: AgentState | null, next: AgentState | null) =>
-  previous === 'RUNNING' && (next === 'FINISHED' || next === 'AWAITING_USER_INPUT');
 
 /** How old the finishing event may be: older ones are history replayed on opening the conversation. */
 const RECENT_MS = 30_000;

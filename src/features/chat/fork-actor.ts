@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { createActor, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
 import { forkMachine, type ForkRequest } from '../../../machines/fork.ts';
 import { errorText } from '../../api/errors.ts';
 import { queryKeys } from '../../api/queries.ts';
@@ -7,11 +7,9 @@ import { queryClient } from '../../app/services.ts';
 import { toast } from '../../ui/index.ts';
 import { chatRequests } from './requests.ts';
 
-export { selectBusy, selectEditing } from '../../../machines/fork.ts';
-
-/** The fork machine of one open conversation, started: forks through the API, then opens the new conversation. */
-export function startFork(conversationId: string, openConversation: (forkId: string) => void) {
-  const logic = forkMachine.provide({
+/** The fork machine of one open conversation: forks through the API, then opens the new conversation. */
+export function forkLogic(conversationId: string, openConversation: (forkId: string) => void) {
+  return forkMachine.provide({
     actors: {
       fork: fromPromise(async ({ input }: { input: ForkRequest }) => {
         const forked = await chatRequests.fork(conversationId, {
@@ -34,7 +32,4 @@ export function startFork(conversationId: string, openConversation: (forkId: str
         ),
     },
   });
-  return createActor(logic).start();
 }
-
-export type ForkActor = ReturnType<typeof startFork>;

@@ -1,6 +1,5 @@
-import { isEchoOf, type PendingMessage } from '../../../machines/chat-input.ts';
+import type { PendingMessage } from '../../../machines/chat-input.ts';
 import { UNSENT_MESSAGES_PREFIX } from '../../app/local-data.ts';
-import type { Event } from '../../../openapi/types.ts';
 
 // A message stays in the browser until the server has echoed it, so a reload (or a server
 // restart that lost it) never loses what the user wrote: it comes back into the message box.
@@ -24,20 +23,13 @@ export function keepUnsent(
   else storage.setItem(keyOf(conversationId), JSON.stringify(pending));
 }
 
-/**
- * The text of the messages a previous visit sent that `history` has no echo of (they never
- * reached the agent), to put back in the box; the stored entry is consumed.
- */
-export function takeUnsent(conversationId: string, history: readonly Event[], storage: Storage = localStorage): string {
+/** The messages an earlier visit kept (the chat puts back those the history never echoed). */
+export function readUnsent(conversationId: string, storage: Storage = localStorage): PendingMessage[] {
   let stored: unknown;
   try {
     stored = JSON.parse(storage.getItem(keyOf(conversationId)) ?? '[]');
   } catch {
     stored = [];
   }
-  storage.removeItem(keyOf(conversationId));
-  const unsent = (Array.isArray(stored) ? stored.filter(isPending) : []).filter(
-    (message) => !history.some((event) => isEchoOf(event, message)),
-  );
-  return unsent.map((message) => message.content).join('\n\n');
+  return Array.isArray(stored) ? stored.filter(isPending) : [];
 }

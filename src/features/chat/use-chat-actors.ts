@@ -1,28 +1,34 @@
-import { useQuery } from '@tanstack/react-query';
+import { QueryObserver, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import i18next from 'i18next';
-import { useEffect, useState } from 'react';
-import { toast } from '../../ui/index.ts';
-import { agentMachine, selectSendDisabled } from '../../../machines/agent.ts';
+import { createContext, useContext, useState } from 'react';
+import { fromCallback, type EventObject } from 'xstate';
+import { agentMachine } from '../../../machines/agent.ts';
+import { chatInputMachine, type AttachedImage, type PendingMessage } from '../../../machines/chat-input.ts';
 import {
-  chatInputMachine,
-  selectHasPending,
-  type AttachedImage,
-  type PendingMessage,
-} from '../../../machines/chat-input.ts';
-import { imageTypeOf, selectIsUploading, uploadMachine, type FileLike } from '../../../machines/upload.ts';
-import { currentUserQuery } from '../../api/queries.ts';
-import { useClientConfig } from '../../app/hooks.ts';
+  openConversationMachine,
+  selectAgent,
+  selectChatInput,
+  selectFork,
+  selectUpload,
+  type OpenConversationActor,
+  type StreamReport,
+} from '../../../machines/open-conversation.ts';
+import { imageTypeOf, uploadMachine, type FileLike } from '../../../machines/upload.ts';
+import { configQuery, currentUserQuery, settingsQuery } from '../../api/queries.ts';
 import { keepDraft, readDraft } from '../../app/local-data.ts';
 import { requests, tokenStore } from '../../app/services.ts';
 import type { ConnectionStatus, ConversationStream } from '../../realtime/types.ts';
-import { keepUnsent, takeUnsent } from './unsent-messages.ts';
+import { toast } from '../../ui/index.ts';
+import { isRecent, playFinishSound } from './finish-sound.ts';
+import { forkLogic } from './fork-actor.ts';
+import { keepUnsent, readUnsent } from './unsent-messages.ts';
 import { uploadFilesActor } from './upload-request.ts';
 import type { ClientAction, Conversation } from '../../../openapi/types.ts';
 
-// The chat's three machines for one open conversation, wired to the stream: every new event goes
-// to the agent and the message box; the facts each needs (credits, upload, socket, conversation
-// status) follow the others.
+// The chat's actor tree for one open conversation (machines/open-conversation.ts), given its side
+// effects once, where the chat mounts: the socket, the API, the Query cache, storage and toasts.
 
 /** Makes optimistic message ids unique across visits of the same conversation. */
 const PAGE_LOAD_ID = Date.now().toString(36);
@@ -46,146 +52,142 @@ export function messageAction(message: PendingMessage, images: readonly Attached
   return { action: 'message', id: message.id, source: 'user', timestamp: message.timestamp, args };
 }
 
-/** Credits in dollars in saas mode; null in oss mode (no credits). */
-function useBalance(): number | null {
-  const config = useClientConfig();
-  const saas = config?.APP_MODE === 'saas';
-  const user = useQuery({ ...currentUserQuery(requests), enabled: saas }).data;
-  return saas ? (user?.credits.balance ?? null) : null;
-}
-
-export function useChatActors(stream: ConversationStream, conversation: Conversation) {
-  // Each machine is given its implementations once: `provide` builds the machine anew, too much for every render.
-  const [agentLogic] = useState(() =>
-    agentMachine.provide({
-      actions: {
-        requestAgentState: (_, params) => stream.send({ action: 'change_agent_state', args: params }),
-        announceError: (_, notice) => {
-          toast.error(notice.kind === 'server' ? notice.text : i18next.t('chat:agent.unknownErrorToast'));
-        },
-      },
-    }),
-  );
-  const agent = useActorRef(agentLogic);
-  const [chatInputLogic] = useState(() =>
-    chatInputMachine.provide({
-      actions: {
-        sendMessage: (_, { message, images }) => stream.send(messageAction(message, images)),
-        announceInsufficientCredits: () => {
-          toast.error(i18next.t('chat:input.insufficientCredits'));
-        },
-        announceSendFailure: () => {
-          toast.error(i18next.t('chat:input.sendFailed'));
-        },
-        keepDraft: (_, text) => keepDraft(`chat.${stream.conversationId}`, text),
-      },
-    }),
-  );
-  const chatInput = useActorRef(chatInputLogic, {
-    input: { idPrefix: `${stream.conversationId}-${PAGE_LOAD_ID}`, draft: readDraft(`chat.${stream.conversationId}`) },
-  });
-  const [uploadLogic] = useState(() =>
-    uploadMachine.provide({
-      actors: {
-        uploadFiles: uploadFilesActor({ conversationId: conversation.conversation_id, readToken: tokenStore.read }),
-      },
-      actions: {
-        attachImages: (_, files) => {
-          void Promise.all(files.map(readAsDataUrl)).then((images) =>
-            chatInput.send({ type: 'IMAGES_ATTACHED', images }),
-          );
-        },
-        announceSkipped: (_, skipped) => {
-          toast.error(i18next.t('chat:upload.skipped', { name: skipped.name, reason: skipped.reason }));
-        },
-        announceUploaded: (_, result) => stream.send({ action: 'files_uploaded', args: result }),
-        announceFailure: () => {
-          toast.error(i18next.t('chat:upload.failed'));
-        },
-      },
-    }),
-  );
-  const upload = useActorRef(uploadLogic);
-
-  // Messages not echoed yet stay in the browser; once the history is in (the socket is connected),
-  // those a previous visit sent that never reached the agent come back into the box.
-  useEffect(() => {
-    let restored = false;
-    const restoreOnce = () => {
-      if (restored || stream.getSnapshot().connection !== 'CONNECTED') return;
-      restored = true;
-      const unsent = takeUnsent(stream.conversationId, stream.getSnapshot().events);
-      const draft = chatInput.getSnapshot().context.text;
-      if (unsent) chatInput.send({ type: 'TEXT_CHANGED', text: [unsent, draft].filter(Boolean).join('\n\n') });
-    };
-    const stopRestoring = stream.subscribe(restoreOnce);
-    restoreOnce();
-    let kept = chatInput.getSnapshot().context.pending;
-    const keeping = chatInput.subscribe((snapshot) => {
-      if (snapshot.context.pending === kept) return;
-      kept = snapshot.context.pending;
-      keepUnsent(stream.conversationId, kept);
-    });
-    return () => {
-      stopRestoring();
-      keeping.unsubscribe();
-    };
-  }, [stream, chatInput]);
-
-  // Every event newer than the last one forwarded (older pages loaded later are history); those
-  // the chat opened with are history too, the ones after them live.
-  useEffect(() => {
+/** The stream's events (those it holds at once, then each newer tail: older pages loaded later are history) and the socket's status when it changes. */
+const watchStream = (stream: ConversationStream) =>
+  fromCallback<EventObject, void, StreamReport>(({ sendBack }) => {
     let lastForwarded = -1;
-    const forward = (live: boolean) => {
-      // The events ascend by id: only the tail past the last one forwarded is looked at, however long the history.
-      const { events } = stream.getSnapshot();
-      let first = events.length;
-      while (first > 0 && (events[first - 1]?.id ?? -1) > lastForwarded) first -= 1;
-      for (const event of events.slice(first)) {
-        lastForwarded = event.id;
-        agent.send({ type: 'EVENT_RECEIVED', event, live });
-        chatInput.send({ type: 'EVENT_RECEIVED', event });
-      }
-    };
-    forward(false);
-    return stream.subscribe(() => forward(true));
-  }, [stream, agent, chatInput]);
-
-  const balance = useBalance();
-  useEffect(() => {
-    agent.send({ type: 'CREDITS_CHANGED', balance });
-    chatInput.send({ type: 'CREDITS_CHANGED', balance });
-    upload.send({ type: 'CREDITS_CHANGED', balance });
-  }, [balance, agent, chatInput, upload]);
-
-  const uploading = useSelector(upload, selectIsUploading);
-  useEffect(() => agent.send({ type: 'UPLOADING_CHANGED', uploading }), [uploading, agent]);
-
-  const optimisticPending = useSelector(chatInput, selectHasPending);
-  useEffect(() => agent.send({ type: 'OPTIMISTIC_CHANGED', pending: optimisticPending }), [optimisticPending, agent]);
-
-  // Told when it changes, not with every event the stream publishes.
-  useEffect(() => {
+    let opened = false;
     let reported: ConnectionStatus | null = null;
     const report = () => {
-      const { connection } = stream.getSnapshot();
-      if (connection === reported) return;
-      reported = connection;
-      agent.send({ type: 'CONNECTION_CHANGED', connection });
+      // The events ascend by id: only the tail past the last one forwarded is looked at, however long the history.
+      const { events, connection } = stream.getSnapshot();
+      let first = events.length;
+      while (first > 0 && (events[first - 1]?.id ?? -1) > lastForwarded) first -= 1;
+      const fresh = events.slice(first);
+      if (fresh.length > 0 || !opened) {
+        opened = true;
+        lastForwarded = fresh.at(-1)?.id ?? lastForwarded;
+        sendBack({ type: 'EVENTS_RECEIVED', events: fresh });
+      }
+      if (connection !== reported) {
+        reported = connection;
+        sendBack({ type: 'CONNECTION_CHANGED', connection });
+      }
     };
     report();
     return stream.subscribe(report);
-  }, [stream, agent]);
+  });
 
-  useEffect(
-    () => agent.send({ type: 'CONVERSATION_STATUS_CHANGED', status: conversation.status }),
-    [conversation.status, agent],
+/** Credits in dollars in saas mode, null in oss mode (no credits), from the Query cache as it changes. */
+const watchBalance = (queryClient: ReturnType<typeof useQueryClient>) =>
+  fromCallback<EventObject, void, { type: 'CREDITS_CHANGED'; balance: number | null }>(({ sendBack }) => {
+    const config = new QueryObserver(queryClient, configQuery(requests));
+    const user = new QueryObserver(queryClient, { ...currentUserQuery(requests), enabled: false });
+    let told: number | null = null;
+    const report = () => {
+      const saas = config.getCurrentResult().data?.APP_MODE === 'saas';
+      user.setOptions({ ...currentUserQuery(requests), enabled: saas });
+      const balance = saas ? (user.getCurrentResult().data?.credits.balance ?? null) : null;
+      if (balance === told) return;
+      told = balance;
+      sendBack({ type: 'CREDITS_CHANGED', balance });
+    };
+    const stopConfig = config.subscribe(report);
+    const stopUser = user.subscribe(report);
+    report();
+    return () => {
+      stopConfig();
+      stopUser();
+    };
+  });
+
+/** The open conversation's chat tree, bound to the stream, the API and the browser. */
+export function useChatTree(stream: ConversationStream, conversation: Conversation): OpenConversationActor {
+  const queryClient = useQueryClient();
+  // Not useNavigate: the chat renders without a router in its component tests, which never fork.
+  const router = useRouter({ warn: false });
+  // Given once: the route mounts the chat anew for each conversation.
+  const [logic] = useState(() =>
+    openConversationMachine.provide({
+      actors: {
+        agent: agentMachine.provide({
+          actions: {
+            requestAgentState: (_, params) => stream.send({ action: 'change_agent_state', args: params }),
+            announceError: (_, notice) => {
+              toast.error(notice.kind === 'server' ? notice.text : i18next.t('chat:agent.unknownErrorToast'));
+            },
+          },
+        }),
+        chatInput: chatInputMachine.provide({
+          actions: {
+            sendMessage: (_, { message, images }) => stream.send(messageAction(message, images)),
+            announceInsufficientCredits: () => {
+              toast.error(i18next.t('chat:input.insufficientCredits'));
+            },
+            announceSendFailure: () => {
+              toast.error(i18next.t('chat:input.sendFailed'));
+            },
+            keepDraft: (_, text) => keepDraft(`chat.${stream.conversationId}`, text),
+          },
+        }),
+        upload: uploadMachine.provide({
+          actors: {
+            uploadFiles: uploadFilesActor({ conversationId: conversation.conversation_id, readToken: tokenStore.read }),
+          },
+          actions: {
+            attachImages: ({ system }, files) => {
+              void Promise.all(files.map(readAsDataUrl)).then((images) =>
+                system.get('chatInput')?.send({ type: 'IMAGES_ATTACHED', images }),
+              );
+            },
+            announceSkipped: (_, skipped) => {
+              toast.error(i18next.t('chat:upload.skipped', { name: skipped.name, reason: skipped.reason }));
+            },
+            announceUploaded: (_, result) => stream.send({ action: 'files_uploaded', args: result }),
+            announceFailure: () => {
+              toast.error(i18next.t('chat:upload.failed'));
+            },
+          },
+        }),
+        fork: forkLogic(conversation.conversation_id, (forkId) => {
+          void router.navigate({ to: '/experiment/conversations/$conversationId', params: { conversationId: forkId } });
+        }),
+        watchStream: watchStream(stream),
+        watchBalance: watchBalance(queryClient),
+      },
+      actions: {
+        keepUnsent: (_, pending) => keepUnsent(stream.conversationId, pending),
+        announceFinish: (_, { at }) => {
+          // A conversation is open: someone is signed in, so the settings can be asked for.
+          void queryClient.ensureQueryData(settingsQuery(requests)).then((settings) => {
+            if (settings?.enable_sound_notifications === true && isRecent(at ?? undefined, Date.now()))
+              playFinishSound();
+          });
+        },
+      },
+    }),
   );
+  return useActorRef(logic, {
+    input: {
+      idPrefix: `${stream.conversationId}-${PAGE_LOAD_ID}`,
+      draft: readDraft(`chat.${stream.conversationId}`),
+      unsent: readUnsent(stream.conversationId),
+    },
+  });
+}
 
-  const busy = useSelector(agent, selectSendDisabled);
-  useEffect(() => chatInput.send({ type: 'BUSY_CHANGED', busy }), [busy, chatInput]);
+/** The open conversation's chat tree, for the chat's components. */
+export const ChatTreeContext = createContext<OpenConversationActor | null>(null);
 
-  return { agent, chatInput, upload, balance };
+/** The chat's actors: the agent, the message box, the upload and the fork of the open conversation. */
+export function useChatActors() {
+  const tree = useContext(ChatTreeContext);
+  if (!tree) throw new Error('useChatActors: no chat tree above');
+  const agent = useSelector(tree, selectAgent);
+  const chatInput = useSelector(tree, selectChatInput);
+  const upload = useSelector(tree, selectUpload);
+  const fork = useSelector(tree, selectFork);
+  return { tree, agent, chatInput, upload, fork };
 }
 
 export type ChatActors = ReturnType<typeof useChatActors>;

@@ -2,10 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { fromPromise } from 'xstate';
 import {
   devopsMachine,
-  progressOf,
   selectCanSend,
   selectEntries,
   selectInfraHourlyCost,
@@ -14,7 +13,6 @@ import {
   selectProgress,
   type DevopsCallFailure,
   type DevopsEntry,
-  type DevopsProgressEvent,
 } from '../../../../machines/devops.ts';
 import { enterKeyIntent } from '../../../../machines/chat-input.ts';
 import { validateFiles, type UploadError } from '../../../../machines/upload.ts';
@@ -35,8 +33,10 @@ export interface DevopsTabProps {
 }
 
 const now = () => new Date().toISOString();
-/** How often the tab reads the agent's progress while it answers. */
-const PROGRESS_POLL_MS = 2_000;
+/** The session's history: on opening, and for the progress while a message is answered. */
+const readHistory = fromPromise(({ input }: { input: { sessionId: string } }) =>
+  devopsRequests.history(input.sessionId),
+);
 
 /**
  * The DevOps agent's tab (spec §4): its session starts once the runtime is ready; messages go one
@@ -51,7 +51,7 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
   const [logic] = useState(() =>
     devopsMachine.provide({
       actors: {
-        loadHistory: fromPromise(({ input }) => devopsRequests.history(input.sessionId)),
+        loadHistory: readHistory,
         execute: fromPromise(async ({ input }) => {
           const reply = await devopsRequests.execute(input.sessionId, input.message);
           // A reply may have deployed or deleted something: the App menu and the dialog read again.
@@ -63,18 +63,7 @@ export function DevopsTab({ conversation }: DevopsTabProps) {
           const uploaded = t('devops.uploaded', { names: result.uploaded_files.join(', ') });
           return input.text.trim() ? `${input.text.trim()}\n\n${uploaded}` : uploaded;
         }),
-        watchProgress: fromCallback<EventObject, { sessionId: string; message: string }, DevopsProgressEvent>(
-          ({ input, sendBack }) => {
-            const timer = setInterval(() => {
-              devopsRequests.history(input.sessionId).then(
-                (history) => sendBack({ type: 'PROGRESS', messages: progressOf(history.messages, input.message) }),
-                // The reply's own call reports failures; a missed reading only delays the progress.
-                () => {},
-              );
-            }, PROGRESS_POLL_MS);
-            return () => clearInterval(timer);
-          },
-        ),
+        readProgress: readHistory,
       },
       actions: { announceUploadFailure: () => toast.error(t('devops.uploadFailed')) },
     }),
