@@ -8,6 +8,7 @@ import { benchEventFanout } from './event-fanout.ts';
 import { benchFork } from './fork.ts';
 import { benchLandingPaint } from './landing-paint.ts';
 import { benchLedgerDebits } from './ledger-debits.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchLoopbackFloor } from './loopback-floor.ts';
 import { benchMachineSpeed } from './machine-speed.ts';
 import { benchPgliteClient } from './pglite-client.ts';
@@ -23,6 +24,7 @@ const benchmarks: Record<string, () => BenchResult[] | Promise<BenchResult[]>> =
   'machine-speed': benchMachineSpeed,
   'bundle-size': benchBundles,
   'landing-paint': benchLandingPaint,
+  lighthouse: benchLighthouse,
   'rest-reads': benchRestReads,
   'agent-step': benchAgentStep,
   'event-fanout': benchEventFanout,

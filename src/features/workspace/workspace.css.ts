@@ -31,6 +31,9 @@ export const titleButton = style({
   fontWeight: 700,
   cursor: 'text',
   padding: vars.space.xs,
+  // WCAG 2.2 target size, also for a short title.
+  minWidth: '24px',
+  minHeight: '24px',
   borderRadius: vars.radius.sm,
   overflow: 'hidden',
   textOverflow: 'ellipsis',
