@@ -144,8 +144,7 @@ export const operationRoutes = fp<OperationsOptions>(
           }
           // Spec §6: an account that has not finished registration onboarding reaches only that.
           const user = request.auth.user;
-          const openWhileInactive =
-            OPEN_WHILE_INACTIVE.has(op.tag) || BILLING_OPEN_WHILE_INACTIVE.has(op.operationId);
+          const openWhileInactive = OPEN_WHILE_INACTIVE.has(op.tag) || BILLING_OPEN_WHILE_INACTIVE.has(op.operationId);
           if (user && !user.isActive && !isPublic && !openWhileInactive) throw new Forbidden(INACTIVE_ACCOUNT);
         },
         handler: async (request, reply) => {
