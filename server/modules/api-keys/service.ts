@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { apiKeys } from '../../db/schema.ts';
 import { NotFound, ValidationFailure } from '../../shared/domain-errors.ts';
+import { createApiKeysStore, type ApiKeyRow } from './store.ts';
 
 /** Every key starts so; it tells an API key from a session token at a glance (and to secret scanners). */
 export const API_KEY_PREFIX = 'atl_';
@@ -11,7 +10,7 @@ const SHOWN_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 /** last_used_at is kept to the minute: a busy script must not write on every request. */
 const LAST_USED_PRECISION_MS = 60_000;
 
-const shown = (row: typeof apiKeys.$inferSelect) => ({
+const shown = (row: ApiKeyRow) => ({
   id: row.id,
   name: row.name,
   prefix: row.prefix,
@@ -24,22 +23,18 @@ const shown = (row: typeof apiKeys.$inferSelect) => ({
  * A key can do whatever its user can (including managing keys), like the user's own sign-in.
  */
 export async function apiKeyOwner(db: Db, keyHash: string): Promise<string | null> {
-  const [row] = await db
-    .select({ keyId: apiKeys.id, userId: apiKeys.userId })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+  const store = createApiKeysStore(db);
+  const row = await store.byHash(keyHash);
   if (!row) return null;
   const now = new Date();
-  await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(apiKeys.id, row.keyId),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_PRECISION_MS))),
-      ),
-    );
+  await store.noteUse(row.keyId, now, new Date(now.getTime() - LAST_USED_PRECISION_MS));
   return row.userId;
+}
+
+export interface ApiKeysDeps {
+  newKey: () => string;
+  hashKey: (key: string) => string;
+  userChanged: (userId: string) => Promise<void>;
 }
 
 /**
@@ -47,46 +42,29 @@ export async function apiKeyOwner(db: Db, keyHash: string): Promise<string | nul
  * `userChanged` tells every node to forget the user's cached sign-ins, so a revoked key stops
  * working at once everywhere.
  */
-export interface ApiKeysDeps {
-  newKey: () => string;
-  hashKey: (key: string) => string;
-  userChanged: (userId: string) => Promise<void>;
-}
-
 export function createApiKeysService(db: Db, deps: ApiKeysDeps) {
+  const store = createApiKeysStore(db);
   return {
     async list(userId: string) {
-      const rows = await db
-        .select()
-        .from(apiKeys)
-        .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-        .orderBy(desc(apiKeys.createdAt), desc(sql`${apiKeys.id}`));
-      return rows.map(shown);
+      return (await store.list(userId)).map(shown);
     },
 
     async create(userId: string, rawName: string) {
       const name = rawName.trim();
       if (!name) throw new ValidationFailure([{ loc: ['body', 'name'], msg: 'Name is required', type: 'value_error' }]);
       const key = `${API_KEY_PREFIX}${deps.newKey()}`;
-      const [row] = await db
-        .insert(apiKeys)
-        .values({
-          id: randomUUID(),
-          userId,
-          name,
-          prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
-          keyHash: deps.hashKey(key),
-        })
-        .returning();
-      return { ...shown(row!), key };
+      const row = await store.insert({
+        id: randomUUID(),
+        userId,
+        name,
+        prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+        keyHash: deps.hashKey(key),
+      });
+      return { ...shown(row), key };
     },
 
     async revoke(userId: string, keyId: string) {
-      const revoked = await db
-        .update(apiKeys)
-        .set({ revokedAt: new Date() })
-        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-        .returning({ id: apiKeys.id });
+      const revoked = await store.revoke(userId, keyId);
       if (revoked.length === 0) throw new NotFound('API key not found');
       await deps.userChanged(userId);
     },

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
 import type { components } from '../../../openapi/schema.d.ts';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
-import { eventFeedback, trajectoryFeedback } from '../../db/schema.ts';
 import { Conflict, NotFound } from '../../shared/domain-errors.ts';
 import type { AuthUser } from '../../shared/operations.ts';
+import { createFeedbackStore, type EventFeedbackRow } from './store.ts';
 
 type Feedback = components['schemas']['Feedback'];
 type EventFeedback = components['schemas']['EventFeedback'];
@@ -23,7 +22,7 @@ export interface FeedbackDeps {
 
 const NONE: EventFeedback = { exists: false, rating: null, reason: null, metadata: null };
 
-const view = (row: typeof eventFeedback.$inferSelect): EventFeedback => ({
+const view = (row: EventFeedbackRow): EventFeedback => ({
   exists: true,
   rating: row.rating,
   reason: row.reason,
@@ -32,6 +31,7 @@ const view = (row: typeof eventFeedback.$inferSelect): EventFeedback => ({
 
 /** Ratings of single events (one per event) and feedback on whole conversations, each only on the user's own conversations. */
 export function createFeedbackService({ db, findOwned, events }: FeedbackDeps) {
+  const store = createFeedbackStore(db);
   async function owned(user: AuthUser, conversationId: string) {
     if (!(await findOwned(user, conversationId))) throw new NotFound('Conversation not found');
   }
@@ -41,7 +41,7 @@ export function createFeedbackService({ db, findOwned, events }: FeedbackDeps) {
       await owned(user, input.conversation_id);
       if (!(await events.get(input.conversation_id, input.event_id))) throw new NotFound('Event not found');
       try {
-        await db.insert(eventFeedback).values({
+        await store.insertRating({
           conversationId: input.conversation_id,
           eventId: input.event_id,
           userId: user.id,
@@ -57,20 +57,13 @@ export function createFeedbackService({ db, findOwned, events }: FeedbackDeps) {
 
     async ofEvent(user: AuthUser, conversationId: string, eventId: number): Promise<EventFeedback> {
       await owned(user, conversationId);
-      const [row] = await db
-        .select()
-        .from(eventFeedback)
-        .where(and(eq(eventFeedback.conversationId, conversationId), eq(eventFeedback.eventId, eventId)));
+      const row = await store.rating(conversationId, eventId);
       return row ? view(row) : NONE;
     },
 
     async ofConversation(user: AuthUser, conversationId: string): Promise<Record<string, EventFeedback>> {
       await owned(user, conversationId);
-      const rows = await db
-        .select()
-        .from(eventFeedback)
-        .where(eq(eventFeedback.conversationId, conversationId))
-        .orderBy(asc(eventFeedback.eventId));
+      const rows = await store.ratings(conversationId);
       return Object.fromEntries(rows.map((row) => [String(row.eventId), view(row)]));
     },
 
@@ -78,7 +71,7 @@ export function createFeedbackService({ db, findOwned, events }: FeedbackDeps) {
     async onTrajectory(user: AuthUser, conversationId: string, input: TrajectoryFeedbackRequest) {
       await owned(user, conversationId);
       const id = randomUUID();
-      await db.insert(trajectoryFeedback).values({
+      await store.insertTrajectory({
         id,
         conversationId,
         userId: user.id,

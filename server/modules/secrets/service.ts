@@ -1,9 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
 import { RESERVED_SECRET_NAME } from '../../../openapi/secret-names.ts';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
-import { customSecrets } from '../../db/schema.ts';
 import { Conflict, NotFound, ValidationFailure } from '../../shared/domain-errors.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import { createSecretsStore } from './store.ts';
 
 const taken = (name: string) => new Conflict(`A secret named ${name} already exists.`);
 
@@ -20,21 +19,17 @@ function checkName(name: string | undefined) {
 
 /** Custom secrets: values are encrypted at rest, never answered, and only given to runtimes. */
 export function createSecretsService(db: Db, box: SecretBox) {
-  const mine = (userId: string, name: string) => and(eq(customSecrets.userId, userId), eq(customSecrets.name, name));
+  const store = createSecretsStore(db);
 
   return {
     async list(userId: string) {
-      return db
-        .select({ name: customSecrets.name, description: customSecrets.description })
-        .from(customSecrets)
-        .where(eq(customSecrets.userId, userId))
-        .orderBy(asc(customSecrets.name));
+      return store.list(userId);
     },
 
     async create(userId: string, input: { name: string; value: string; description?: string | null }) {
       checkName(input.name);
       try {
-        await db.insert(customSecrets).values({
+        await store.insert({
           userId,
           name: input.name,
           value: box.encrypt(input.value),
@@ -55,11 +50,7 @@ export function createSecretsService(db: Db, box: SecretBox) {
       };
       let updated;
       try {
-        updated = await db
-          .update(customSecrets)
-          .set(changes)
-          .where(mine(userId, name))
-          .returning({ name: customSecrets.name });
+        updated = await store.update(userId, name, changes);
       } catch (error) {
         if (isUniqueViolation(error)) throw taken(input.name ?? name);
         throw error;
@@ -68,13 +59,13 @@ export function createSecretsService(db: Db, box: SecretBox) {
     },
 
     async remove(userId: string, name: string) {
-      const deleted = await db.delete(customSecrets).where(mine(userId, name)).returning({ name: customSecrets.name });
+      const deleted = await store.remove(userId, name);
       if (deleted.length === 0) throw new NotFound('Secret not found');
     },
 
     /** Name → value, for a runtime's environment. */
     async values(userId: string): Promise<Record<string, string>> {
-      const rows = await db.select().from(customSecrets).where(eq(customSecrets.userId, userId));
+      const rows = await store.all(userId);
       return Object.fromEntries(rows.map((r) => [r.name, box.decrypt(r.value)]));
     },
 
