@@ -1,12 +1,11 @@
-import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { isUniqueViolation, type Db } from '../../db/index.ts';
-import { userIdentities } from '../../db/schema.ts';
 import { Conflict, InvalidInput, NotFound, NotSetUp } from '../../shared/domain-errors.ts';
 import type { AuthService } from '../auth/index.ts';
 import { gitHost, PROVIDER_NAMES, type GitHost, type GitProvider } from '../git/index.ts';
 import type { RefreshToken, SettingsService } from '../settings/index.ts';
 import { authorizeUrl, exchangeCode, refreshGrant } from './oauth.ts';
+import { createIdentityStore } from './store.ts';
 
 export interface IdentityDeps {
   auth: Pick<AuthService, 'accountForVerifiedEmail' | 'startSession'>;
@@ -18,18 +17,14 @@ const isProvider = (identity: string): identity is GitProvider => Object.hasOwn(
 
 /** Sign-in through a git host whose OAuth app the operator configured (saas mode only). */
 export function createIdentityService(db: Db, config: Config, { auth, settings, hosts = gitHost }: IdentityDeps) {
+  const store = createIdentityStore(db);
   const appOf = (provider: GitProvider) => (config.appMode === 'saas' ? config.oauthApps[provider] : null);
 
   /** The Atelier account of the host's account: by its link, else by its verified email, linked now. */
   async function accountOf(provider: GitProvider, host: GitHost, affiliateCode: string | null | undefined) {
     const name = PROVIDER_NAMES[provider];
     const account = await host.user();
-    const linked = () =>
-      db
-        .select({ userId: userIdentities.userId })
-        .from(userIdentities)
-        .where(and(eq(userIdentities.provider, provider), eq(userIdentities.externalId, account.id)))
-        .then(([row]) => row?.userId);
+    const linked = () => store.linkedUser(provider, account.id);
     const known = await linked();
     if (known) return known;
     const email = await host.verifiedEmail();
@@ -43,10 +38,7 @@ export function createIdentityService(db: Db, config: Config, { auth, settings, 
       affiliateCode,
     });
     try {
-      await db
-        .insert(userIdentities)
-        .values({ provider, externalId: account.id, userId, login: account.login })
-        .onConflictDoNothing({ target: [userIdentities.provider, userIdentities.externalId] });
+      await store.link({ provider, externalId: account.id, userId, login: account.login });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       throw new Conflict(
