@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { affiliateLinks, affiliates } from '../server/db/schema.ts';
-import { createAffiliates } from '../server/modules/affiliate/index.ts';
+import { createAffiliateModule } from '../server/modules/affiliate/index.ts';
 import { SecretBox } from '../server/shared/secret-box.ts';
 import { createTestDatabase } from '../tests/support/database.ts';
 import type { BenchResult } from './result.ts';
@@ -24,11 +24,12 @@ async function measure(label: string, serverUrl: string | null): Promise<BenchRe
   const opened = await database.open();
   try {
     const box = new SecretBox('bench secret for the affiliate clicks benchmark');
-    const { links } = createAffiliates(opened.db, {
+    const { links } = createAffiliateModule({
+      db: opened.db,
       rateLimit: { perIp: 1_000_000, windowMs: 60_000 },
       publicUrl: 'http://localhost',
       fingerprint: (value) => box.fingerprint(value),
-    });
+    }).service;
     const owner = randomUUID();
     await opened.db.insert(affiliates).values({
       id: owner,

@@ -7,36 +7,25 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Handlers } from '../shared/operations.ts';
 import { loadSecret, SecretBox } from '../shared/secret-box.ts';
-import { affiliateHandlers, createAffiliates } from './affiliate/index.ts';
-import { apiKeysHandlers, createApiKeysService } from './api-keys/index.ts';
-import { authHandlers, createAuthService, findUser, hashToken, newToken } from './auth/index.ts';
+import { createAffiliateModule } from './affiliate/index.ts';
+import { createApiKeysModule } from './api-keys/index.ts';
+import { createAuthModule, findUser, hashToken, newToken } from './auth/index.ts';
+import { createBillingModule, createStripeProvider, testPaymentProvider } from './billing/index.ts';
 import { createChatOnboardingModule } from './chat-onboarding/index.ts';
 import { createConversationsModule, type ConversationsDeps } from './conversations/index.ts';
-import {
-  createDeploymentsService,
-  deploymentsHandlers,
-  digitalOceanProvider,
-  localProvider,
-} from './deployments/index.ts';
-import { freePort } from '../runtime/ports.ts';
-import { createGitService, gitHandlers } from './git/index.ts';
-import { createIdentityService, identityHandlers, signInTokenRefresh } from './identity/index.ts';
+import { createDeploymentsModule, digitalOceanProvider, localProvider } from './deployments/index.ts';
+import { createDevopsModule, devopsAnnouncer } from './devops/index.ts';
+import { createFeedbackModule } from './feedback/index.ts';
+import { createGitModule } from './git/index.ts';
+import { createIdentityModule, signInTokenRefresh } from './identity/index.ts';
 import { createMailer } from './mail/index.ts';
-import { createDevopsService, createDevopsStore, devopsHandlers } from './devops/index.ts';
-import { createFeedbackService, feedbackHandlers } from './feedback/index.ts';
-import { createOnboardingService, onboardingHandlers } from './onboarding/index.ts';
-import { optionsHandlers } from './options/index.ts';
-import {
-  billingHistoryHandlers,
-  createPaymentsService,
-  createStripeProvider,
-  paymentsHandlers,
-  testPaymentProvider,
-} from './billing/index.ts';
-import { createSecretsService, secretsHandlers } from './secrets/index.ts';
-import { createSettingsService, settingsHandlers } from './settings/index.ts';
-import { systemHandlers } from './system/index.ts';
-import { userHandlers } from './user/index.ts';
+import { createOnboardingModule } from './onboarding/index.ts';
+import { createOptionsModule } from './options/index.ts';
+import { createSecretsModule } from './secrets/index.ts';
+import { createSettingsModule } from './settings/index.ts';
+import { createSystemModule } from './system/index.ts';
+import { createUserModule } from './user/index.ts';
+import { freePort } from '../runtime/ports.ts';
 
 export interface ModuleServices {
   bus: EventBus;
@@ -54,66 +43,82 @@ const nodeIdentity = (config: Config) => `${os.hostname()}:${config.port}`;
 /** Builds every module once; the http layer binds their handlers to the contract's operations. */
 export function createModules(config: Config, database: Database, services: ModuleServices) {
   const db = database.db;
+  const hosted = config.appMode === 'saas';
   const box = new SecretBox(loadSecret(config.secretKey, config.dataDir));
   // Requests made because of a user's input (git hosts, MCP servers): guarded in saas mode.
   const outbound = outboundFetch(config.outbound);
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.supportEmail, log: services.log });
-  const affiliates = createAffiliates(db, {
+  const affiliate = createAffiliateModule({
+    db,
     rateLimit: { perIp: config.authRateLimit.perIp, windowMs: config.authRateLimit.windowMs },
     publicUrl: config.publicUrl,
     fingerprint: (value) => box.fingerprint(value),
   });
-  const auth = createAuthService(db, {
+  const auth = createAuthModule({
+    db,
+    hosted,
     rateLimit: config.authRateLimit,
     bus: services.bus,
     mail: { mailer, publicUrl: config.publicUrl },
     log: services.log,
-    referralCode: affiliates.links.referralCode,
+    referralCode: affiliate.service.links.referralCode,
   });
-  const settings = createSettingsService(db, config, box, services.bus, signInTokenRefresh(config));
-  const secrets = createSecretsService(db, box);
-  const apiKeys = createApiKeysService(db, { newKey: newToken, hashKey: hashToken, userChanged: auth.userChanged });
+  const settings = createSettingsModule({
+    db,
+    config,
+    box,
+    bus: services.bus,
+    refreshToken: signInTokenRefresh(config),
+  });
+  const secrets = createSecretsModule({ db, box });
+  const apiKeys = createApiKeysModule({
+    db,
+    hosted,
+    newKey: newToken,
+    hashKey: hashToken,
+    userChanged: auth.service.userChanged,
+  });
   const conversations = createConversationsModule({
     db,
     config,
     box,
-    settings,
-    secrets,
+    settings: settings.service,
+    secrets: secrets.service,
     outboundFetch: outbound,
     nodeId: nodeIdentity(config),
     ...services,
   });
-  const payments = createPaymentsService(db, {
+  const billing = createBillingModule({
+    db,
     provider: config.stripe ? createStripeProvider(config.stripe) : testPaymentProvider,
     publicUrl: config.publicUrl,
   });
-  const onboarding = createOnboardingService(db, {
-    userChanged: auth.userChanged,
-    saveCard: payments.saveCard,
-    verifyCard: payments.verifyCard,
-    cardSetup: payments.cardSetup,
-    cardSetupPage: (userId, chat) => payments.setup(userId, 'onboarding', chat ? { chat } : {}),
+  const onboarding = createOnboardingModule({
+    db,
+    hosted,
+    userChanged: auth.service.userChanged,
+    saveCard: billing.service.saveCard,
+    verifyCard: billing.service.verifyCard,
+    cardSetup: billing.service.cardSetup,
+    cardSetupPage: (userId, chat) => billing.service.setup(userId, 'onboarding', chat ? { chat } : {}),
     fingerprint: (digits) => box.fingerprint(digits),
   });
   const ownsConversation = async (userId: string, conversationId: string) =>
     Boolean(await conversations.service.find({ id: userId }, conversationId));
-  const devopsStore = createDevopsStore(db);
-  const deployments = createDeploymentsService({
+  const deployments = createDeploymentsModule({
     db,
     provider: config.digitalOcean
       ? digitalOceanProvider(config.digitalOcean)
       : localProvider(services.runtime.apps, freePort),
     ownsConversation,
-    announce: async (userId, conversationId, text) =>
-      void (await devopsStore.append({ conversationId, userId, sender: 'agent', text })),
+    announce: devopsAnnouncer(db),
   });
-  const devops = createDevopsService({
+  const devops = createDevopsModule({
     db,
-    store: devopsStore,
-    deployments,
-    settings,
+    deployments: deployments.service,
+    settings: settings.service,
     runtime: services.runtime,
-    charges: config.appMode === 'saas',
+    charges: hosted,
     ownsConversation,
   });
   const chatOnboarding = createChatOnboardingModule({
@@ -122,7 +127,7 @@ export function createModules(config: Config, database: Database, services: Modu
     rateLimit: { perIp: config.authRateLimit.perIp, windowMs: config.authRateLimit.windowMs },
     newToken,
     hashToken,
-    operatorModel: settings.operatorModel,
+    operatorModel: settings.service.operatorModel,
     createConversation: async (user, firstMessage, files) =>
       (await conversations.service.create(user, { initial_user_msg: firstMessage }, files)).conversation_id,
     dataDir: config.dataDir,
@@ -131,29 +136,44 @@ export function createModules(config: Config, database: Database, services: Modu
       return account && { id: account.id, email: account.email, isActive: account.isActive };
     },
   });
-  const identity = createIdentityService(db, config, { auth, settings });
-  const feedback = createFeedbackService({ db, findOwned: conversations.service.find, events: conversations.events });
+  const identity = createIdentityModule({ db, config, auth: auth.service, settings: settings.service });
+  const feedback = createFeedbackModule({
+    db,
+    findOwned: conversations.service.find,
+    events: conversations.events,
+  });
+  const options = createOptionsModule({
+    config,
+    signInProviders: identity.service.signInProviders,
+    hostedPayments: billing.service.provider.hosted !== null,
+  });
   const handlers: Handlers = {
-    ...systemHandlers(database),
-    ...authHandlers(auth, config.appMode === 'saas'),
-    ...identityHandlers(identity),
-    ...optionsHandlers(config, identity.signInProviders, payments.provider.hosted !== null),
-    ...settingsHandlers(settings),
-    ...secretsHandlers(secrets),
-    ...apiKeysHandlers(apiKeys, config.appMode === 'saas'),
-    ...userHandlers(db),
-    ...gitHandlers(createGitService(settings, outbound)),
+    ...createSystemModule({ database }).handlers,
+    ...auth.handlers,
+    ...identity.handlers,
+    ...options.handlers,
+    ...settings.handlers,
+    ...secrets.handlers,
+    ...apiKeys.handlers,
+    ...createUserModule({ db }).handlers,
+    ...createGitModule({ settings: settings.service, outboundFetch: outbound }).handlers,
     ...conversations.handlers,
-    ...feedbackHandlers(feedback),
-    ...onboardingHandlers(onboarding, config.appMode === 'saas'),
-    ...billingHistoryHandlers(db),
-    ...paymentsHandlers(payments),
-    ...affiliateHandlers(affiliates),
-    ...deploymentsHandlers(deployments),
-    ...devopsHandlers(devops),
+    ...feedback.handlers,
+    ...onboarding.handlers,
+    ...billing.handlers,
+    ...affiliate.handlers,
+    ...deployments.handlers,
+    ...devops.handlers,
     ...chatOnboarding.handlers,
   };
-  return { auth, affiliates, conversations, deployments, chatOnboarding, handlers };
+  return {
+    auth: auth.service,
+    affiliates: affiliate.service,
+    conversations,
+    deployments: deployments.service,
+    chatOnboarding,
+    handlers,
+  };
 }
 
 export type Modules = ReturnType<typeof createModules>;

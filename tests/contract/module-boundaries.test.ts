@@ -10,7 +10,8 @@ import { listOperations } from '../../server/http/openapi.ts';
 /**
  * Static checks of the server's modules (docs/adr/0021-server-modules-tag-is-folder.md): an
  * operation's handler lives in server/modules/<its tag>, and a module reads and writes only
- * the tables it owns — others' data comes through the owner's exported functions.
+ * the tables it owns — others' data comes through the owner's exported functions — and every
+ * module that answers operations has one shape: its index.ts exports create<Name>Module(deps).
  */
 
 const modulesDir = path.resolve(import.meta.dirname, '../../server/modules');
@@ -165,5 +166,44 @@ describe('server modules: tables are private', () => {
       .filter(({ module, table }) => TABLE_OWNERS[table] !== module)
       .map(({ file, table }) => `server/modules/${file} uses ${table} of ${TABLE_OWNERS[table]}`);
     expect(foreign).toEqual([]);
+  });
+});
+
+/** `chat-onboarding` → `createChatOnboardingModule`. */
+const factoryName = (folder: string) =>
+  `create${folder.replace(/(^|-)([a-z])/g, (_, _dash: string, letter: string) => letter.toUpperCase())}Module`;
+
+/** The names a module's index.ts exports as functions (declared there or re-exported). */
+function indexFunctionExports(module: string): string[] {
+  const index = sources.find((s) => s.file === `${module}/index.ts`);
+  if (!index) return [];
+  return index.source.statements.flatMap((statement) =>
+    ts.isFunctionDeclaration(statement) &&
+    statement.name &&
+    statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+      ? [statement.name.text]
+      : [],
+  );
+}
+
+describe('server modules: one shape', () => {
+  const answering = [...new Set([...handlerFiles().values()].flat().map((file) => file.split('/')[0]!))].sort();
+
+  it('finds the modules that answer operations', () => {
+    expect(answering.length).toBeGreaterThan(10);
+  });
+
+  it('has every module that answers operations export create<Name>Module from its index.ts', () => {
+    const missing = answering
+      .filter((module) => !indexFunctionExports(module).includes(factoryName(module)))
+      .map((module) => `server/modules/${module}/index.ts lacks ${factoryName(module)}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('answers operations only from handlers built by the module, never from its index.ts', () => {
+    const inIndex = [...handlerFiles().entries()]
+      .filter(([, files]) => files.some((file) => file.endsWith('/index.ts')))
+      .map(([operationId, files]) => `${operationId} in ${files.join(', ')}`);
+    expect(inIndex).toEqual([]);
   });
 });

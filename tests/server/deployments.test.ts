@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditLedger, deployments } from '../../server/db/schema.ts';
 import { balanceMicros } from '../../server/modules/credits/index.ts';
 import {
-  createDeploymentsService,
+  createDeploymentsModule,
   digitalOceanProvider,
   localProvider,
 } from '../../server/modules/deployments/index.ts';
@@ -48,6 +48,10 @@ const START = new Date('2026-11-26T10:00:00Z');
 let clock = START;
 const minutes = (n: number) => new Date(START.getTime() + n * 60_000);
 const noWait = async () => undefined;
+
+/** The module's service alone: these tests drive it without the HTTP edge. */
+const createDeploymentsService = (deps: Parameters<typeof createDeploymentsModule>[0]) =>
+  createDeploymentsModule(deps).service;
 
 /** The service on the app's database with a clock of the test's own. */
 function serviceAt(apiUrl: string, announced: string[] = []) {

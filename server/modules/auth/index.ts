@@ -1,48 +1,15 @@
-import type { Handlers } from '../../shared/operations.ts';
-import { requireUser } from '../../shared/operations.ts';
-import { NotFound } from '../../shared/domain-errors.ts';
-import type { AuthService } from './service.ts';
+import type { Db } from '../../db/index.ts';
+import { authHandlers } from './handlers.ts';
+import { createAuthService, type AuthOptions } from './service.ts';
 
-export { createAuthService, LOCAL_USER, USER_CHANGED, type AuthService } from './service.ts';
-
-export function authHandlers(auth: AuthService, hosted: boolean): Handlers {
-  // oss mode has one local user and no accounts: nothing to verify.
-  const hostedOnly = () => {
-    if (!hosted) throw new NotFound('Not found');
-  };
-  const endSession = async (ctx: { token: string | null }) => {
-    if (ctx.token) await auth.logout(ctx.token);
-    return { success: true };
-  };
-  return {
-    register: async (ctx) => auth.register(ctx.body, ctx.ip),
-    login: async (ctx) => auth.login(ctx.body, ctx.ip),
-    logout: endSession,
-    logoutSession: endSession,
-    authenticate: async () => ({ success: true }),
-    getCurrentUser: async (ctx) => auth.currentUser(requireUser(ctx).id),
-    updateCurrentUser: async (ctx) => auth.updateProfile(requireUser(ctx).id, ctx.body.fullname),
-    getAuthCredits: async (ctx) => auth.credits(requireUser(ctx).id),
-    verifyEmail: async (ctx) => {
-      hostedOnly();
-      return auth.verifyEmail(ctx.body.token);
-    },
-    resendEmailVerification: async (ctx) => {
-      hostedOnly();
-      return auth.resendEmailVerification(requireUser(ctx).id);
-    },
-    sendUsageAgreement: async (ctx) => {
-      hostedOnly();
-      return auth.sendUsageAgreement(requireUser(ctx).id);
-    },
-    signUsageAgreement: async (ctx) => {
-      hostedOnly();
-      return auth.signUsageAgreement(ctx.body.token);
-    },
-  };
-}
+export { LOCAL_USER, USER_CHANGED, type AuthService } from './service.ts';
 export { findUserId, listUsers, setUserActive } from './admin.ts';
 export { accountsWithReferral, activateUser, findUser, lockUser } from './lookup.ts';
 export { SESSION_CACHE_TTL_MS } from './session-cache.ts';
 export { checkPassword, hashPassword } from './passwords.ts';
 export { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens.ts';
+
+export function createAuthModule({ db, hosted, ...options }: AuthOptions & { db: Db; hosted: boolean }) {
+  const service = createAuthService(db, options);
+  return { service, handlers: authHandlers(service, hosted) };
+}

@@ -1,17 +1,15 @@
 import { answerOnce } from '../../agent/index.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventBus } from '../../realtime/event-bus.ts';
-import { INACTIVE_ACCOUNT, NotFound } from '../../shared/domain-errors.ts';
-import { requireUser, type AuthUser, type Handlers } from '../../shared/operations.ts';
-import { receiveUpload } from '../conversations/index.ts';
+import { INACTIVE_ACCOUNT } from '../../shared/domain-errors.ts';
+import type { AuthUser } from '../../shared/operations.ts';
 import { createChatFiles } from './files.ts';
 import type { OnboardingFlowContext } from './flow.ts';
 import { createChatRunner } from './runner.ts';
+import { chatOnboardingHandlers } from './handlers.ts';
 import { createChatOnboardingService, type ChatOnboardingDeps } from './service.ts';
 import type { LlmSettings } from '../../agent/index.ts';
 import type { WorkspaceFile } from '../../runtime/types.ts';
-
-export { createChatOnboardingService, type ChatOnboardingService } from './service.ts';
 
 /** How long a free question may take the model. */
 const ANSWER_TIMEOUT_MS = 60_000;
@@ -64,18 +62,8 @@ export function createChatOnboardingModule(deps: ChatOnboardingModuleDeps) {
     storedFiles: files.paths,
     publish: (chatId, event) => void deps.bus.publish(chatId, event),
   });
-  const handlers: Handlers = {
-    createOnboardingChat: async (ctx) => chats.create(ctx.ip),
-    claimOnboardingChat: async (ctx) => chats.claim(requireUser(ctx).id, ctx.params.chat_id, ctx.body.chat_token),
-    uploadOnboardingChatFiles: async (ctx) => {
-      // The edge let the call through with an X-Chat-Token; it must open this chat.
-      const opened = await chats.open(ctx.params.chat_id, String(ctx.headers['x-chat-token']));
-      if (!opened) throw new NotFound('Onboarding chat not found');
-      return receiveUpload(ctx.parts, deps.dataDir, (form) => files.store(opened.id, form));
-    },
-  };
   return {
-    handlers,
+    handlers: chatOnboardingHandlers(chats, files, deps.dataDir),
     /** Retention of ended sessions and waiting files (service.ts); run hourly. */
     sweep: chats.sweep,
     /** What the socket needs in chat-only mode. */

@@ -1,17 +1,12 @@
-import { requireUser, type Handlers } from '../../shared/operations.ts';
-import type { DeploymentsService } from './service.ts';
+import { deploymentsHandlers } from './handlers.ts';
+import { createDeploymentsService, type DeploymentsDeps } from './service.ts';
 
-export { createDeploymentsService, type DeploymentsService } from './service.ts';
+export type { DeploymentsService } from './service.ts';
 export { digitalOceanProvider } from './digitalocean.ts';
 export { localProvider } from './local.ts';
 export type { DeployProvider, DeployRequest } from './types.ts';
 
-export function deploymentsHandlers(deployments: DeploymentsService): Handlers {
-  return {
-    listDeployments: async (ctx) => deployments.list(requireUser(ctx).id, ctx.params.conversation_id),
-    deleteDeployment: async (ctx) => {
-      await deployments.destroy(requireUser(ctx).id, ctx.params.conversation_id, ctx.params.droplet_name);
-      return { success: true };
-    },
-  };
+export function createDeploymentsModule(deps: DeploymentsDeps) {
+  const service = createDeploymentsService(deps);
+  return { service, handlers: deploymentsHandlers(service) };
 }

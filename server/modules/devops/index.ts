@@ -1,12 +1,10 @@
-import { requireUser, type Handlers } from '../../shared/operations.ts';
-import type { DevopsService } from './service.ts';
+import { devopsHandlers } from './handlers.ts';
+import { createDevopsService, type DevopsDeps } from './service.ts';
+import { createDevopsStore } from './store.ts';
 
-export { createDevopsService, type DevopsService } from './service.ts';
-export { createDevopsStore, type DevopsStore } from './store.ts';
+export { devopsAnnouncer, type DevopsService } from './service.ts';
 
-export function devopsHandlers(devops: DevopsService): Handlers {
-  return {
-    getDevopsHistory: async (ctx) => devops.history(requireUser(ctx).id, ctx.params.session_id),
-    executeDevops: async (ctx) => devops.execute(requireUser(ctx).id, ctx.body),
-  };
+export function createDevopsModule(deps: Omit<DevopsDeps, 'store'>) {
+  const service = createDevopsService({ ...deps, store: createDevopsStore(deps.db) });
+  return { service, handlers: devopsHandlers(service) };
 }

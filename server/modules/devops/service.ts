@@ -6,7 +6,7 @@ import { Conflict, Forbidden, NotFound, PaymentRequired, UpstreamFailed } from '
 import { balanceMicros, chargeUsage, microsToDollars, MICROS_PER_DOLLAR } from '../credits/index.ts';
 import type { DeploymentsService } from '../deployments/index.ts';
 import type { SettingsService } from '../settings/index.ts';
-import { turnsContext, type DevopsStore } from './store.ts';
+import { createDevopsStore, turnsContext, type DevopsStore } from './store.ts';
 
 /** The client waits this long for an answer (spec §9); the turn is cut off at the same time. */
 const TURN_TIMEOUT_MS = 600_000;
@@ -40,8 +40,16 @@ const probeUrl = (url: string) => url.replace('://localhost:', '://127.0.0.1:');
  * The DevOps agent of each conversation (session id = conversation id): one turn at a time per
  * session, on the conversation's running runtime, with its messages kept for the tab's history.
  */
+/** Says something in a conversation's DevOps session as the agent (a deployment's progress). */
+const announceWith = (store: DevopsStore) => async (userId: string, conversationId: string, text: string) =>
+  void (await store.append({ conversationId, userId, sender: 'agent', text }));
+
+/** For the deployments module: it tells the session how a deployment goes without owning its table. */
+export const devopsAnnouncer = (db: Db) => announceWith(createDevopsStore(db));
+
 export function createDevopsService(deps: DevopsDeps) {
   const { db, store, deployments } = deps;
+  const announce = announceWith(store);
   const answering = new Set<string>();
 
   async function owned(userId: string, conversationId: string) {
@@ -81,7 +89,7 @@ export function createDevopsService(deps: DevopsDeps) {
         await response.body?.cancel();
         return response.status;
       },
-      progress: async (text) => void (await store.append({ conversationId, userId, sender: 'agent', text })),
+      progress: (text) => announce(userId, conversationId, text),
       ...(deps.charges && {
         charge: (amountMicros: bigint, idempotencyKey: string) =>
           chargeUsage(db, {

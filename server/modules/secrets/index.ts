@@ -1,108 +1,11 @@
-import { and, asc, eq } from 'drizzle-orm';
-import { RESERVED_SECRET_NAME } from '../../../openapi/secret-names.ts';
-import { isUniqueViolation, type Db } from '../../db/index.ts';
-import { customSecrets } from '../../db/schema.ts';
-import { Conflict, NotFound, ValidationFailure } from '../../shared/domain-errors.ts';
-import { requireUser, type Handlers } from '../../shared/operations.ts';
+import type { Db } from '../../db/index.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import { secretsHandlers } from './handlers.ts';
+import { createSecretsService } from './service.ts';
 
-const taken = (name: string) => new Conflict(`A secret named ${name} already exists.`);
+export type { SecretsService } from './service.ts';
 
-function checkName(name: string | undefined) {
-  if (name !== undefined && RESERVED_SECRET_NAME.test(name))
-    throw new ValidationFailure([
-      {
-        loc: ['body', 'name'],
-        msg: `${name} is used by the workspace itself; choose another name`,
-        type: 'value_error',
-      },
-    ]);
-}
-
-/** Custom secrets: values are encrypted at rest, never answered, and only given to runtimes. */
-export function createSecretsService(db: Db, box: SecretBox) {
-  const mine = (userId: string, name: string) => and(eq(customSecrets.userId, userId), eq(customSecrets.name, name));
-
-  return {
-    async list(userId: string) {
-      return db
-        .select({ name: customSecrets.name, description: customSecrets.description })
-        .from(customSecrets)
-        .where(eq(customSecrets.userId, userId))
-        .orderBy(asc(customSecrets.name));
-    },
-
-    async create(userId: string, input: { name: string; value: string; description?: string | null }) {
-      checkName(input.name);
-      try {
-        await db.insert(customSecrets).values({
-          userId,
-          name: input.name,
-          value: box.encrypt(input.value),
-          description: input.description ?? null,
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw taken(input.name);
-        throw error;
-      }
-    },
-
-    async update(userId: string, name: string, input: { name?: string; value?: string; description?: string | null }) {
-      checkName(input.name);
-      const changes = {
-        ...(input.name !== undefined && { name: input.name }),
-        ...(input.value !== undefined && { value: box.encrypt(input.value) }),
-        ...(input.description !== undefined && { description: input.description }),
-      };
-      let updated;
-      try {
-        updated = await db
-          .update(customSecrets)
-          .set(changes)
-          .where(mine(userId, name))
-          .returning({ name: customSecrets.name });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw taken(input.name ?? name);
-        throw error;
-      }
-      if (updated.length === 0) throw new NotFound('Secret not found');
-    },
-
-    async remove(userId: string, name: string) {
-      const deleted = await db.delete(customSecrets).where(mine(userId, name)).returning({ name: customSecrets.name });
-      if (deleted.length === 0) throw new NotFound('Secret not found');
-    },
-
-    /** Name → value, for a runtime's environment. */
-    async values(userId: string): Promise<Record<string, string>> {
-      const rows = await db.select().from(customSecrets).where(eq(customSecrets.userId, userId));
-      return Object.fromEntries(rows.map((r) => [r.name, box.decrypt(r.value)]));
-    },
-
-    /** Name → description, told to the agent (which never sees the values in its prompt). */
-    async descriptions(userId: string): Promise<Record<string, string>> {
-      const rows = await this.list(userId);
-      return Object.fromEntries(rows.map((r) => [r.name, r.description ?? '']));
-    },
-  };
-}
-
-export type SecretsService = ReturnType<typeof createSecretsService>;
-
-export function secretsHandlers(secrets: SecretsService): Handlers {
-  return {
-    listSecrets: async (ctx) => ({ custom_secrets: await secrets.list(requireUser(ctx).id) }),
-    createSecret: async (ctx) => {
-      await secrets.create(requireUser(ctx).id, ctx.body);
-      return { success: true };
-    },
-    updateSecret: async (ctx) => {
-      await secrets.update(requireUser(ctx).id, ctx.params.name, ctx.body);
-      return { success: true };
-    },
-    deleteSecret: async (ctx) => {
-      await secrets.remove(requireUser(ctx).id, ctx.params.name);
-      return { success: true };
-    },
-  };
+export function createSecretsModule(deps: { db: Db; box: SecretBox }) {
+  const service = createSecretsService(deps.db, deps.box);
+  return { service, handlers: secretsHandlers(service) };
 }

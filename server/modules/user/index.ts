@@ -1,15 +1,7 @@
 import type { Db } from '../../db/index.ts';
-import { requireUser, type Handlers } from '../../shared/operations.ts';
-import { createLayouts } from './layouts.ts';
+import { userHandlers } from './handlers.ts';
 
-export function userHandlers(db: Db): Handlers {
-  const layouts = createLayouts(db);
-  return {
-    listLayouts: async (ctx) => ({ layouts: await layouts.list(requireUser(ctx).id) }),
-    saveLayout: async (ctx) => layouts.save(requireUser(ctx).id, ctx.params.name, ctx.body.layout),
-    deleteLayout: async (ctx) => {
-      await layouts.remove(requireUser(ctx).id, ctx.params.name);
-      return { success: true };
-    },
-  };
+/** Saved layouts: no behaviour beyond answering its operations. */
+export function createUserModule(deps: { db: Db }) {
+  return { handlers: userHandlers(deps.db) };
 }
